@@ -1,0 +1,350 @@
+import type { BindingProblem, FailureReason, FieldProblem } from './errors';
+import type { BindingMode, LinkedResource, ResourceInfo, SlotDefinition } from './model';
+import type { TypeHierarchy } from './type-hierarchy';
+
+/** What happened to a slot. */
+export type SlotStatus = 'BOUND' | 'DEFERRED' | 'UNBOUND_OPTIONAL' | 'FAILED';
+/** Which rule bound a slot. */
+export type BindHow = 'SINGLE_CANDIDATE' | 'ALIAS' | 'SHORT_NAME' | 'STATIC' | 'PARAMETER';
+/** Why a resource the rule looked at was not the one bound. */
+export type Rejection = 'TYPE_MISMATCH' | 'NOT_CHOSEN_ALIAS' | 'NOT_CHOSEN_SHORT_NAME' | 'AMBIGUOUS' | 'NOT_FOUND';
+
+/** A resource named by a parameter, looked up in the whole registry (null when the ref names nothing). */
+export interface ParamValue {
+  readonly ref: string;
+  readonly resource: ResourceInfo | null;
+}
+
+/** Everything resolution needs, already loaded: it does no I/O. */
+export interface ResolutionContext {
+  readonly projectName: string;
+  readonly hierarchy: TypeHierarchy;
+  /** The project's linked resources. */
+  readonly links: readonly LinkedResource[];
+  /** Static resources of the tool's slots, by id. */
+  readonly staticResources: ReadonlyMap<string, ResourceInfo>;
+  /** Invocation params, by slot name. */
+  readonly params: ReadonlyMap<string, ParamValue>;
+}
+
+/** One resource the rule looked at, and its verdict. */
+export interface CandidateVerdict {
+  /** The resource, or null when a ref named nothing. */
+  readonly resource: ResourceInfo | null;
+  /** The name the rule looked for or found. */
+  readonly ref: string;
+  /** The link alias, for contextual candidates. */
+  readonly alias: string | null;
+  readonly accepted: boolean;
+  readonly rejection: Rejection | null;
+  /** The resource's type and its ancestors, nearest first. */
+  readonly typeChain: readonly string[];
+  readonly message: string;
+}
+
+/** The full account of one slot: the result, the rule that decided it, and every candidate. */
+export interface SlotResolution {
+  readonly slot: SlotDefinition;
+  readonly status: SlotStatus;
+  readonly how: BindHow | null;
+  readonly reason: FailureReason | null;
+  readonly resource: ResourceInfo | null;
+  readonly message: string;
+  readonly fix: string | null;
+  readonly candidates: readonly CandidateVerdict[];
+}
+
+/** The seed's BindingResult for one slot. */
+export interface BindingOutcome {
+  readonly slotName: string;
+  readonly bindingMode: BindingMode;
+  readonly access: SlotDefinition['access'];
+  readonly resource: ResourceInfo | null;
+  readonly deferred: boolean;
+}
+
+/** Either every slot's result, or every failing slot. */
+export type BindingSummary =
+  | { readonly ok: true; readonly results: BindingOutcome[] }
+  | { readonly ok: false; readonly problems: BindingProblem[] };
+
+/** Resolves every slot in order (the seed's resolution order), explaining each. */
+export function resolveSlots(slots: readonly SlotDefinition[], context: ResolutionContext): SlotResolution[] {
+  return slots.map((slot) => resolveSlot(slot, context));
+}
+
+/** Resolves one slot by its binding mode. */
+export function resolveSlot(slot: SlotDefinition, context: ResolutionContext): SlotResolution {
+  switch (slot.binding) {
+    case 'STATIC':
+      return resolveStatic(slot, context);
+    case 'PARAMETER':
+      return resolveParameter(slot, context);
+    case 'CONTEXTUAL':
+      return resolveContextual(slot, context);
+  }
+}
+
+/** Turns resolutions into resolveBindings' answer: results when every slot is fine, else every failure. */
+export function summarize(resolutions: readonly SlotResolution[]): BindingSummary {
+  const failed = resolutions.filter((r) => r.status === 'FAILED');
+  if (failed.length > 0) return { ok: false, problems: failed.map(toProblem) };
+  return {
+    ok: true,
+    results: resolutions.map((r) => ({
+      slotName: r.slot.name,
+      bindingMode: r.slot.binding,
+      access: r.slot.access,
+      resource: r.resource,
+      deferred: r.status === 'DEFERRED',
+    })),
+  };
+}
+
+/**
+ * Checks invocation params against the tool's slots. Each is a problem:
+ * a param for a slot the tool lacks, for a slot that is not PARAMETER-bound,
+ * or a second param for the same slot.
+ */
+export function checkParams(toolName: string, slots: readonly SlotDefinition[], params: readonly { slot: string }[]): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  const bySlotName = new Map(slots.map((s) => [s.name, s]));
+  const firstIndex = new Map<string, number>();
+  params.forEach((param, index) => {
+    const field = `params[${index}].slot`;
+    const slot = bySlotName.get(param.slot);
+    if (!slot) {
+      problems.push({ field, message: `tool '${toolName}' has no slot '${param.slot}'` });
+    } else if (slot.binding !== 'PARAMETER') {
+      problems.push({ field, message: `slot '${param.slot}' is ${slot.binding}-bound; only PARAMETER slots take params` });
+    } else if (firstIndex.has(param.slot)) {
+      problems.push({ field, message: `slot '${param.slot}' is given twice (params[${firstIndex.get(param.slot)}] and params[${index}])` });
+    } else {
+      firstIndex.set(param.slot, index);
+    }
+  });
+  return problems;
+}
+
+// --- STATIC ---------------------------------------------------------------
+
+/** Rule: a STATIC slot binds its registered resource when the type fits. */
+function resolveStatic(slot: SlotDefinition, context: ResolutionContext): SlotResolution {
+  const resource = slot.staticResourceId ? context.staticResources.get(slot.staticResourceId) ?? null : null;
+  const ref = resource?.name ?? slot.staticResourceId ?? '';
+  return bindNamedResource(slot, context, ref, resource, 'STATIC', `static resource '${ref}'`);
+}
+
+// --- PARAMETER ------------------------------------------------------------
+
+/** Rule: a PARAMETER slot binds eagerly when a param names it, and is deferred otherwise. */
+function resolveParameter(slot: SlotDefinition, context: ResolutionContext): SlotResolution {
+  const param = context.params.get(slot.name);
+  if (!param) {
+    return outcome(slot, {
+      status: 'DEFERRED',
+      message: `slot '${slot.name}' is deferred: its resource is named when the tool is invoked`,
+    });
+  }
+  return bindNamedResource(slot, context, param.ref, param.resource, 'PARAMETER', `parameter resource '${param.ref}'`);
+}
+
+/** Shared by STATIC and PARAMETER: the named resource must exist and its type must fit. */
+function bindNamedResource(
+  slot: SlotDefinition,
+  context: ResolutionContext,
+  ref: string,
+  resource: ResourceInfo | null,
+  how: 'STATIC' | 'PARAMETER',
+  what: string,
+): SlotResolution {
+  const slotType = typeName(context, slot.typeId);
+  if (!resource) {
+    const message = `slot '${slot.name}': no resource '${ref}' is registered`;
+    return outcome(slot, {
+      status: 'FAILED',
+      reason: 'NOT_FOUND',
+      message,
+      fix: how === 'STATIC' ? `register resource '${ref}', or re-register the tool with an existing resource` : `pass the name or id of a registered resource of type ${slotType}`,
+      candidates: [{ resource: null, ref, alias: null, accepted: false, rejection: 'NOT_FOUND', typeChain: [], message: `no resource '${ref}' is registered` }],
+    });
+  }
+  const typeChain = context.hierarchy.chainOf(resource.typeId);
+  if (!context.hierarchy.isCompatible(resource.typeId, slot.typeId)) {
+    const mismatch = typeMismatchMessage(resource, typeChain, slotType);
+    return outcome(slot, {
+      status: 'FAILED',
+      reason: 'TYPE_MISMATCH',
+      message: `slot '${slot.name}': ${mismatch}`,
+      fix: `use a resource of type ${describeTypeFamily(context, slot.typeId)}`,
+      candidates: [{ resource, ref: resource.name, alias: null, accepted: false, rejection: 'TYPE_MISMATCH', typeChain, message: mismatch }],
+    });
+  }
+  return outcome(slot, {
+    status: 'BOUND',
+    how,
+    resource,
+    message: `slot '${slot.name}' is bound to ${what}`,
+    candidates: [{ resource, ref: resource.name, alias: null, accepted: true, rejection: null, typeChain, message: `type ${typeChain.join(' → ')} fits '${slotType}'` }],
+  });
+}
+
+// --- CONTEXTUAL -----------------------------------------------------------
+
+/**
+ * Rule: among the project's linked resources whose type fits (sub-types
+ * included), one candidate binds; several are narrowed by the slot name,
+ * first as a link alias, then as a short name; none fails a required slot
+ * and leaves an optional one unbound.
+ */
+function resolveContextual(slot: SlotDefinition, context: ResolutionContext): SlotResolution {
+  const slotType = typeName(context, slot.typeId);
+  const compatible: LinkedResource[] = [];
+  const mismatched: CandidateVerdict[] = [];
+  for (const link of context.links) {
+    const typeChain = context.hierarchy.chainOf(link.resource.typeId);
+    if (context.hierarchy.isCompatible(link.resource.typeId, slot.typeId)) compatible.push(link);
+    else mismatched.push(verdict(link, typeChain, 'TYPE_MISMATCH', typeMismatchMessage(link.resource, typeChain, slotType)));
+  }
+  const chainOf = (link: LinkedResource) => context.hierarchy.chainOf(link.resource.typeId);
+
+  // Rule: no compatible candidate fails a required slot, and leaves an optional one unbound.
+  if (compatible.length === 0) {
+    const missing = `no resource of type ${describeTypeFamily(context, slot.typeId)} is linked to project ${context.projectName}`;
+    if (!slot.required) {
+      return outcome(slot, { status: 'UNBOUND_OPTIONAL', message: `optional slot '${slot.name}' is left unbound: ${missing}`, candidates: mismatched });
+    }
+    return outcome(slot, {
+      status: 'FAILED',
+      reason: 'NO_MATCH',
+      message: `slot '${slot.name}': ${missing}`,
+      fix: `link a resource of type ${describeTypeFamily(context, slot.typeId)} to project ${context.projectName}, or make the slot optional`,
+      candidates: mismatched,
+    });
+  }
+
+  // Rule: exactly one compatible candidate binds.
+  if (compatible.length === 1) {
+    const [only] = compatible;
+    return bindLink(slot, only, 'SINGLE_CANDIDATE', `the only linked resource of type ${describeTypeFamily(context, slot.typeId)}`, [
+      verdict(only, chainOf(only), null, `the only linked resource whose type fits '${slotType}'`),
+      ...mismatched,
+    ]);
+  }
+
+  // Rule: among several, the one whose link alias equals the slot name binds.
+  const byAlias = compatible.filter((l) => l.alias === slot.name);
+  if (byAlias.length === 1) {
+    const [chosen] = byAlias;
+    return bindLink(slot, chosen, 'ALIAS', `linked under alias '${slot.name}'`, [
+      ...compatible.map((l) =>
+        l === chosen
+          ? verdict(l, chainOf(l), null, `linked under alias '${slot.name}', the slot's name`)
+          : verdict(l, chainOf(l), 'NOT_CHOSEN_ALIAS', `fits, but '${chosen.resource.name}' is linked under alias '${slot.name}'`),
+      ),
+      ...mismatched,
+    ]);
+  }
+
+  // Rule: else, the one whose short name equals the slot name binds.
+  const byShortName = compatible.filter((l) => l.resource.shortName === slot.name);
+  if (byShortName.length === 1) {
+    const [chosen] = byShortName;
+    return bindLink(slot, chosen, 'SHORT_NAME', `whose short name is '${slot.name}'`, [
+      ...compatible.map((l) =>
+        l === chosen
+          ? verdict(l, chainOf(l), null, `short name '${l.resource.shortName}' equals the slot's name`)
+          : verdict(l, chainOf(l), 'NOT_CHOSEN_SHORT_NAME', `fits, but '${chosen.resource.name}' has the short name '${slot.name}'`),
+      ),
+      ...mismatched,
+    ]);
+  }
+
+  // Rule: otherwise the slot is ambiguous; the candidates still tied are reported.
+  // (An alias is unique within a project, so at most one link can carry the slot's name as alias.)
+  const tied = byShortName.length > 1 ? byShortName : compatible;
+  const tiedNames = tied.map((l) => l.resource.name);
+  const narrowing =
+    byShortName.length > 1
+      ? `fit and share the short name '${slot.name}'`
+      : `fit and none is linked under alias '${slot.name}' or has that short name`;
+  return outcome(slot, {
+    status: 'FAILED',
+    reason: 'AMBIGUOUS',
+    message: `slot '${slot.name}' is ambiguous: ${tied.length} linked resources (${tiedNames.join(', ')}) ${narrowing}`,
+    fix: `link one of ${tiedNames.join(', ')} under alias '${slot.name}'`,
+    candidates: [
+      ...compatible.map((l) =>
+        tied.includes(l)
+          ? verdict(l, chainOf(l), 'AMBIGUOUS', `fits, and is tied with ${tied.length - 1} other${tied.length === 2 ? '' : 's'}`)
+          : verdict(l, chainOf(l), 'NOT_CHOSEN_SHORT_NAME', `fits, but its short name is not '${slot.name}'`),
+      ),
+      ...mismatched,
+    ],
+  });
+}
+
+function bindLink(slot: SlotDefinition, link: LinkedResource, how: BindHow, why: string, candidates: CandidateVerdict[]): SlotResolution {
+  return outcome(slot, {
+    status: 'BOUND',
+    how,
+    resource: link.resource,
+    message: `slot '${slot.name}' is bound to '${link.resource.name}', ${why}`,
+    candidates,
+  });
+}
+
+// --- helpers --------------------------------------------------------------
+
+function outcome(
+  slot: SlotDefinition,
+  parts: Partial<Omit<SlotResolution, 'slot' | 'status' | 'message'>> & Pick<SlotResolution, 'status' | 'message'>,
+): SlotResolution {
+  return {
+    slot,
+    status: parts.status,
+    how: parts.how ?? null,
+    reason: parts.reason ?? null,
+    resource: parts.resource ?? null,
+    message: parts.message,
+    fix: parts.fix ?? null,
+    candidates: parts.candidates ?? [],
+  };
+}
+
+function verdict(link: LinkedResource, typeChain: readonly string[], rejection: Rejection | null, message: string): CandidateVerdict {
+  return { resource: link.resource, ref: link.resource.name, alias: link.alias, accepted: rejection === null, rejection, typeChain, message };
+}
+
+function toProblem(resolution: SlotResolution): BindingProblem {
+  const reason = resolution.reason ?? 'NO_MATCH';
+  const candidates =
+    reason === 'AMBIGUOUS'
+      ? resolution.candidates.filter((c) => c.rejection === 'AMBIGUOUS').map((c) => c.ref)
+      : reason === 'TYPE_MISMATCH'
+        ? resolution.candidates.filter((c) => c.rejection === 'TYPE_MISMATCH').map((c) => c.ref)
+        : [];
+  return {
+    slot: resolution.slot.name,
+    reason,
+    message: resolution.fix ? `${resolution.message}; ${resolution.fix}` : resolution.message,
+    candidates,
+  };
+}
+
+function typeName(context: Pick<ResolutionContext, 'hierarchy'>, typeId: string): string {
+  return context.hierarchy.byId(typeId)?.name ?? typeId;
+}
+
+function typeMismatchMessage(resource: ResourceInfo, typeChain: readonly string[], slotType: string): string {
+  return `resource '${resource.name}' has type ${typeChain.join(' → ')}, which does not reach '${slotType}'`;
+}
+
+/** "git-checkout or its sub-types (fs-directory, …)", or just the name when it has none. */
+export function describeTypeFamily(context: Pick<ResolutionContext, 'hierarchy'>, typeId: string, shown = 5): string {
+  const name = typeName(context, typeId);
+  const subtypes = context.hierarchy.descendantsOf(typeId).map((t) => t.name);
+  if (subtypes.length === 0) return name;
+  const listed = subtypes.slice(0, shown).join(', ') + (subtypes.length > shown ? ', …' : '');
+  return `${name} or its sub-types (${listed})`;
+}

@@ -1,0 +1,80 @@
+/**
+ * Domain errors. Each has a stable `code`; the GraphQL edge maps them to
+ * `extensions.code` in one place (src/graphql/error-mapping.ts).
+ */
+
+/** A problem with one input field, e.g. `{ field: 'input.name', message: '…' }`. */
+export interface FieldProblem {
+  readonly field: string;
+  readonly message: string;
+}
+
+/** A static problem with a tool definition, reported by registration. */
+export interface ToolProblem {
+  readonly slot: string | null;
+  readonly field: string;
+  readonly message: string;
+}
+
+/** Why a slot could not be bound. */
+export type FailureReason = 'NO_MATCH' | 'AMBIGUOUS' | 'TYPE_MISMATCH' | 'NOT_FOUND';
+
+/** A slot that failed to bind, reported by binding resolution. */
+export interface BindingProblem {
+  readonly slot: string;
+  readonly reason: FailureReason;
+  readonly message: string;
+  readonly candidates: readonly string[];
+}
+
+/** Something that uses a thing that was asked to be deleted. */
+export interface UsageRef {
+  readonly kind: 'TOOL' | 'PROJECT' | 'RESOURCE' | 'RESOURCE_TYPE';
+  readonly name: string;
+  readonly detail?: string;
+}
+
+/** Base class of every error the core and the application layer raise on purpose. */
+export abstract class DomainError extends Error {
+  abstract readonly code: string;
+}
+
+/** Input that breaks the grammar or a size limit. */
+export class BadInputError extends DomainError {
+  readonly code = 'BAD_USER_INPUT';
+  constructor(readonly problems: readonly FieldProblem[]) {
+    super(problems.length === 1 ? problems[0].message : `${problems.length} input problems: ${problems.map((p) => p.message).join('; ')}`);
+  }
+}
+
+/** A ref (tool, project, resource or type) that names nothing. */
+export class NotFoundError extends DomainError {
+  readonly code = 'NOT_FOUND';
+  constructor(readonly kind: string, readonly ref: string, message?: string) {
+    super(message ?? `no ${kind} '${ref}' is registered`);
+  }
+}
+
+/** A duplicate name, alias or link, or a delete of something still in use. */
+export class ConflictError extends DomainError {
+  readonly code = 'CONFLICT';
+  constructor(message: string, readonly usedBy: readonly UsageRef[] = []) {
+    super(message);
+  }
+}
+
+/** A tool definition that fails the static checks. */
+export class ToolValidationError extends DomainError {
+  readonly code = 'TOOL_VALIDATION_FAILED';
+  constructor(readonly problems: readonly ToolProblem[]) {
+    super(`tool definition has ${problems.length} problem${problems.length === 1 ? '' : 's'}: ${problems.map((p) => p.message).join('; ')}`);
+  }
+}
+
+/** One or more slots of a tool could not be bound in a project. */
+export class BindingResolutionError extends DomainError {
+  readonly code = 'BINDING_RESOLUTION_FAILED';
+  constructor(readonly problems: readonly BindingProblem[]) {
+    super(`${problems.length} slot${problems.length === 1 ? '' : 's'} could not be bound: ${problems.map((p) => p.slot).join(', ')}`);
+  }
+}

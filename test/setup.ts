@@ -1,0 +1,5 @@
+// Loaded by mocha before every spec (see .mocharc.yml).
+import 'reflect-metadata';
+import chai from 'chai';
+
+chai.config.truncateThreshold = 0;
