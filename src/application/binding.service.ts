@@ -1,0 +1,76 @@
+import { BadInputError, BindingResolutionError, NotFoundError } from '../core/errors';
+import { checkListSize, LIMITS } from '../core/grammar';
+import { checkParams, resolveSlots, summarize, type BindingOutcome, type ParamValue, type SlotResolution } from '../core/binding-resolution';
+import type { ResourceInfo } from '../core/model';
+import type { ProjectRecord, ToolRecord } from '../persistence/records';
+import type { Loaders } from './loaders';
+import { requireWellFormedRef } from './registry-writes';
+
+/** An invocation param: the resource (ref) for a PARAMETER slot. */
+export interface BindingParam {
+  readonly slot: string;
+  readonly resource: string;
+}
+
+/** Every slot's resolution for one tool in one project. */
+export interface ToolResolution {
+  readonly tool: ToolRecord;
+  readonly project: ProjectRecord;
+  readonly slots: SlotResolution[];
+}
+
+/**
+ * Binding resolution over stored data. It loads what the core needs (tool,
+ * slots, project links, named resources, hierarchy) through the request's
+ * loaders, then lets the pure core decide.
+ */
+export class BindingService {
+  /** resolveBindings: every slot's result, or BINDING_RESOLUTION_FAILED listing every failing slot. */
+  async resolve(toolRef: string, projectRef: string, params: readonly BindingParam[], loaders: Loaders): Promise<BindingOutcome[]> {
+    const summary = summarize((await this.explain(toolRef, projectRef, params, loaders)).slots);
+    if (!summary.ok) throw new BindingResolutionError(summary.problems);
+    return summary.results;
+  }
+
+  /** Resolves every slot and keeps the full account of each (what explainBindings shows). */
+  async explain(toolRef: string, projectRef: string, params: readonly BindingParam[], loaders: Loaders): Promise<ToolResolution> {
+    requireWellFormedRef('tool', toolRef);
+    requireWellFormedRef('project', projectRef);
+    const sizeProblem = checkListSize(params.length, LIMITS.params);
+    if (sizeProblem) throw new BadInputError([{ field: 'params', message: `params ${sizeProblem}` }]);
+    params.forEach((p, i) => requireWellFormedRef(`params[${i}].resource`, p.resource));
+
+    const [tool, project] = await Promise.all([loaders.toolByRef.load(toolRef), loaders.projectByRef.load(projectRef)]);
+    if (!tool) throw new NotFoundError('tool', toolRef);
+    if (!project) throw new NotFoundError('project', projectRef);
+
+    const slots = await loaders.slotsByToolId.load(tool.id);
+    const paramProblems = checkParams(tool.name, slots, params);
+    if (paramProblems.length > 0) throw new BadInputError(paramProblems);
+
+    const staticIds = slots.flatMap((s) => (s.staticResourceId ? [s.staticResourceId] : []));
+    const [hierarchy, links, staticResources, paramResources] = await Promise.all([
+      loaders.hierarchy(),
+      loaders.linksByProjectId.load(project.id),
+      loaders.resourceById.loadMany(staticIds),
+      loaders.resourceByRef.loadMany(params.map((p) => p.resource)),
+    ]);
+
+    const staticById = new Map<string, ResourceInfo>();
+    for (const entry of staticResources) {
+      const resource = unwrap(entry);
+      if (resource) staticById.set(resource.id, resource);
+    }
+    const paramBySlot = new Map<string, ParamValue>();
+    params.forEach((p, i) => paramBySlot.set(p.slot, { ref: p.resource, resource: unwrap(paramResources[i]) }));
+
+    const resolutions = resolveSlots(slots, { projectName: project.name, hierarchy, links, staticResources: staticById, params: paramBySlot });
+    return { tool, project, slots: resolutions };
+  }
+}
+
+/** A DataLoader.loadMany entry: the value, null for a miss; a failed load is rethrown, never read as a miss. */
+function unwrap<T>(entry: T | null | Error): T | null {
+  if (entry instanceof Error) throw entry;
+  return entry;
+}

@@ -1,0 +1,34 @@
+import type { TypeNode } from '../core/model';
+import { TypeHierarchy } from '../core/type-hierarchy';
+
+/**
+ * The type hierarchy, kept in process memory and tagged with the registry's
+ * `types_version`. Every write that changes types bumps that counter in the
+ * database, so a request that reads the counter (one statement) knows whether
+ * this copy is current, including after writes by other server instances.
+ */
+export class HierarchyCache {
+  private current: { typesVersion: number; hierarchy: TypeHierarchy } | null = null;
+  private loading: { typesVersion: number; promise: Promise<TypeHierarchy> } | null = null;
+  /** How many times the types were loaded from the database (for tests). */
+  loads = 0;
+
+  /** The hierarchy at `typesVersion` or newer; loads it with `load` when this copy is older. */
+  get(typesVersion: number, load: () => Promise<TypeNode[]>): Promise<TypeHierarchy> {
+    if (this.current && this.current.typesVersion >= typesVersion) return Promise.resolve(this.current.hierarchy);
+    if (this.loading && this.loading.typesVersion >= typesVersion) return this.loading.promise;
+    const promise = load().then((types) => {
+      const hierarchy = new TypeHierarchy(types);
+      if (!this.current || this.current.typesVersion < typesVersion) this.current = { typesVersion, hierarchy };
+      return hierarchy;
+    });
+    this.loads += 1;
+    const attempt = { typesVersion, promise };
+    this.loading = attempt;
+    const clear = () => {
+      if (this.loading === attempt) this.loading = null;
+    };
+    promise.then(clear, clear);
+    return promise;
+  }
+}

@@ -1,0 +1,86 @@
+import DataLoader from 'dataloader';
+import type { ResourceInfo } from '../core/model';
+import type { TypeHierarchy } from '../core/type-hierarchy';
+import type { LinkRecord, ProjectRecord, RegistryState, SlotRecord, ToolRecord } from '../persistence/records';
+import type { RegistryReader } from '../persistence/registry-store';
+import type { HierarchyCache } from './hierarchy-cache';
+
+/**
+ * The per-request read side: DataLoaders that batch lookups made in the same
+ * tick into one statement each, and the registry state read at most once.
+ * Created for every request; nothing here outlives it but the shared caches.
+ */
+export interface Loaders {
+  /** The registry counters, read once per request (until a write in this request). */
+  state(): Promise<RegistryState>;
+  /** The type hierarchy, current as of `state()`. */
+  hierarchy(): Promise<TypeHierarchy>;
+  readonly resourceById: DataLoader<string, ResourceInfo | null>;
+  readonly resourceByRef: DataLoader<string, ResourceInfo | null>;
+  readonly toolById: DataLoader<string, ToolRecord | null>;
+  readonly toolByRef: DataLoader<string, ToolRecord | null>;
+  readonly projectById: DataLoader<string, ProjectRecord | null>;
+  readonly projectByRef: DataLoader<string, ProjectRecord | null>;
+  readonly slotsByToolId: DataLoader<string, SlotRecord[]>;
+  readonly linksByProjectId: DataLoader<string, LinkRecord[]>;
+  /** Forgets everything read so far; called after this request writes. */
+  clearAll(): void;
+}
+
+/** Creates a request's loaders over the reader and the shared caches. */
+export function createLoaders(reader: RegistryReader, caches: { hierarchy: HierarchyCache }): Loaders {
+  let state: Promise<RegistryState> | null = null;
+  let hierarchy: Promise<TypeHierarchy> | null = null;
+
+  const loaders: Loaders = {
+    state: () => (state ??= reader.registryState()),
+    hierarchy: () => (hierarchy ??= loaders.state().then((s) => caches.hierarchy.get(s.typesVersion, () => reader.allTypes()))),
+    resourceById: new DataLoader((ids) => reader.resourcesByIds(ids).then((rows) => byKey(ids, rows, (r) => r.id))),
+    resourceByRef: new DataLoader((refs) => reader.resourcesByRefs(refs).then((rows) => byRef(refs, rows))),
+    toolById: new DataLoader((ids) => reader.toolsByIds(ids).then((rows) => byKey(ids, rows, (r) => r.id))),
+    toolByRef: new DataLoader((refs) => reader.toolsByRefs(refs).then((rows) => byRef(refs, rows))),
+    projectById: new DataLoader((ids) => reader.projectsByIds(ids).then((rows) => byKey(ids, rows, (r) => r.id))),
+    projectByRef: new DataLoader((refs) => reader.projectsByRefs(refs).then((rows) => byRef(refs, rows))),
+    slotsByToolId: new DataLoader((ids) => reader.slotsByToolIds(ids).then((rows) => groupBy(ids, rows, (r) => r.toolId))),
+    linksByProjectId: new DataLoader((ids) => reader.linksByProjectIds(ids).then((rows) => groupBy(ids, rows, (r) => r.projectId))),
+    clearAll() {
+      state = null;
+      hierarchy = null;
+      for (const loader of [
+        loaders.resourceById,
+        loaders.resourceByRef,
+        loaders.toolById,
+        loaders.toolByRef,
+        loaders.projectById,
+        loaders.projectByRef,
+        loaders.slotsByToolId,
+        loaders.linksByProjectId,
+      ] as DataLoader<string, unknown>[]) {
+        loader.clearAll();
+      }
+    },
+  };
+  return loaders;
+}
+
+/** Results in key order, null for a miss (DataLoader's contract). */
+function byKey<T>(keys: readonly string[], rows: readonly T[], keyOf: (row: T) => string): (T | null)[] {
+  const map = new Map(rows.map((row) => [keyOf(row), row]));
+  return keys.map((key) => map.get(key) ?? null);
+}
+
+/** Results in ref order: a ref matches a row by id or by name. */
+function byRef<T extends { id: string; name: string }>(refs: readonly string[], rows: readonly T[]): (T | null)[] {
+  const map = new Map<string, T>();
+  for (const row of rows) {
+    map.set(row.id, row);
+    map.set(row.name, row);
+  }
+  return refs.map((ref) => map.get(ref) ?? null);
+}
+
+function groupBy<T>(keys: readonly string[], rows: readonly T[], keyOf: (row: T) => string): T[][] {
+  const groups = new Map<string, T[]>(keys.map((key) => [key, []]));
+  for (const row of rows) groups.get(keyOf(row))?.push(row);
+  return keys.map((key) => groups.get(key) ?? []);
+}

@@ -1,0 +1,70 @@
+import { BadInputError, ConflictError, NotFoundError } from '../core/errors';
+import { isIdRef } from '../core/grammar';
+import type { TypeNode } from '../core/model';
+import type { Page, PageRequest } from '../persistence/records';
+import type { RegistryReader } from '../persistence/registry-store';
+import { newId } from './ids';
+import type { Loaders } from './loaders';
+import { requireWellFormedRef, type RegistryWrites } from './registry-writes';
+
+/** Input of registerResourceType (already grammar-checked at the edge). */
+export interface RegisterResourceTypeCommand {
+  readonly name: string;
+  readonly description?: string | null;
+  readonly parentTypes?: readonly string[] | null;
+}
+
+/** Use cases of resource types. */
+export class ResourceTypeService {
+  constructor(
+    private readonly writes: RegistryWrites,
+    private readonly reader: RegistryReader,
+  ) {}
+
+  /** The type a ref names, or null. */
+  async find(ref: string, loaders: Loaders): Promise<TypeNode | null> {
+    requireWellFormedRef('ref', ref);
+    return (await loaders.hierarchy()).byRef(ref, isIdRef(ref)) ?? null;
+  }
+
+  /** A page of types by name. */
+  list(request: PageRequest): Promise<Page<Omit<TypeNode, 'parentIds'>>> {
+    return this.reader.pageTypes(request);
+  }
+
+  /**
+   * Registers a type. Parents must already exist (unknown: NOT_FOUND); a type
+   * may not list itself (BAD_USER_INPUT) or a parent twice; the name is unique (CONFLICT).
+   */
+  async register(command: RegisterResourceTypeCommand, loaders: Loaders): Promise<TypeNode> {
+    const parentRefs = command.parentTypes ?? [];
+    const problems = parentRefs.flatMap((ref, index) => {
+      if (ref === command.name) return [{ field: `input.parentTypes[${index}]`, message: `type '${command.name}' cannot list itself as a parent` }];
+      const first = parentRefs.indexOf(ref);
+      if (first !== index) return [{ field: `input.parentTypes[${index}]`, message: `parent '${ref}' is listed twice (parentTypes[${first}] and parentTypes[${index}])` }];
+      return [];
+    });
+    if (problems.length > 0) throw new BadInputError(problems);
+
+    return this.writes.change(
+      loaders,
+      async ({ writer, hierarchy }) => {
+        const types = await hierarchy();
+        const parents = parentRefs.map((ref) => types.byRef(ref, isIdRef(ref)));
+        const unknown = parentRefs.filter((_, i) => !parents[i]);
+        if (unknown.length > 0) {
+          throw new NotFoundError('resource type', unknown[0], `parent type${unknown.length > 1 ? 's' : ''} ${unknown.map((r) => `'${r}'`).join(', ')} ${unknown.length > 1 ? 'are' : 'is'} not registered`);
+        }
+        const parentIds = parents.map((p) => p!.id);
+        if (types.byName(command.name)) throw new ConflictError(`a resource type named '${command.name}' already exists`);
+        const type: TypeNode = { id: newId(), name: command.name, description: command.description ?? null, parentIds };
+        // Rule: no cycle may form (a new type cannot close one, but the check guards every insert path).
+        if (types.wouldCreateCycle(type.id, parentIds)) throw new BadInputError([{ field: 'input.parentTypes', message: 'these parents would form a cycle' }]);
+        await writer.insertType(type);
+        await writer.markTypesChanged();
+        return type;
+      },
+      () => new ConflictError(`a resource type named '${command.name}' already exists`),
+    );
+  }
+}

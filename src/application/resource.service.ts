@@ -1,0 +1,71 @@
+import { ConflictError, NotFoundError } from '../core/errors';
+import { isIdRef, shortNameOf } from '../core/grammar';
+import type { ResourceInfo } from '../core/model';
+import type { Page, PageRequest } from '../persistence/records';
+import type { RegistryReader } from '../persistence/registry-store';
+import { newId } from './ids';
+import type { Loaders } from './loaders';
+import { requireWellFormedRef, type RegistryWrites } from './registry-writes';
+
+/** Input of registerResource. */
+export interface RegisterResourceCommand {
+  readonly name: string;
+  readonly type: string;
+  readonly description?: string | null;
+}
+
+/** The type filter of the resources listing. */
+export interface ResourceTypeFilter {
+  readonly type: string;
+  readonly includeSubtypes: boolean;
+}
+
+/** Use cases of resources. */
+export class ResourceService {
+  constructor(
+    private readonly writes: RegistryWrites,
+    private readonly reader: RegistryReader,
+  ) {}
+
+  /** The resource a ref names, or null. */
+  find(ref: string, loaders: Loaders): Promise<ResourceInfo | null> {
+    requireWellFormedRef('ref', ref);
+    return loaders.resourceByRef.load(ref);
+  }
+
+  /** A page of resources by name; a type filter includes every sub-type at any depth unless told not to. */
+  async list(request: PageRequest, typeFilter: ResourceTypeFilter | null, loaders: Loaders): Promise<Page<ResourceInfo>> {
+    let typeIds: string[] | null = null;
+    if (typeFilter) {
+      requireWellFormedRef('filter.type', typeFilter.type);
+      const types = await loaders.hierarchy();
+      const type = types.byRef(typeFilter.type, isIdRef(typeFilter.type));
+      if (!type) throw new NotFoundError('resource type', typeFilter.type);
+      typeIds = typeFilter.includeSubtypes ? [type.id, ...types.descendantsOf(type.id).map((t) => t.id)] : [type.id];
+    }
+    const page = await this.reader.pageResources(request, typeIds);
+    for (const resource of page.items) loaders.resourceById.prime(resource.id, resource);
+    return page;
+  }
+
+  /** Registers a resource of a registered type; the name is unique. */
+  async register(command: RegisterResourceCommand, loaders: Loaders): Promise<ResourceInfo> {
+    return this.writes.change(
+      loaders,
+      async ({ writer, hierarchy }) => {
+        const type = (await hierarchy()).byRef(command.type, isIdRef(command.type));
+        if (!type) throw new NotFoundError('resource type', command.type);
+        const resource: ResourceInfo = {
+          id: newId(),
+          name: command.name,
+          shortName: shortNameOf(command.name),
+          typeId: type.id,
+          description: command.description ?? null,
+        };
+        await writer.insertResource(resource);
+        return resource;
+      },
+      () => new ConflictError(`a resource named '${command.name}' already exists`),
+    );
+  }
+}

@@ -1,0 +1,78 @@
+import { unwrapResolverError } from '@apollo/server/errors';
+import type { ApolloServerPlugin } from '@apollo/server';
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import {
+  BadInputError,
+  BindingResolutionError,
+  ConflictError,
+  DomainError,
+  ToolValidationError,
+} from '../core/errors';
+import type { RequestContext } from './context';
+
+/** The message of every unexpected error: nothing about what went wrong inside leaks out. */
+export const INTERNAL_MESSAGE = 'Internal server error';
+
+/**
+ * The one place where errors become GraphQL errors. Domain errors keep their
+ * code and structured details; GraphQL's own errors (syntax, validation,
+ * variable coercion) keep their standard shape; anything else is masked as
+ * INTERNAL_SERVER_ERROR. No stack trace, SQL or driver text ever passes.
+ */
+export function formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
+  const original = unwrapResolverError(error);
+  const where = { ...(formatted.locations ? { locations: formatted.locations } : {}), ...(formatted.path ? { path: formatted.path } : {}) };
+
+  if (original instanceof DomainError) {
+    return { message: original.message, ...where, extensions: { code: original.code, ...domainDetails(original) } };
+  }
+  if (isExpectedGraphQLError(error, original)) {
+    const { stacktrace: _stacktrace, exception: _exception, ...extensions } = formatted.extensions ?? {};
+    return { message: formatted.message, ...where, extensions };
+  }
+  return { message: INTERNAL_MESSAGE, ...where, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+}
+
+/** True when an error is one the server meant to send: a domain error, or a GraphQL error raised on purpose. */
+export function isExpectedError(error: unknown): boolean {
+  const original = unwrapResolverError(error);
+  return original instanceof DomainError || isExpectedGraphQLError(error, original);
+}
+
+/**
+ * Logs every unexpected error with the request id, stack included (server-side
+ * only), and puts the request id on the masked error so it can be reported.
+ */
+export const errorReportingPlugin: ApolloServerPlugin<RequestContext> = {
+  async requestDidStart() {
+    return {
+      async didEncounterErrors({ errors, contextValue, operationName }) {
+        for (const error of errors) {
+          if (isExpectedError(error)) continue;
+          contextValue.log.error({ err: unwrapResolverError(error), requestId: contextValue.requestId, operationName, path: error.path }, 'unexpected error');
+        }
+      },
+      async willSendResponse({ response, contextValue }) {
+        if (response.body.kind !== 'single') return;
+        for (const error of response.body.singleResult.errors ?? []) {
+          if (error.extensions?.code === 'INTERNAL_SERVER_ERROR') (error.extensions as Record<string, unknown>).requestId = contextValue.requestId;
+        }
+      },
+    };
+  },
+};
+
+function domainDetails(error: DomainError): Record<string, unknown> {
+  if (error instanceof BadInputError || error instanceof ToolValidationError || error instanceof BindingResolutionError) {
+    return { problems: error.problems };
+  }
+  if (error instanceof ConflictError && error.usedBy.length > 0) return { usedBy: error.usedBy };
+  return {};
+}
+
+/** GraphQL's own errors have no original error; errors thrown on purpose as GraphQLError carry a code. */
+function isExpectedGraphQLError(error: unknown, original: unknown): boolean {
+  if (!(error instanceof GraphQLError)) return false;
+  if (!error.originalError) return true;
+  return original instanceof GraphQLError && typeof original.extensions?.code === 'string' && original.extensions.code !== 'INTERNAL_SERVER_ERROR';
+}

@@ -1,0 +1,39 @@
+import { ArgsType, Field, InputType, Int } from 'type-graphql';
+import { checkPageSize, checkRef, checkSearchText, LIMITS } from '../../core/grammar';
+import { Satisfies } from '../validation';
+
+@ArgsType()
+export class ConnectionArgs {
+  @Field(() => Int, { nullable: true, defaultValue: LIMITS.defaultPageSize, description: `Page size, from 1 to ${LIMITS.pageSize}.` })
+  @Satisfies(checkPageSize)
+  first!: number | null;
+
+  @Field(() => String, { nullable: true, description: 'Return items after this cursor (a pageInfo.endCursor or an edge cursor).' })
+  after!: string | null;
+}
+
+@InputType({ description: 'Filters a listing by name.' })
+export class NameFilter {
+  @Field(() => String, { nullable: true, description: 'Only names containing this text, ignoring case.' })
+  @Satisfies(checkSearchText)
+  nameContains!: string | null;
+}
+
+@InputType({ description: 'Filters resource types.' })
+export class ResourceTypeFilter extends NameFilter {}
+
+@InputType({ description: 'Filters projects.' })
+export class ProjectFilter extends NameFilter {}
+
+@InputType({ description: 'Filters tools.' })
+export class ToolFilter extends NameFilter {}
+
+@InputType({ description: 'Filters resources by name and type.' })
+export class ResourceFilter extends NameFilter {
+  @Field(() => String, { nullable: true, description: 'Only resources of this type (a ref); unknown is NOT_FOUND.' })
+  @Satisfies(checkRef)
+  type!: string | null;
+
+  @Field(() => Boolean, { nullable: true, defaultValue: true, description: 'With `type`, also include resources of every sub-type, at any depth.' })
+  includeSubtypes!: boolean | null;
+}

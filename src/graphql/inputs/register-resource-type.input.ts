@@ -1,0 +1,21 @@
+import { Field, InputType } from 'type-graphql';
+import { checkDescription, checkListSize, checkRef, checkTypeName, LIMITS } from '../../core/grammar';
+import { Satisfies } from '../validation';
+
+const checkParentCount = (parents: string[]) => checkListSize(parents.length, LIMITS.parentTypes);
+
+@InputType()
+export class RegisterResourceTypeInput {
+  @Field({ description: `Unique; lowercase letters, digits and "-", starting with a letter; at most ${LIMITS.typeName} characters.` })
+  @Satisfies(checkTypeName)
+  name!: string;
+
+  @Field(() => String, { nullable: true })
+  @Satisfies(checkDescription)
+  description!: string | null;
+
+  @Field(() => [String], { nullable: true, description: `Direct parents (refs), which must already exist; at most ${LIMITS.parentTypes}.` })
+  @Satisfies(checkParentCount)
+  @Satisfies(checkRef, { each: true })
+  parentTypes!: string[] | null;
+}

@@ -1,0 +1,39 @@
+import { BadInputError } from '../core/errors';
+import { LIMITS } from '../core/grammar';
+import type { Page, PageRequest } from '../persistence/records';
+import type { ConnectionArgs, NameFilter } from './inputs/connection.args';
+
+const PREFIX = 'n:';
+
+/** An opaque cursor for a row in a name-ordered connection. */
+export function encodeCursor(name: string): string {
+  return Buffer.from(PREFIX + name, 'utf8').toString('base64url');
+}
+
+/** The name a cursor points after; a cursor this server did not make is BAD_USER_INPUT. */
+export function decodeCursor(cursor: string): string {
+  const decoded = /^[A-Za-z0-9_-]{1,400}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
+  if (!decoded.startsWith(PREFIX) || decoded.length === PREFIX.length || encodeCursor(decoded.slice(PREFIX.length)) !== cursor) {
+    throw new BadInputError([{ field: 'after', message: 'after is not a cursor from this connection' }]);
+  }
+  return decoded.slice(PREFIX.length);
+}
+
+/** The page request for connection arguments (already validated: 1 ≤ first ≤ 100). */
+export function pageRequest(args: ConnectionArgs, filter: NameFilter | null | undefined): PageRequest {
+  return {
+    first: args.first ?? LIMITS.defaultPageSize,
+    afterName: args.after == null ? null : decodeCursor(args.after),
+    nameContains: filter?.nameContains || null,
+  };
+}
+
+/** A Relay connection for a page of named items. */
+export function toConnection<T extends { name: string }>(page: Page<T>) {
+  const edges = page.items.map((node) => ({ cursor: encodeCursor(node.name), node }));
+  return {
+    totalCount: page.totalCount,
+    edges,
+    pageInfo: { hasNextPage: page.hasNextPage, endCursor: edges.length > 0 ? edges[edges.length - 1].cursor : null },
+  };
+}

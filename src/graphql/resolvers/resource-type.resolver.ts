@@ -1,0 +1,46 @@
+import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { TypeNode } from '../../core/model';
+import type { RequestContext } from '../context';
+import { ConnectionArgs, ResourceTypeFilter } from '../inputs/connection.args';
+import { RegisterResourceTypeInput } from '../inputs/register-resource-type.input';
+import { pageRequest, toConnection } from '../pagination';
+import { ResourceType, ResourceTypeConnection } from '../types/resource-type.type';
+
+type TypeRow = Pick<TypeNode, 'id' | 'name' | 'description'>;
+
+@Resolver(() => ResourceType)
+export class ResourceTypeResolver {
+  @Query(() => ResourceType, { nullable: true, description: 'The resource type a ref (id or name) names, or null.' })
+  resourceType(@Arg('ref') ref: string, @Ctx() ctx: RequestContext): Promise<TypeRow | null> {
+    return ctx.services.resourceTypes.find(ref, ctx.loaders);
+  }
+
+  @Query(() => ResourceTypeConnection, { description: 'Resource types, ordered by name.' })
+  async resourceTypes(
+    @Args() args: ConnectionArgs,
+    @Arg('filter', () => ResourceTypeFilter, { nullable: true }) filter: ResourceTypeFilter | null,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return toConnection(await ctx.services.resourceTypes.list(pageRequest(args, filter)));
+  }
+
+  @Mutation(() => ResourceType, { description: 'Registers a resource type; its parents must already exist.' })
+  registerResourceType(@Arg('input') input: RegisterResourceTypeInput, @Ctx() ctx: RequestContext): Promise<TypeRow> {
+    return ctx.services.resourceTypes.register(input, ctx.loaders);
+  }
+
+  @FieldResolver(() => [ResourceType], { description: 'Direct parents, in declaration order.' })
+  async parentTypes(@Root() type: TypeRow, @Ctx() ctx: RequestContext): Promise<TypeRow[]> {
+    return (await ctx.loaders.hierarchy()).parentsOf(type.id);
+  }
+
+  @FieldResolver(() => [ResourceType], { description: 'Every type reachable through parentTypes, nearest first.' })
+  async ancestors(@Root() type: TypeRow, @Ctx() ctx: RequestContext): Promise<readonly TypeRow[]> {
+    return (await ctx.loaders.hierarchy()).ancestorsOf(type.id);
+  }
+
+  @FieldResolver(() => [ResourceType], { description: 'Direct sub-types (types listing this one as a parent), ordered by name.' })
+  async subtypes(@Root() type: TypeRow, @Ctx() ctx: RequestContext): Promise<TypeRow[]> {
+    return (await ctx.loaders.hierarchy()).subtypesOf(type.id);
+  }
+}

@@ -1,0 +1,38 @@
+import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { ResourceInfo, TypeNode } from '../../core/model';
+import type { RequestContext } from '../context';
+import { ConnectionArgs, ResourceFilter } from '../inputs/connection.args';
+import { RegisterResourceInput } from '../inputs/register-resource.input';
+import { pageRequest, toConnection } from '../pagination';
+import { ResourceType } from '../types/resource-type.type';
+import { Resource, ResourceConnection } from '../types/resource.type';
+
+@Resolver(() => Resource)
+export class ResourceResolver {
+  @Query(() => Resource, { nullable: true, description: 'The resource a ref (id or name) names, or null.' })
+  resource(@Arg('ref') ref: string, @Ctx() ctx: RequestContext): Promise<ResourceInfo | null> {
+    return ctx.services.resources.find(ref, ctx.loaders);
+  }
+
+  @Query(() => ResourceConnection, { description: 'Resources, ordered by name. A type filter includes sub-types at any depth by default.' })
+  async resources(
+    @Args() args: ConnectionArgs,
+    @Arg('filter', () => ResourceFilter, { nullable: true }) filter: ResourceFilter | null,
+    @Ctx() ctx: RequestContext,
+  ) {
+    const typeFilter = filter?.type ? { type: filter.type, includeSubtypes: filter.includeSubtypes ?? true } : null;
+    return toConnection(await ctx.services.resources.list(pageRequest(args, filter), typeFilter, ctx.loaders));
+  }
+
+  @Mutation(() => Resource, { description: 'Registers a resource of a registered type.' })
+  registerResource(@Arg('input') input: RegisterResourceInput, @Ctx() ctx: RequestContext): Promise<ResourceInfo> {
+    return ctx.services.resources.register(input, ctx.loaders);
+  }
+
+  @FieldResolver(() => ResourceType)
+  async type(@Root() resource: ResourceInfo, @Ctx() ctx: RequestContext): Promise<TypeNode> {
+    const type = (await ctx.loaders.hierarchy()).byId(resource.typeId);
+    if (!type) throw new Error(`resource ${resource.id} has unknown type ${resource.typeId}`);
+    return type;
+  }
+}

@@ -1,0 +1,53 @@
+import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { ResourceInfo, TypeNode } from '../../core/model';
+import type { SlotRecord, ToolRecord } from '../../persistence/records';
+import type { RequestContext } from '../context';
+import { ConnectionArgs, ToolFilter } from '../inputs/connection.args';
+import { RegisterToolInput } from '../inputs/register-tool.input';
+import { pageRequest, toConnection } from '../pagination';
+import { Resource } from '../types/resource.type';
+import { ResourceType } from '../types/resource-type.type';
+import { ResourceSlot, Tool, ToolConnection } from '../types/tool.type';
+
+@Resolver(() => Tool)
+export class ToolResolver {
+  @Query(() => Tool, { nullable: true, description: 'The tool a ref (id or name) names, or null.' })
+  tool(@Arg('ref') ref: string, @Ctx() ctx: RequestContext): Promise<ToolRecord | null> {
+    return ctx.services.tools.find(ref, ctx.loaders);
+  }
+
+  @Query(() => ToolConnection, { description: 'Tools, ordered by name.' })
+  async tools(@Args() args: ConnectionArgs, @Arg('filter', () => ToolFilter, { nullable: true }) filter: ToolFilter | null, @Ctx() ctx: RequestContext) {
+    return toConnection(await ctx.services.tools.list(pageRequest(args, filter), ctx.loaders));
+  }
+
+  @Mutation(() => Tool, { description: 'Registers a tool and its slots, after the static checks (TOOL_VALIDATION_FAILED lists every problem).' })
+  registerTool(@Arg('input') input: RegisterToolInput, @Ctx() ctx: RequestContext): Promise<ToolRecord> {
+    return ctx.services.tools.register(input, ctx.loaders);
+  }
+
+  @Mutation(() => Boolean, { description: 'Removes a tool and its slots. An unknown ref is NOT_FOUND.' })
+  unregisterTool(@Arg('ref') ref: string, @Ctx() ctx: RequestContext): Promise<boolean> {
+    return ctx.services.tools.unregister(ref, ctx.loaders);
+  }
+
+  @FieldResolver(() => [ResourceSlot], { description: 'Slots, in declaration order.' })
+  resourceSlots(@Root() tool: ToolRecord, @Ctx() ctx: RequestContext): Promise<SlotRecord[]> {
+    return ctx.loaders.slotsByToolId.load(tool.id);
+  }
+}
+
+@Resolver(() => ResourceSlot)
+export class ResourceSlotResolver {
+  @FieldResolver(() => ResourceType, { description: 'The type a resource must have, or descend from, to fill this slot.' })
+  async resourceType(@Root() slot: SlotRecord, @Ctx() ctx: RequestContext): Promise<TypeNode> {
+    const type = (await ctx.loaders.hierarchy()).byId(slot.typeId);
+    if (!type) throw new Error(`slot ${slot.toolId}/${slot.name} has unknown type ${slot.typeId}`);
+    return type;
+  }
+
+  @FieldResolver(() => Resource, { nullable: true, description: 'For STATIC slots: the bound resource.' })
+  staticResource(@Root() slot: SlotRecord, @Ctx() ctx: RequestContext): Promise<ResourceInfo | null> | null {
+    return slot.staticResourceId ? ctx.loaders.resourceById.load(slot.staticResourceId) : null;
+  }
+}

@@ -1,0 +1,29 @@
+import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
+import { buildSchema } from 'type-graphql';
+import { BindingResolver } from './resolvers/binding.resolver';
+import { ProjectResolver } from './resolvers/project.resolver';
+import { ResourceTypeResolver } from './resolvers/resource-type.resolver';
+import { ResourceResolver } from './resolvers/resource.resolver';
+import { ResourceSlotResolver, ToolResolver } from './resolvers/tool.resolver';
+import { validateArgument } from './validation';
+
+/** Every resolver class of the API. */
+export const RESOLVERS = [ResourceTypeResolver, ResourceResolver, ProjectResolver, ToolResolver, ResourceSlotResolver, BindingResolver] as const;
+
+/**
+ * Builds the executable schema. Argument validation is on: class-validator
+ * runs on every input through `validateArgument`, which reports each bad
+ * field by its full path.
+ */
+export function buildRegistrySchema(): Promise<GraphQLSchema> {
+  return buildSchema({
+    resolvers: [...RESOLVERS],
+    validate: true,
+    validateFn: validateArgument,
+  });
+}
+
+/** The schema as SDL, sorted, as committed in schema.graphql. */
+export function printRegistrySchema(schema: GraphQLSchema): string {
+  return printSchema(lexicographicSortSchema(schema)).trim() + '\n';
+}

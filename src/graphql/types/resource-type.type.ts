@@ -1,0 +1,20 @@
+import { Field, ID, ObjectType } from 'type-graphql';
+import { Connection } from './connection.type';
+
+@ObjectType({
+  description: 'A kind of resource. A resource of type R fills a slot of type S when R = S or S is among the ancestors of R.',
+  simpleResolvers: true,
+})
+export class ResourceType {
+  @Field(() => ID)
+  id!: string;
+
+  @Field({ description: 'Unique; lowercase letters, digits and "-".' })
+  name!: string;
+
+  @Field(() => String, { nullable: true })
+  description!: string | null;
+}
+
+@ObjectType()
+export class ResourceTypeConnection extends Connection(ResourceType, 'ResourceType') {}

@@ -1,0 +1,20 @@
+import { Field, ID, ObjectType } from 'type-graphql';
+import { Connection } from './connection.type';
+
+@ObjectType({ description: 'A registered resource that tools work on.', simpleResolvers: true })
+export class Resource {
+  @Field(() => ID)
+  id!: string;
+
+  @Field({ description: 'Unique; "/"-separated segments, e.g. local/shared-config.' })
+  name!: string;
+
+  @Field({ description: 'The last segment of the name.' })
+  shortName!: string;
+
+  @Field(() => String, { nullable: true })
+  description!: string | null;
+}
+
+@ObjectType()
+export class ResourceConnection extends Connection(Resource, 'Resource') {}

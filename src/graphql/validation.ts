@@ -1,0 +1,59 @@
+import { registerDecorator, validate, type ValidationError } from 'class-validator';
+import { getNamedType, type GraphQLResolveInfo } from 'graphql';
+import type { ResolverData, ValidatorFn } from 'type-graphql';
+import { BadInputError, type FieldProblem } from '../core/errors';
+
+/**
+ * A class-validator rule that runs one of the core's grammar checks
+ * (e.g. checkTypeName), so the rule has one source. For arrays, `each`
+ * checks every element. Null and undefined pass (nullability is GraphQL's job).
+ */
+export function Satisfies(check: (value: never) => string | null, options: { each?: boolean } = {}): PropertyDecorator {
+  return (target, propertyName) => {
+    registerDecorator({
+      name: `satisfies:${check.name}`,
+      target: target.constructor,
+      propertyName: String(propertyName),
+      options: { each: options.each },
+      validator: {
+        validate: (value: unknown) => value == null || check(value as never) === null,
+        defaultMessage: (args) => `${args?.property} ${args ? check(args.value as never) : 'is invalid'}`,
+      },
+    });
+  };
+}
+
+/**
+ * type-graphql's validateFn: runs class-validator on object arguments and
+ * reports every problem as BAD_USER_INPUT with the full path of the field,
+ * e.g. `input.resourceSlots[2].name` or `params[0].slot`.
+ */
+export async function validateArgument(value: unknown, type: Parameters<ValidatorFn>[1], data: ResolverData<object>): Promise<void> {
+  if (value == null || typeof value !== 'object') return;
+  const prefix = argumentName(type, data.info);
+  const items = Array.isArray(value) ? value : [value];
+  const problems: FieldProblem[] = [];
+  for (const [index, item] of items.entries()) {
+    if (item == null || typeof item !== 'object') continue;
+    const errors = await validate(item, { forbidUnknownValues: false, validationError: { target: false, value: false } });
+    collect(errors, Array.isArray(value) ? `${prefix}[${index}]` : prefix, problems);
+  }
+  if (problems.length > 0) throw new BadInputError(problems);
+}
+
+/** The name of the field argument whose type is `type`; empty for an @ArgsType class, whose fields are the arguments themselves. */
+function argumentName(type: Parameters<ValidatorFn>[1], info: GraphQLResolveInfo): string {
+  const typeName = typeof type === 'function' ? type.name : '';
+  const field = info.parentType.getFields()[info.fieldName];
+  return field?.args.find((arg) => getNamedType(arg.type).name === typeName)?.name ?? '';
+}
+
+function collect(errors: readonly ValidationError[], prefix: string, into: FieldProblem[]): void {
+  for (const error of errors) {
+    const path = /^\d+$/.test(error.property) ? `${prefix}[${error.property}]` : prefix ? `${prefix}.${error.property}` : error.property;
+    for (const message of Object.values(error.constraints ?? {})) {
+      into.push({ field: path, message: message.replace(new RegExp(`^${error.property}\\b`), path) });
+    }
+    if (error.children?.length) collect(error.children, path, into);
+  }
+}

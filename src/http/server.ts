@@ -1,0 +1,124 @@
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import type { GraphQLSchema } from 'graphql';
+import type { Logger } from 'pino';
+import { newId } from '../application/ids';
+import type { Loaders } from '../application/loaders';
+import type { AppConfig } from '../config';
+import type { RequestContext, Services } from '../graphql/context';
+import { errorReportingPlugin, formatError } from '../graphql/error-mapping';
+
+/** Largest request body accepted (413 beyond). */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** What the HTTP layer needs from the rest of the server. */
+export interface HttpDependencies {
+  readonly config: AppConfig;
+  readonly schema: GraphQLSchema;
+  readonly services: Services;
+  readonly logger: Logger;
+  /** Fresh loaders for one request. */
+  createLoaders(): Loaders;
+  /** Whether the database answers and is fully migrated. */
+  isReady(): Promise<boolean>;
+  /** Extra read-only JSON endpoints, e.g. SQL statement counts for the benchmark. */
+  readonly debugRoutes?: Record<string, () => unknown>;
+}
+
+/**
+ * Fastify with Apollo at /graphql, health endpoints, and JSON errors for
+ * everything that fails before GraphQL runs (bad JSON, oversized bodies,
+ * unknown routes): never an HTML page or a stack.
+ */
+export async function createHttpServer(deps: HttpDependencies): Promise<{ fastify: FastifyInstance; apollo: ApolloServer<RequestContext> }> {
+  const fastify = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    // One line per request comes from the onResponse hook below instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: BODY_LIMIT_BYTES,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[A-Za-z0-9._:-]{1,64}$/.test(given) ? given : newId();
+    },
+  });
+
+  const apollo = new ApolloServer<RequestContext>({
+    schema: deps.schema,
+    introspection: deps.config.introspection,
+    includeStacktraceInErrorResponses: false,
+    hideSchemaDetailsFromClientErrors: deps.config.production,
+    formatError,
+    plugins: [fastifyApolloDrainPlugin(fastify), errorReportingPlugin, ApolloServerPluginLandingPageDisabled()],
+  });
+  await apollo.start();
+
+  fastify.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  fastify.addHook('onResponse', async (request, reply) => {
+    const body = request.body as { operationName?: unknown } | undefined;
+    request.log.info(
+      {
+        method: request.method,
+        url: request.url,
+        operationName: typeof body?.operationName === 'string' ? body.operationName : undefined,
+        statusCode: reply.statusCode,
+        durationMs: Math.round(reply.elapsedTime * 100) / 100,
+      },
+      'request completed',
+    );
+  });
+
+  fastify.route({
+    url: '/graphql',
+    method: ['GET', 'POST', 'OPTIONS'],
+    handler: fastifyApolloHandler(apollo, {
+      context: async (request) => ({
+        requestId: request.id,
+        services: deps.services,
+        loaders: deps.createLoaders(),
+        log: request.log,
+      }),
+    }),
+  });
+
+  fastify.get('/healthz', async () => ({ status: 'ok' }));
+  fastify.get('/readyz', async (_request, reply) => {
+    const ready = await deps.isReady().catch(() => false);
+    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable' });
+  });
+  for (const [path, read] of Object.entries(deps.debugRoutes ?? {})) fastify.get(path, async () => read());
+
+  fastify.setNotFoundHandler((request, reply) => {
+    void reply.code(404).send(errorBody(`no route ${request.method} ${request.url.split('?')[0]}`, 'NOT_FOUND'));
+  });
+  fastify.setErrorHandler((error: FastifyError, request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    if (status === 500) request.log.error({ err: error }, 'unexpected HTTP error');
+    void reply.code(status).send(errorBody(httpErrorMessage(error, status), status === 500 ? 'INTERNAL_SERVER_ERROR' : httpErrorCode(error, status)));
+  });
+
+  return { fastify, apollo };
+}
+
+/** A GraphQL-shaped error body, so every client can read every failure the same way. */
+function errorBody(message: string, code: string) {
+  return { errors: [{ message, extensions: { code } }] };
+}
+
+function httpErrorCode(error: FastifyError, status: number): string {
+  if (status === 413) return 'PAYLOAD_TOO_LARGE';
+  if (status === 415) return 'UNSUPPORTED_MEDIA_TYPE';
+  if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError) return 'BAD_REQUEST';
+  return 'BAD_REQUEST';
+}
+
+function httpErrorMessage(error: FastifyError, status: number): string {
+  if (status === 500) return 'Internal server error';
+  if (status === 413) return `request body is larger than ${BODY_LIMIT_BYTES} bytes`;
+  if (status === 415) return 'unsupported content type; send application/json';
+  if (error instanceof SyntaxError || error.code?.startsWith('FST_ERR_CTP')) return 'request body is not valid JSON';
+  return 'bad request';
+}

@@ -1,0 +1,139 @@
+import 'reflect-metadata';
+import type { Logger } from 'pino';
+import { BindingService } from './application/binding.service';
+import { HierarchyCache } from './application/hierarchy-cache';
+import { createLoaders } from './application/loaders';
+import { ProjectService } from './application/project.service';
+import { RegistryWrites } from './application/registry-writes';
+import { ResourceTypeService } from './application/resource-type.service';
+import { ResourceService } from './application/resource.service';
+import { ToolService } from './application/tool.service';
+import { ConfigError, loadConfig, type AppConfig } from './config';
+import { loadDemoData } from './demo/demo-data';
+import type { Services } from './graphql/context';
+import { buildRegistrySchema } from './graphql/schema';
+import { createHttpServer } from './http/server';
+import { createLogger } from './logging';
+import { Database } from './persistence/database';
+import { RegistryReader } from './persistence/registry-store';
+
+/** A started server. */
+export interface RunningApp {
+  /** The GraphQL endpoint, e.g. http://127.0.0.1:4000/graphql. */
+  readonly url: string;
+  readonly port: number;
+  readonly db: Database;
+  readonly caches: { readonly hierarchy: HierarchyCache };
+  /** Stops accepting requests, lets in-flight ones finish, and closes the database. */
+  close(): Promise<void>;
+}
+
+/**
+ * The composition root: opens the database, runs the migrations, loads the
+ * demo data into a new registry, builds the schema and starts HTTP. The tests
+ * start the server through this same function.
+ */
+export async function bootstrap(config: AppConfig, options: { logger?: Logger } = {}): Promise<RunningApp> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const db = await Database.open(config.database, {
+    warn: (message) => logger.warn(message),
+    error: (details, message) => logger.error(details, message),
+  });
+  try {
+    const applied = await db.migrate();
+    if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
+
+    const caches = { hierarchy: new HierarchyCache() };
+    const reader = new RegistryReader(db.read, db.sql);
+    const writes = new RegistryWrites(db, caches);
+    const services: Services = {
+      resourceTypes: new ResourceTypeService(writes, reader),
+      resources: new ResourceService(writes, reader),
+      projects: new ProjectService(writes, reader),
+      tools: new ToolService(writes, reader),
+      bindings: new BindingService(),
+    };
+    const newLoaders = () => createLoaders(reader, caches);
+
+    if (config.demoData && (await reader.registryState()).version === 0) {
+      await loadDemoData(services, newLoaders());
+      logger.info('new registry: loaded the demo data (DEMO_DATA=false skips this)');
+    }
+
+    const { fastify } = await createHttpServer({
+      config,
+      schema: await buildRegistrySchema(),
+      services,
+      logger,
+      createLoaders: newLoaders,
+      isReady: async () => {
+        await db.ping();
+        return db.isMigrated();
+      },
+      debugRoutes: config.countSql ? { '/debug/sql-stats': () => ({ statements: db.counter.count }) } : {},
+    });
+    await fastify.listen({ port: config.port, host: config.host });
+    const address = fastify.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+    const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}/graphql`;
+    logger.info({ url, database: config.database.kind }, 'registry server listening');
+
+    let closing: Promise<void> | null = null;
+    return {
+      url,
+      port,
+      db,
+      caches,
+      close: () =>
+        (closing ??= (async () => {
+          await fastify.close();
+          await db.close();
+        })()),
+    };
+  } catch (error) {
+    await db.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Entry point: `node dist/src/main.js`. Bad configuration or an unreachable database is one line and exit code 1. */
+async function main(): Promise<void> {
+  let config: AppConfig;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`registry: ${error.message}`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  let app: RunningApp;
+  try {
+    app = await bootstrap(config);
+  } catch (error) {
+    console.error(`registry: cannot start: ${describeStartupError(error)}`);
+    process.exit(1);
+  }
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      app.close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    });
+  }
+}
+
+/** A one-line reason for a failed start, without a stack. */
+function describeStartupError(error: unknown): string {
+  const err = error as { code?: string; message?: string };
+  if (err?.code === 'EADDRINUSE') return `port already in use (${err.message})`;
+  if (err?.code === 'ECONNREFUSED') return 'the database refused the connection (is it running, and is DATABASE_URL right?)';
+  return (err?.message ?? String(error)).split('\n')[0];
+}
+
+if (require.main === module) {
+  void main();
+}

@@ -1,0 +1,18 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+/**
+ * One row of counters that every write bumps in its own transaction, so that
+ * any server instance can tell with one cheap read whether its caches are stale.
+ * `types_version` moves only when resource types change.
+ */
+@Entity({ name: 'registry_state' })
+export class RegistryStateEntity {
+  @PrimaryColumn({ type: 'integer', primaryKeyConstraintName: 'pk_registry_state' })
+  id!: number;
+
+  @Column({ type: 'integer' })
+  version!: number;
+
+  @Column({ name: 'types_version', type: 'integer' })
+  typesVersion!: number;
+}

@@ -1,0 +1,15 @@
+import { Column, Entity, Unique, PrimaryColumn } from 'typeorm';
+
+/** A registered tool. Its slots live in resource_slot. */
+@Entity({ name: 'tool' })
+@Unique('uq_tool_name', ['name'])
+export class ToolEntity {
+  @PrimaryColumn({ type: 'varchar', length: 26, primaryKeyConstraintName: 'pk_tool' })
+  id!: string;
+
+  @Column({ type: 'varchar', length: 200 })
+  name!: string;
+
+  @Column({ type: 'text', nullable: true })
+  description!: string | null;
+}

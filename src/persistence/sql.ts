@@ -1,0 +1,52 @@
+/** The SQL dialects the registry runs on. */
+export type Dialect = 'sqlite' | 'postgres';
+
+/** Runs one SQL statement and returns its rows. Statements use `?` placeholders in every dialect. */
+export type QueryFn = <Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]) => Promise<Row[]>;
+
+const postgresText = new Map<string, string>();
+
+/** Rewrites `?` placeholders to PostgreSQL's `$1, $2, …` (our SQL never has `?` in literals). Memoized per statement. */
+export function toDialect(dialect: Dialect, sql: string): string {
+  if (dialect === 'sqlite') return sql;
+  let text = postgresText.get(sql);
+  if (text === undefined) {
+    let n = 0;
+    text = sql.replace(/\?/g, () => `$${++n}`);
+    postgresText.set(sql, text);
+  }
+  return text;
+}
+
+/**
+ * SQL fragments that differ between dialects, so that statements stay one text
+ * per dialect whatever the number of values (and stay in the statement cache).
+ */
+export class SqlDialect {
+  constructor(readonly dialect: Dialect) {}
+
+  /** `column IN (…)` for a list bound as one parameter: JSON on SQLite, an array on PostgreSQL. */
+  inList(column: string): string {
+    return this.dialect === 'sqlite' ? `${column} IN (SELECT value FROM json_each(?))` : `${column} = ANY(?)`;
+  }
+
+  /** The bound value for `inList`. */
+  listParam(values: readonly string[]): unknown {
+    return this.dialect === 'sqlite' ? JSON.stringify(values) : values;
+  }
+
+  /** Case-insensitive substring match with `LIKE … ESCAPE`; the value comes from `containsParam`. */
+  containsIgnoringCase(column: string): string {
+    return `LOWER(${column}) LIKE ? ESCAPE '\\'`;
+  }
+
+  /** The bound pattern for `containsIgnoringCase`: wildcards in the text match literally. */
+  containsParam(text: string): string {
+    return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  }
+
+  /** A boolean read back from a row (SQLite stores 0/1). */
+  bool(value: unknown): boolean {
+    return value === true || value === 1 || value === '1';
+  }
+}

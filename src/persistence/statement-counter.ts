@@ -1,0 +1,53 @@
+import type { Logger, QueryRunner } from 'typeorm';
+
+/** Receives log events the persistence layer cannot handle itself. */
+export interface PersistenceLog {
+  warn(message: string): void;
+  error(details: Record<string, unknown>, message: string): void;
+}
+
+/**
+ * A TypeORM logger that counts every SQL statement sent to the database. The
+ * tests assert statement counts through it, and the benchmark reads it when
+ * BENCH_COUNT_SQL=1. Optionally it keeps the statements themselves.
+ */
+export class StatementCounter implements Logger {
+  count = 0;
+  private recording: string[] | null = null;
+
+  constructor(private readonly sink?: PersistenceLog) {}
+
+  /** Starts keeping the text of each statement until `stopRecording`. */
+  startRecording(): void {
+    this.recording = [];
+  }
+
+  /** Returns the statements kept since `startRecording`. */
+  stopRecording(): string[] {
+    const recorded = this.recording ?? [];
+    this.recording = null;
+    return recorded;
+  }
+
+  logQuery(query: string, _parameters?: unknown[], _queryRunner?: QueryRunner): void {
+    this.count += 1;
+    this.recording?.push(query);
+  }
+
+  logQueryError(error: string | Error, query: string, _parameters?: unknown[], _queryRunner?: QueryRunner): void {
+    // Constraint violations are expected and mapped by the caller; only log the statement, never parameters (they may hold user text).
+    this.sink?.error({ err: typeof error === 'string' ? error : error.message, statement: query.slice(0, 200) }, 'SQL statement failed');
+  }
+
+  logQuerySlow(time: number, query: string): void {
+    this.sink?.warn(`slow SQL statement (${time} ms): ${query.slice(0, 200)}`);
+  }
+
+  logSchemaBuild(): void {}
+
+  logMigration(): void {}
+
+  log(level: 'log' | 'info' | 'warn', message: unknown): void {
+    if (level === 'warn') this.sink?.warn(String(message));
+  }
+}

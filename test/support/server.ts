@@ -1,0 +1,76 @@
+import pino from 'pino';
+import type { AppConfig } from '../../src/config';
+import { bootstrap, type RunningApp } from '../../src/main';
+import type { Backend } from './backends';
+
+/** The JSON body of a GraphQL response. */
+export interface GraphQLBody<T = any> {
+  data?: T | null;
+  errors?: { message: string; path?: (string | number)[]; extensions?: Record<string, any> }[];
+}
+
+/** A real server on an ephemeral port, talked to over HTTP. */
+export interface TestServer {
+  readonly app: RunningApp;
+  readonly config: AppConfig;
+  readonly url: string;
+  readonly origin: string;
+  /** POSTs a GraphQL request and returns the status and parsed body. */
+  gql<T = any>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<{ status: number; body: GraphQLBody<T> }>;
+  /** Like gql, but fails the test on any error and returns `data`. */
+  data<T = any>(query: string, variables?: Record<string, unknown>): Promise<T>;
+  /** SQL statements the server has sent so far. */
+  statements(): number;
+  close(): Promise<void>;
+}
+
+const open = new Set<TestServer>();
+
+/** Starts the server through the same bootstrap as `npm start`, on a fresh database of the backend. */
+export async function startServer(backend: Backend, overrides: Partial<AppConfig> = {}): Promise<TestServer> {
+  const config: AppConfig = {
+    port: 0,
+    host: '127.0.0.1',
+    database: overrides.database ?? (await backend.freshDatabase()),
+    adminToken: null,
+    demoData: false,
+    production: false,
+    logLevel: 'silent',
+    introspection: true,
+    countSql: false,
+    ...overrides,
+  };
+  const app = await bootstrap(config, { logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
+  const origin = new URL(app.url).origin;
+  const server: TestServer = {
+    app,
+    config,
+    url: app.url,
+    origin,
+    async gql(query, variables, headers = {}) {
+      const response = await fetch(app.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ query, variables }),
+      });
+      return { status: response.status, body: (await response.json()) as GraphQLBody };
+    },
+    async data(query, variables) {
+      const { status, body } = await server.gql(query, variables);
+      if (body.errors?.length || status !== 200) throw new Error(`GraphQL request failed (${status}): ${JSON.stringify(body.errors)}`);
+      return body.data;
+    },
+    statements: () => app.db.counter.count,
+    async close() {
+      open.delete(server);
+      await app.close();
+    },
+  };
+  open.add(server);
+  return server;
+}
+
+/** Closes servers a failed test left open. */
+export async function closeAllServers(): Promise<void> {
+  await Promise.all([...open].map((s) => s.close()));
+}
