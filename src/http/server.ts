@@ -48,6 +48,8 @@ export async function createHttpServer(deps: HttpDependencies): Promise<{ fastif
     schema: deps.schema,
     introspection: deps.config.introspection,
     includeStacktraceInErrorResponses: false,
+    // main.ts owns signal handling: it closes HTTP, then the database.
+    stopOnTerminationSignals: false,
     hideSchemaDetailsFromClientErrors: deps.config.production,
     formatError,
     plugins: [fastifyApolloDrainPlugin(fastify), errorReportingPlugin, ApolloServerPluginLandingPageDisabled()],

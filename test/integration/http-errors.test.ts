@@ -1,0 +1,103 @@
+import { expect } from 'chai';
+import { sqlite } from '../support/backends';
+import { startServer, type TestServer } from '../support/server';
+
+/** Things that must never appear in a response. */
+const LEAKS = [/\bat .+:\d+:\d+/, /SELECT|INSERT|UPDATE|DELETE/, /SQLITE_/, /QueryFailedError/, /node_modules/, /\.ts:\d+/, /stacktrace/];
+
+function expectNoLeak(text: string): void {
+  for (const pattern of LEAKS) expect(text, String(pattern)).to.not.match(pattern);
+}
+
+describe('HTTP and error hygiene', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startServer(sqlite, { demoData: true });
+  });
+  after(() => server.close());
+
+  const post = (body: string, contentType = 'application/json') =>
+    fetch(server.url, { method: 'POST', headers: { 'content-type': contentType }, body });
+
+  it('answers a malformed JSON body with a JSON 400, never HTML or a stack', async () => {
+    const response = await post('{"query": ');
+    expect(response.status).to.equal(400);
+    expect(response.headers.get('content-type')).to.match(/application\/json/);
+    const text = await response.text();
+    expect(JSON.parse(text)).to.deep.equal({ errors: [{ message: 'request body is not valid JSON', extensions: { code: 'BAD_REQUEST' } }] });
+    expectNoLeak(text);
+  });
+
+  it('answers an oversized body with a JSON 413', async () => {
+    const response = await post(JSON.stringify({ query: '{ __typename }', variables: { pad: 'x'.repeat(1024 * 1024) } }));
+    expect(response.status).to.equal(413);
+    expect(((await response.json()) as any).errors[0].extensions.code).to.equal('PAYLOAD_TOO_LARGE');
+  });
+
+  it('answers an unknown route with a JSON 404', async () => {
+    const response = await fetch(`${server.origin}/nope`);
+    expect(response.status).to.equal(404);
+    expect(((await response.json()) as any).errors[0].extensions.code).to.equal('NOT_FOUND');
+  });
+
+  it('answers a syntax error with 400 and GRAPHQL_PARSE_FAILED', async () => {
+    const { status, body } = await server.gql('{ tools { ');
+    expect(status).to.equal(400);
+    expect(body.errors?.[0].extensions?.code).to.equal('GRAPHQL_PARSE_FAILED');
+    expectNoLeak(JSON.stringify(body));
+  });
+
+  it('keeps the standard shape for variable coercion errors', async () => {
+    const { status, body } = await server.gql('query($f: Int) { tools(first: $f) { totalCount } }', { f: 'ten' });
+    expect(status).to.equal(400);
+    expect(body.errors?.[0].extensions?.code).to.equal('BAD_USER_INPUT');
+    expect(body.errors?.[0].message).to.match(/Variable "\$f"/);
+  });
+
+  it('masks unexpected errors as INTERNAL_SERVER_ERROR, with a request id and no driver text', async () => {
+    const broken = await startServer(sqlite);
+    try {
+      await broken.app.db.close();
+      const response = await fetch(broken.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ tools { totalCount } }' }) });
+      const text = await response.text();
+      const body = JSON.parse(text);
+      expect(body.errors[0].message).to.equal('Internal server error');
+      expect(body.errors[0].extensions.code).to.equal('INTERNAL_SERVER_ERROR');
+      expect(body.errors[0].extensions.requestId).to.equal(response.headers.get('x-request-id'));
+      expectNoLeak(text);
+    } finally {
+      await broken.close().catch(() => undefined);
+    }
+  });
+
+  it('keeps introspection on in production mode', async () => {
+    const production = await startServer(sqlite, { production: true });
+    try {
+      const { body } = await production.gql('{ __schema { queryType { name } } }');
+      expect(body.data?.__schema.queryType.name).to.equal('Query');
+    } finally {
+      await production.close();
+    }
+  });
+
+  it('gives every response an x-request-id', async () => {
+    const response = await post(JSON.stringify({ query: '{ __typename }' }));
+    expect(response.headers.get('x-request-id')).to.match(/^[0-9A-Z]{26}$/);
+  });
+
+  it('answers health and readiness', async () => {
+    expect(await (await fetch(`${server.origin}/healthz`)).json()).to.deep.equal({ status: 'ok' });
+    const ready = await fetch(`${server.origin}/readyz`);
+    expect(ready.status).to.equal(200);
+  });
+
+  it('reports not ready (503) when the database is gone', async () => {
+    const broken = await startServer(sqlite);
+    try {
+      await broken.app.db.close();
+      expect((await fetch(`${broken.origin}/readyz`)).status).to.equal(503);
+    } finally {
+      await broken.close().catch(() => undefined);
+    }
+  });
+});

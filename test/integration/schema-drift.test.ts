@@ -1,0 +1,45 @@
+import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { buildRegistrySchema, printRegistrySchema } from '../../src/graphql/schema';
+import { dataSourceOptions } from '../../src/persistence/data-source';
+import { Database } from '../../src/persistence/database';
+import { describeEachBackend } from '../support/backends';
+
+describe('schema.graphql', () => {
+  it('is exactly the schema the server builds (run `npm run schema:emit` after changing the API)', async () => {
+    const committed = readFileSync(join(__dirname, '..', '..', 'schema.graphql'), 'utf8').split('\n');
+    const built = printRegistrySchema(await buildRegistrySchema()).split('\n');
+    const line = built.findIndex((text, i) => text !== committed[i]);
+    const where = line === -1 ? committed.length : line;
+    expect(
+      { line: where + 1, built: built[where], committed: committed[where] },
+      'schema.graphql is out of date: run `npm run schema:emit`',
+    ).to.deep.equal({ line: Math.max(built.length, committed.length) + 1, built: undefined, committed: undefined });
+  });
+});
+
+describeEachBackend('migrations', (backend) => {
+  it('create exactly the schema the entities describe (no drift)', async () => {
+    const config = await backend.freshDatabase();
+    const db = await Database.open(config);
+    try {
+      expect(await db.migrate()).to.deep.equal(['InitialSchema1764489600000']);
+      expect(await db.isMigrated()).to.equal(true);
+      expect(await db.migrate(), 'a second run applies nothing').to.deep.equal([]);
+    } finally {
+      await db.close();
+    }
+    const dataSource = new DataSource(dataSourceOptions(config));
+    await dataSource.initialize();
+    try {
+      const pending = (await dataSource.driver.createSchemaBuilder().log()).upQueries.map((q) => q.query);
+      // The one deliberate difference: PostgreSQL name columns use the "C" collation (byte order), which entities cannot say per dialect.
+      const expected = backend.name === 'postgres' ? ['project', 'resource_type', 'resource', 'tool'].map((t) => `ALTER TABLE "${t}" ALTER COLUMN "name" TYPE character varying COLLATE "undefined"`) : [];
+      expect(pending.sort()).to.deep.equal(expected.sort());
+    } finally {
+      await dataSource.destroy();
+    }
+  });
+});

@@ -1,0 +1,67 @@
+import { expect } from 'chai';
+import { describeEachBackend } from '../support/backends';
+import { registryOf } from '../support/registry-fixtures';
+import { startServer, type TestServer } from '../support/server';
+
+/** The dashboard page: tools with slots, slot types and their ancestors, and static resources. */
+const DASHBOARD = `query($first: Int) { tools(first: $first) { totalCount edges { node {
+  id name resourceSlots { name access binding required
+    resourceType { name ancestors { name } parentTypes { name } }
+    staticResource { name type { name } } }
+} } } }`;
+
+describeEachBackend('SQL statement counts', (backend) => {
+  let server: TestServer;
+
+  async function statementsFor(query: string, variables?: Record<string, unknown>): Promise<number> {
+    await server.data(query, variables); // warm: the hierarchy cache may load once after writes
+    const before = server.statements();
+    await server.data(query, variables);
+    return server.statements() - before;
+  }
+
+  before(async () => {
+    server = await startServer(backend);
+    const r = registryOf(server);
+    // A ten-level chain of types, so ancestors are deep.
+    await r.type('level-0');
+    for (let i = 1; i < 10; i++) await r.type(`level-${i}`, [`level-${i - 1}`]);
+    for (let i = 0; i < 10; i++) await r.resource(`static/r${i}`, `level-${i}`);
+    for (let t = 0; t < 50; t++) {
+      await r.tool(`tool-${String(t).padStart(2, '0')}`, [
+        { name: 'ctx', resourceType: `level-${t % 10}` },
+        { name: 'fixed', resourceType: `level-${t % 10}`, binding: 'STATIC', staticResource: `static/r${t % 10}` },
+        { name: 'param', resourceType: 'level-0', binding: 'PARAMETER' },
+      ]);
+    }
+  });
+  after(() => server.close());
+
+  it('lists 5 tools and 50 tools with the same, fixed number of statements', async () => {
+    const five = await statementsFor(DASHBOARD, { first: 5 });
+    const fifty = await statementsFor(DASHBOARD, { first: 50 });
+    expect(five).to.equal(fifty);
+    // registry state, page, count, slots, static resources
+    expect(fifty).to.equal(5);
+  });
+
+  it('batches the page: one statement each for slots and static resources', async () => {
+    server.app.db.counter.startRecording();
+    await server.data(DASHBOARD, { first: 50 });
+    const statements = server.app.db.counter.stopRecording();
+    expect(statements.filter((s) => s.includes('FROM resource_slot'))).to.have.length(1);
+    expect(statements.filter((s) => s.includes('FROM resource r WHERE'))).to.have.length(1);
+  });
+
+  it('resolves bindings with a fixed number of statements, whatever the depth', async () => {
+    const r = registryOf(server);
+    await r.project('p');
+    await r.link('p', 'static/r9');
+    const resolve = (tool: string) => `{ resolveBindings(tool: "${tool}", project: "p", params: [{ slot: "param", resource: "static/r3" }]) { slotName resource { name type { name ancestors { name } } } } }`;
+    const shallow = await statementsFor(resolve('tool-00'));
+    const deep = await statementsFor(resolve('tool-09'));
+    expect(shallow).to.equal(deep);
+    // registry state, tool, project, slots, links, static resource, param resource
+    expect(deep).to.equal(7);
+  });
+});

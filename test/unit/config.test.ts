@@ -1,0 +1,37 @@
+import { expect } from 'chai';
+import { ConfigError, loadConfig, parseDatabaseUrl } from '../../src/config';
+
+describe('loadConfig', () => {
+  it('has defaults: port 4000, the embedded SQLite file, demo data, introspection', () => {
+    const config = loadConfig({});
+    expect(config).to.deep.include({ port: 4000, host: '127.0.0.1', demoData: true, introspection: true, production: false, adminToken: null });
+    expect(config.database).to.deep.equal({ kind: 'sqlite', path: './data/registry.sqlite' });
+  });
+
+  it('reads PORT, DATABASE_URL, ADMIN_TOKEN, DEMO_DATA and NODE_ENV', () => {
+    const config = loadConfig({ PORT: '5000', DATABASE_URL: 'postgres://u@h:5432/db', ADMIN_TOKEN: 's3cret', DEMO_DATA: 'false', NODE_ENV: 'production' });
+    expect(config).to.deep.include({ port: 5000, adminToken: 's3cret', demoData: false, production: true });
+    expect(config.database).to.deep.equal({ kind: 'postgres', url: 'postgres://u@h:5432/db' });
+  });
+
+  it('accepts sqlite::memory:', () => {
+    expect(parseDatabaseUrl('sqlite::memory:')).to.deep.equal({ kind: 'sqlite', path: ':memory:' });
+  });
+
+  it('refuses bad values with a one-line message naming the variable', () => {
+    for (const [env, pattern] of [
+      [{ PORT: 'abc' }, /^PORT /],
+      [{ PORT: '70000' }, /^PORT /],
+      [{ DATABASE_URL: 'mysql://x' }, /^DATABASE_URL /],
+      [{ DATABASE_URL: 'sqlite:' }, /^DATABASE_URL /],
+      [{ DEMO_DATA: 'maybe' }, /^DEMO_DATA /],
+      [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL /],
+    ] as const) {
+      expect(() => loadConfig(env as NodeJS.ProcessEnv), JSON.stringify(env))
+        .to.throw(ConfigError)
+        .with.property('message')
+        .that.matches(pattern)
+        .and.not.include('\n');
+    }
+  });
+});
