@@ -27,6 +27,7 @@ describeEachBackend('projects and links', (backend) => {
   it('refuses a duplicate project name with CONFLICT, and a bad name with BAD_USER_INPUT', async () => {
     expect((await server.gql(`mutation { createProject(input: { name: "demo" }) { id } }`)).body.errors?.[0].extensions?.code).to.equal('CONFLICT');
     expect((await server.gql(`mutation { createProject(input: { name: "bad name" }) { id } }`)).body.errors?.[0].extensions?.code).to.equal('BAD_USER_INPUT');
+    expect((await server.gql(`mutation { createProject(input: { name: "01ARZ3NDEKTSV4RRFFQ69G5FAV" }) { id } }`)).body.errors?.[0].extensions?.code).to.equal('BAD_USER_INPUT');
   });
 
   it('links resources, with and without an alias, listed by resource name', async () => {

@@ -1,0 +1,34 @@
+import { expect } from 'chai';
+import { sqlite } from '../support/backends';
+import { startServer, type TestServer } from '../support/server';
+
+describe('SQLite settings', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startServer(sqlite);
+  });
+  after(() => server.close());
+
+  it('runs with WAL, synchronous=FULL, a busy timeout and foreign keys on', async () => {
+    const [journal] = await server.app.db.read<{ journal_mode: string }>('PRAGMA journal_mode');
+    const [fk] = await server.app.db.read<{ foreign_keys: number }>('PRAGMA foreign_keys');
+    const [busy] = await server.app.db.read<{ timeout: number }>('PRAGMA busy_timeout');
+    const sync = await server.app.db.write((tx) => tx.query<{ synchronous: number }>('PRAGMA synchronous'));
+    expect({ journal: journal.journal_mode, fk: fk.foreign_keys, busy: busy.timeout, synchronous: sync[0].synchronous }).to.deep.equal({
+      journal: 'wal',
+      fk: 1,
+      busy: 5000,
+      synchronous: 2,
+    });
+  });
+
+  it('refuses a link to a resource that does not exist at the database level too (foreign keys)', async () => {
+    let error: unknown;
+    try {
+      await server.app.db.write((tx) => tx.query("INSERT INTO project_resource (project_id, resource_id, alias) VALUES ('P', 'R', NULL)"));
+    } catch (e) {
+      error = e;
+    }
+    expect(String((error as { driverError?: { code?: string } })?.driverError?.code)).to.equal('SQLITE_CONSTRAINT_FOREIGNKEY');
+  });
+});
