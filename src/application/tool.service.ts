@@ -1,6 +1,8 @@
-import { ConflictError, NotFoundError, ToolValidationError } from '../core/errors';
+import { ConflictError, NotFoundError, ToolValidationError, type ToolProblem } from '../core/errors';
 import { isIdRef } from '../core/grammar';
+import type { ResourceInfo, SlotDefinition } from '../core/model';
 import { validateToolSlots, withDefaults, type SlotDraft } from '../core/tool-validation';
+import type { TypeHierarchy } from '../core/type-hierarchy';
 import type { Page, PageRequest, ToolRecord } from '../persistence/records';
 import type { RegistryReader } from '../persistence/registry-store';
 import { newId } from './ids';
@@ -44,24 +46,57 @@ export class ToolService {
     return this.writes.change(
       loaders,
       async ({ writer, hierarchy }) => {
-        const types = await hierarchy();
-        const staticRefs = [...new Set(command.resourceSlots.map((s) => withDefaults(s).staticResource).filter((r): r is string => r !== null))];
-        const staticResources = await writer.reader.resourcesByRefs(staticRefs);
-        const { problems, slots } = validateToolSlots(command.resourceSlots, {
-          hierarchy: types,
-          typeByRef: (ref) => types.byRef(ref, isIdRef(ref)),
-          resourceByRef: (ref) => staticResources.find((r) => (isIdRef(ref) ? r.id === ref : r.name === ref)),
-        });
-        if (problems.length > 0) throw new ToolValidationError(problems);
+        const slots = await this.checkedSlots(command, await hierarchy(), writer.reader);
         const tool: ToolRecord = { id: newId(), name: command.name, description: command.description ?? null };
         await writer.insertTool(tool, slots);
         return tool;
       },
-      (violation) =>
-        violation.kind === 'foreign_key'
-          ? new ConflictError('a resource type or static resource this tool uses was deleted meanwhile; try again')
-          : new ConflictError(`a tool named '${command.name}' already exists`),
+      (violation) => this.violationError(command, violation.kind),
     );
+  }
+
+  /**
+   * Replaces an existing tool of the same name: its description and all its
+   * slots, keeping its id. Unknown name: NOT_FOUND; then the same static checks
+   * as registration.
+   */
+  update(command: RegisterToolCommand, loaders: Loaders): Promise<ToolRecord> {
+    return this.writes.change(
+      loaders,
+      async ({ writer, hierarchy }) => {
+        const [existing] = await writer.reader.toolsByRefs([command.name]);
+        if (!existing) throw new NotFoundError('tool', command.name);
+        const slots = await this.checkedSlots(command, await hierarchy(), writer.reader);
+        const tool: ToolRecord = { ...existing, description: command.description ?? null };
+        await writer.replaceTool(tool, slots);
+        return tool;
+      },
+      (violation) => this.violationError(command, violation.kind),
+    );
+  }
+
+  /** registerTool's static checks, without storing anything: every problem, or none. */
+  async validate(command: RegisterToolCommand, loaders: Loaders): Promise<ToolProblem[]> {
+    const staticResources = await loaders.resourceByRef.loadMany(staticRefsOf(command));
+    const found = staticResources.map((r) => {
+      if (r instanceof Error) throw r;
+      return r;
+    }).filter((r): r is ResourceInfo => r !== null);
+    return validateToolSlots(command.resourceSlots, lookups(await loaders.hierarchy(), found)).problems;
+  }
+
+  /** Runs the static checks inside a write; throws TOOL_VALIDATION_FAILED listing every problem. */
+  private async checkedSlots(command: RegisterToolCommand, types: TypeHierarchy, reader: RegistryReader): Promise<SlotDefinition[]> {
+    const staticResources = await reader.resourcesByRefs(staticRefsOf(command));
+    const { problems, slots } = validateToolSlots(command.resourceSlots, lookups(types, staticResources));
+    if (problems.length > 0) throw new ToolValidationError(problems);
+    return slots;
+  }
+
+  private violationError(command: RegisterToolCommand, kind: string) {
+    return kind === 'foreign_key'
+      ? new ConflictError('a resource type or static resource this tool uses was deleted meanwhile; try again')
+      : new ConflictError(`a tool named '${command.name}' already exists`);
   }
 
   /** Removes a tool and its slots. An unknown ref is NOT_FOUND. */
@@ -73,4 +108,18 @@ export class ToolService {
       return writer.deleteTool(tool.id);
     });
   }
+}
+
+/** The distinct static resource refs a tool names. */
+function staticRefsOf(command: RegisterToolCommand): string[] {
+  return [...new Set(command.resourceSlots.map((s) => withDefaults(s).staticResource).filter((r): r is string => r !== null))];
+}
+
+/** Lookups for the core's static checks over already-loaded data. */
+function lookups(types: TypeHierarchy, resources: readonly ResourceInfo[]) {
+  return {
+    hierarchy: types,
+    typeByRef: (ref: string) => types.byRef(ref, isIdRef(ref)),
+    resourceByRef: (ref: string) => resources.find((r) => (isIdRef(ref) ? r.id === ref : r.name === ref)),
+  };
 }

@@ -213,11 +213,22 @@ export class RegistryWriter {
 
   async insertTool(tool: ToolRecord, slots: readonly Omit<SlotRecord, 'toolId' | 'ordinal'>[]): Promise<void> {
     await this.tx.manager.insert(ToolEntity, { ...tool });
+    await this.insertSlots(tool.id, slots);
+  }
+
+  /** Replaces a tool's description and all its slots, keeping its id and name. */
+  async replaceTool(tool: ToolRecord, slots: readonly Omit<SlotRecord, 'toolId' | 'ordinal'>[]): Promise<void> {
+    await this.tx.manager.update(ToolEntity, { id: tool.id }, { description: tool.description });
+    await this.tx.manager.delete(ResourceSlotEntity, { toolId: tool.id });
+    await this.insertSlots(tool.id, slots);
+  }
+
+  private async insertSlots(toolId: string, slots: readonly Omit<SlotRecord, 'toolId' | 'ordinal'>[]): Promise<void> {
     if (slots.length > 0) {
       await this.tx.manager.insert(
         ResourceSlotEntity,
         slots.map((slot, ordinal) => ({
-          toolId: tool.id,
+          toolId,
           ordinal,
           name: slot.name,
           resourceTypeId: slot.typeId,

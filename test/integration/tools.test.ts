@@ -143,4 +143,53 @@ describeEachBackend('tools', (backend) => {
     const again = await server.data(`{ tool(ref: "to-remove") { resourceSlots { name } } }`);
     expect(again.tool.resourceSlots).to.deep.equal([{ name: 'other' }]);
   });
+
+  describe('validateTool (dry run)', () => {
+    const VALIDATE = `query($i: RegisterToolInput!) { validateTool(input: $i) { slot field message } }`;
+
+    it('returns no problems for a good tool, and stores nothing', async () => {
+      const d = await server.data(VALIDATE, { i: { name: 'dry/ok', resourceSlots: [{ name: 'repo', resourceType: 'git-checkout' }] } });
+      expect(d.validateTool).to.deep.equal([]);
+      expect((await server.data(`{ tool(ref: "dry/ok") { id } }`)).tool).to.equal(null);
+    });
+
+    it("returns every problem registerTool's static checks find", async () => {
+      const d = await server.data(VALIDATE, {
+        i: { name: 'dry/bad', resourceSlots: [{ name: 'a', resourceType: 'nope' }, { name: 'b', resourceType: 'fs-directory', binding: 'STATIC', staticResource: 'acme/app-repo' }] },
+      });
+      expect(d.validateTool.map((p: any) => [p.slot, p.field])).to.deep.equal([
+        ['a', 'resourceType'],
+        ['b', 'staticResource'],
+      ]);
+    });
+
+    it('still refuses bad grammar with BAD_USER_INPUT', async () => {
+      const { body } = await server.gql(VALIDATE, { i: { name: 'bad name', resourceSlots: [] } });
+      expect(body.errors?.[0].extensions?.code).to.equal('BAD_USER_INPUT');
+    });
+  });
+
+  describe('updateTool', () => {
+    const UPDATE = `mutation($i: RegisterToolInput!) { updateTool(input: $i) { id name description resourceSlots { name binding } } }`;
+
+    it('replaces the description and every slot, keeping the id', async () => {
+      const original = await registryOf(server).tool('upd/tool', [{ name: 'a', resourceType: 'git-checkout' }, { name: 'b', resourceType: 'git-checkout' }]);
+      const d = await server.data(UPDATE, { i: { name: 'upd/tool', description: 'v2', resourceSlots: [{ name: 'c', resourceType: 'fs-directory', binding: 'PARAMETER' }] } });
+      expect(d.updateTool).to.deep.equal({ id: original.id, name: 'upd/tool', description: 'v2', resourceSlots: [{ name: 'c', binding: 'PARAMETER' }] });
+      const read = await server.data(`{ tool(ref: "upd/tool") { resourceSlots { name } } }`);
+      expect(read.tool.resourceSlots).to.deep.equal([{ name: 'c' }]);
+    });
+
+    it('is NOT_FOUND for a tool that does not exist', async () => {
+      const { body } = await server.gql(UPDATE, { i: { name: 'upd/none', resourceSlots: [] } });
+      expect(body.errors?.[0].extensions?.code).to.equal('NOT_FOUND');
+    });
+
+    it('runs the same static checks, and a rejected update changes nothing', async () => {
+      const { body } = await server.gql(UPDATE, { i: { name: 'upd/tool', description: 'v3', resourceSlots: [{ name: 'x', resourceType: 'nope' }] } });
+      expect(body.errors?.[0].extensions?.code).to.equal('TOOL_VALIDATION_FAILED');
+      const read = await server.data(`{ tool(ref: "upd/tool") { description resourceSlots { name } } }`);
+      expect(read.tool).to.deep.equal({ description: 'v2', resourceSlots: [{ name: 'c' }] });
+    });
+  });
 });

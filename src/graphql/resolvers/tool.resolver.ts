@@ -1,4 +1,5 @@
 import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { ToolProblem as ToolProblemRecord } from '../../core/errors';
 import type { ResourceInfo, TypeNode } from '../../core/model';
 import type { SlotRecord, ToolRecord } from '../../persistence/records';
 import type { RequestContext } from '../context';
@@ -7,7 +8,7 @@ import { RegisterToolInput } from '../inputs/register-tool.input';
 import { pageRequest, toConnection } from '../pagination';
 import { Resource } from '../types/resource.type';
 import { ResourceType } from '../types/resource-type.type';
-import { ResourceSlot, Tool, ToolConnection } from '../types/tool.type';
+import { ResourceSlot, Tool, ToolConnection, ToolProblem } from '../types/tool.type';
 
 @Resolver(() => Tool)
 export class ToolResolver {
@@ -24,6 +25,20 @@ export class ToolResolver {
   @Mutation(() => Tool, { description: 'Registers a tool and its slots, after the static checks (TOOL_VALIDATION_FAILED lists every problem).' })
   registerTool(@Arg('input') input: RegisterToolInput, @Ctx() ctx: RequestContext): Promise<ToolRecord> {
     return ctx.services.tools.register(input, ctx.loaders);
+  }
+
+  @Mutation(() => Tool, {
+    description: 'Replaces the tool of the same name: its description and all its slots, keeping its id. Unknown name: NOT_FOUND; then the same checks as registerTool.',
+  })
+  updateTool(@Arg('input') input: RegisterToolInput, @Ctx() ctx: RequestContext): Promise<ToolRecord> {
+    return ctx.services.tools.update(input, ctx.loaders);
+  }
+
+  @Query(() => [ToolProblem], {
+    description: "Dry run of registerTool's static checks: stores nothing and returns every problem (empty when the tool is fine). Grammar errors are still BAD_USER_INPUT; an existing name is not checked.",
+  })
+  validateTool(@Arg('input') input: RegisterToolInput, @Ctx() ctx: RequestContext): Promise<ToolProblemRecord[]> {
+    return ctx.services.tools.validate(input, ctx.loaders);
   }
 
   @Mutation(() => Boolean, { description: 'Removes a tool and its slots. An unknown ref is NOT_FOUND.' })

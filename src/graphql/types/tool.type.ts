@@ -31,3 +31,15 @@ export class ResourceSlot {
 
 @ObjectType()
 export class ToolConnection extends Connection(Tool, 'Tool') {}
+
+@ObjectType({ description: 'A static problem with a tool definition.', simpleResolvers: true })
+export class ToolProblem {
+  @Field(() => String, { nullable: true, description: 'The slot name, when the problem is in a slot.' })
+  slot!: string | null;
+
+  @Field({ description: 'The slot field at fault, e.g. staticResource.' })
+  field!: string;
+
+  @Field()
+  message!: string;
+}
