@@ -1,4 +1,5 @@
 import { ConflictError, NotFoundError } from '../core/errors';
+import { USED_BY_SHOWN } from './usage';
 import { isIdRef, shortNameOf } from '../core/grammar';
 import type { ResourceInfo } from '../core/model';
 import type { Page, PageRequest } from '../persistence/records';
@@ -66,6 +67,30 @@ export class ResourceService {
         return resource;
       },
       () => new ConflictError(`a resource named '${command.name}' already exists`),
+    );
+  }
+
+  /**
+   * Deletes a resource. One that a tool binds statically is CONFLICT, listing
+   * those tools in `usedBy`; its project links are removed with it.
+   */
+  delete(ref: string, loaders: Loaders): Promise<boolean> {
+    requireWellFormedRef('ref', ref);
+    return this.writes.change(
+      loaders,
+      async ({ writer }) => {
+        const [resource] = await writer.reader.resourcesByRefs([ref]);
+        if (!resource) throw new NotFoundError('resource', ref);
+        const uses = await writer.reader.staticUsesOf(resource.id, USED_BY_SHOWN + 1);
+        if (uses.length > 0) {
+          throw new ConflictError(
+            `resource '${resource.name}' is bound statically by ${uses.length > USED_BY_SHOWN ? `more than ${USED_BY_SHOWN}` : uses.length} tool slot${uses.length === 1 ? '' : 's'}; re-register or unregister ${uses.length === 1 ? 'that tool' : 'those tools'} first`,
+            uses.slice(0, USED_BY_SHOWN).map((u) => ({ kind: 'TOOL', name: u.tool, detail: `slot '${u.slot}'` })),
+          );
+        }
+        return writer.deleteResource(resource.id);
+      },
+      () => new ConflictError(`resource '${ref}' came into use meanwhile; try again`),
     );
   }
 }

@@ -109,6 +109,30 @@ export class RegistryReader {
     return rows.map((row) => ({ projectId: String(row.project_id), alias: nullableString(row.alias), resource: toResource(row) }));
   }
 
+  /** Tool slots that statically bind a resource, as (tool, slot) names. */
+  async staticUsesOf(resourceId: string, limit: number): Promise<{ tool: string; slot: string }[]> {
+    const rows = await this.query(
+      'SELECT t.name AS tool, s.name AS slot FROM resource_slot s JOIN tool t ON t.id = s.tool_id WHERE s.static_resource_id = ? ORDER BY t.name, s.ordinal LIMIT ?',
+      [resourceId, limit],
+    );
+    return rows.map((r) => ({ tool: String(r.tool), slot: String(r.slot) }));
+  }
+
+  /** Tool slots that require a type, as (tool, slot) names. */
+  async slotUsesOfType(typeId: string, limit: number): Promise<{ tool: string; slot: string }[]> {
+    const rows = await this.query(
+      'SELECT t.name AS tool, s.name AS slot FROM resource_slot s JOIN tool t ON t.id = s.tool_id WHERE s.resource_type_id = ? ORDER BY t.name, s.ordinal LIMIT ?',
+      [typeId, limit],
+    );
+    return rows.map((r) => ({ tool: String(r.tool), slot: String(r.slot) }));
+  }
+
+  /** Names of resources of a type. */
+  async resourceNamesOfType(typeId: string, limit: number): Promise<string[]> {
+    const rows = await this.query('SELECT name FROM resource WHERE type_id = ? ORDER BY name LIMIT ?', [typeId, limit]);
+    return rows.map((r) => String(r.name));
+  }
+
   /** A page of types by name. */
   async pageTypes(request: PageRequest): Promise<Page<{ id: string; name: string; description: string | null }>> {
     return this.page('resource_type', 'id, name, description', request, null, toNamed);
@@ -239,6 +263,21 @@ export class RegistryWriter {
         })),
       );
     }
+  }
+
+  /** Removes a resource; its project links go with it (ON DELETE CASCADE). */
+  async deleteResource(resourceId: string): Promise<boolean> {
+    return ((await this.tx.manager.delete(ResourceEntity, { id: resourceId })).affected ?? 0) > 0;
+  }
+
+  /** Removes a resource type and its parent edges. */
+  async deleteType(typeId: string): Promise<boolean> {
+    return ((await this.tx.manager.delete(ResourceTypeEntity, { id: typeId })).affected ?? 0) > 0;
+  }
+
+  /** Removes a project and its links. */
+  async deleteProject(projectId: string): Promise<boolean> {
+    return ((await this.tx.manager.delete(ProjectEntity, { id: projectId })).affected ?? 0) > 0;
   }
 
   /** Removes a tool and its slots; returns whether there was one. */

@@ -34,6 +34,11 @@ export class ProjectResolver {
     return ctx.services.projects.unlink(input, ctx.loaders);
   }
 
+  @Mutation(() => Boolean, { description: 'Deletes a project and its links. Unknown: NOT_FOUND.' })
+  deleteProject(@Arg('ref') ref: string, @Ctx() ctx: RequestContext): Promise<boolean> {
+    return ctx.services.projects.delete(ref, ctx.loaders);
+  }
+
   @FieldResolver(() => [ProjectResource], { description: 'Linked resources, ordered by resource name.' })
   resources(@Root() project: ProjectRecord, @Ctx() ctx: RequestContext): Promise<LinkRecord[]> {
     return ctx.loaders.linksByProjectId.load(project.id);

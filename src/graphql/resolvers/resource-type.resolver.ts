@@ -29,6 +29,13 @@ export class ResourceTypeResolver {
     return ctx.services.resourceTypes.register(input, ctx.loaders);
   }
 
+  @Mutation(() => Boolean, {
+    description: 'Deletes a resource type. One that resources, sub-types or tool slots use is CONFLICT, with extensions.usedBy. Unknown: NOT_FOUND.',
+  })
+  deleteResourceType(@Arg('ref') ref: string, @Ctx() ctx: RequestContext): Promise<boolean> {
+    return ctx.services.resourceTypes.delete(ref, ctx.loaders);
+  }
+
   @FieldResolver(() => [ResourceType], { description: 'Direct parents, in declaration order.' })
   async parentTypes(@Root() type: TypeRow, @Ctx() ctx: RequestContext): Promise<TypeRow[]> {
     return (await ctx.loaders.hierarchy()).parentsOf(type.id);

@@ -29,6 +29,13 @@ export class ResourceResolver {
     return ctx.services.resources.register(input, ctx.loaders);
   }
 
+  @Mutation(() => Boolean, {
+    description: 'Deletes a resource; its project links go with it. One a tool binds statically is CONFLICT, with extensions.usedBy. Unknown: NOT_FOUND.',
+  })
+  deleteResource(@Arg('ref') ref: string, @Ctx() ctx: RequestContext): Promise<boolean> {
+    return ctx.services.resources.delete(ref, ctx.loaders);
+  }
+
   @FieldResolver(() => ResourceType)
   async type(@Root() resource: ResourceInfo, @Ctx() ctx: RequestContext): Promise<TypeNode> {
     const type = (await ctx.loaders.hierarchy()).byId(resource.typeId);
