@@ -8,7 +8,7 @@ import { RegistryWrites } from './application/registry-writes';
 import { ResourceTypeService } from './application/resource-type.service';
 import { ResourceService } from './application/resource.service';
 import { ToolService } from './application/tool.service';
-import { ConfigError, loadConfig, type AppConfig } from './config';
+import { checkConfig, ConfigError, loadConfig, type AppConfig } from './config';
 import { loadDemoData } from './demo/demo-data';
 import type { Services } from './graphql/context';
 import { buildRegistrySchema } from './graphql/schema';
@@ -34,6 +34,7 @@ export interface RunningApp {
  * start the server through this same function.
  */
 export async function bootstrap(config: AppConfig, options: { logger?: Logger } = {}): Promise<RunningApp> {
+  checkConfig(config);
   const logger = options.logger ?? createLogger(config.logLevel);
   const db = await Database.open(config.database, {
     warn: (message) => logger.warn(message),

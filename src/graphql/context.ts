@@ -15,9 +15,18 @@ export interface Services {
   readonly bindings: BindingService;
 }
 
+/** What the caller of one request may do, and which token it presented. */
+export interface Access {
+  readonly canRead: boolean;
+  readonly canWrite: boolean;
+  /** The token the request carried: none, one that matches nothing, the read token, or the admin token. */
+  readonly presented: 'none' | 'invalid' | 'read' | 'admin';
+}
+
 /** What every resolver gets: the services, and this request's loaders, id and logger. */
 export interface RequestContext {
   readonly requestId: string;
+  readonly access: Access;
   readonly services: Services;
   readonly loaders: Loaders;
   readonly log: FastifyBaseLogger;

@@ -8,7 +8,10 @@ import { newId } from '../application/ids';
 import type { Loaders } from '../application/loaders';
 import type { AppConfig } from '../config';
 import type { RequestContext, Services } from '../graphql/context';
+import { readAccessPlugin } from '../graphql/authorization';
 import { errorReportingPlugin, formatError } from '../graphql/error-mapping';
+import { costLimitPlugin, limitRules, QUERY_LIMITS } from '../graphql/query-limits';
+import { TokenAuthenticator } from './authentication';
 
 /** Largest request body accepted (413 beyond). */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -44,6 +47,13 @@ export async function createHttpServer(deps: HttpDependencies): Promise<{ fastif
     },
   });
 
+  const authenticator = new TokenAuthenticator(deps.config.adminToken, deps.config.readToken);
+  if (authenticator.openWrites) {
+    deps.logger.warn(
+      'OPEN DEVELOPMENT MODE: no ADMIN_TOKEN is set, so anyone who can reach this server can change the registry. Set ADMIN_TOKEN (NODE_ENV=production refuses to start without it).',
+    );
+  }
+
   const apollo = new ApolloServer<RequestContext>({
     schema: deps.schema,
     introspection: deps.config.introspection,
@@ -52,7 +62,17 @@ export async function createHttpServer(deps: HttpDependencies): Promise<{ fastif
     stopOnTerminationSignals: false,
     hideSchemaDetailsFromClientErrors: deps.config.production,
     formatError,
-    plugins: [fastifyApolloDrainPlugin(fastify), errorReportingPlugin, ApolloServerPluginLandingPageDisabled()],
+    // Hostile-query limits, all checked before any resolver runs.
+    parseOptions: { maxTokens: QUERY_LIMITS.tokens },
+    validationRules: limitRules,
+    allowBatchedHttpRequests: false,
+    plugins: [
+      fastifyApolloDrainPlugin(fastify),
+      readAccessPlugin,
+      costLimitPlugin(deps.schema),
+      errorReportingPlugin,
+      ApolloServerPluginLandingPageDisabled(),
+    ],
   });
   await apollo.start();
 
@@ -79,6 +99,7 @@ export async function createHttpServer(deps: HttpDependencies): Promise<{ fastif
     handler: fastifyApolloHandler(apollo, {
       context: async (request) => ({
         requestId: request.id,
+        access: authenticator.authenticate(request.headers.authorization),
         services: deps.services,
         loaders: deps.createLoaders(),
         log: request.log,

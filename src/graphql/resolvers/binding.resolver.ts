@@ -1,4 +1,5 @@
-import { Arg, Ctx, Query, Resolver } from 'type-graphql';
+import { Arg, Authorized, Ctx, Query, Resolver } from 'type-graphql';
+import { READ } from '../authorization';
 import type { BindingOutcome } from '../../core/binding-resolution';
 import type { RequestContext } from '../context';
 import { BindingParamInput } from '../inputs/binding-param.input';
@@ -6,6 +7,7 @@ import { BindingResult } from '../types/binding-result.type';
 
 @Resolver(() => BindingResult)
 export class BindingResolver {
+  @Authorized(READ)
   @Query(() => [BindingResult], {
     description:
       'Binds every slot of a tool in a project, in slot order. If any slot fails, the query fails with BINDING_RESOLUTION_FAILED and extensions.problems lists every failing slot.',
