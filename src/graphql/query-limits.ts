@@ -50,13 +50,19 @@ export function costLimitPlugin(schema: GraphQLSchema): ApolloServerPlugin {
     async requestDidStart() {
       return {
         async didResolveOperation({ request, document }) {
-          const cost = getComplexity({
-            schema,
-            query: document,
-            operationName: request.operationName ?? undefined,
-            variables: request.variables ?? {},
-            estimators: [connectionEstimator, simpleEstimator({ defaultComplexity: 1 })],
-          });
+          let cost: number;
+          try {
+            cost = getComplexity({
+              schema,
+              query: document,
+              operationName: request.operationName ?? undefined,
+              variables: request.variables ?? {},
+              estimators: [connectionEstimator, simpleEstimator({ defaultComplexity: 1 })],
+            });
+          } catch {
+            // Variables that do not coerce: execution refuses them (400) before any resolver runs.
+            return;
+          }
           if (cost > QUERY_LIMITS.cost) {
             throw new GraphQLError(`query cost ${cost} exceeds the limit of ${QUERY_LIMITS.cost}; ask for fewer items per connection`, {
               extensions: { code: 'QUERY_TOO_COMPLEX', cost, limit: QUERY_LIMITS.cost, http: { status: 400 } },
