@@ -1,6 +1,6 @@
 import { BadInputError, ConflictError, NotFoundError } from '../core/errors';
 import { isIdRef } from '../core/grammar';
-import type { TypeNode } from '../core/model';
+import type { ResourceInfo, TypeNode } from '../core/model';
 import type { Page, PageRequest } from '../persistence/records';
 import type { RegistryReader } from '../persistence/registry-store';
 import { newId } from './ids';
@@ -32,6 +32,11 @@ export class ResourceTypeService {
   /** A page of types by name. */
   list(request: PageRequest): Promise<Page<Omit<TypeNode, 'parentIds'>>> {
     return this.reader.pageTypes(request);
+  }
+
+  /** A page of the resources that fill a slot of this type: the type and every sub-type, at any depth. */
+  compatibleResources(typeId: string, request: Pick<PageRequest, 'first' | 'afterName'>, loaders: Loaders): Promise<Page<ResourceInfo>> {
+    return loaders.compatibleResources.load({ typeId, first: request.first, afterName: request.afterName });
   }
 
   /**

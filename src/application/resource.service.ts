@@ -2,7 +2,7 @@ import { ConflictError, NotFoundError } from '../core/errors';
 import { USED_BY_SHOWN } from './usage';
 import { isIdRef, shortNameOf } from '../core/grammar';
 import type { ResourceInfo } from '../core/model';
-import type { Page, PageRequest } from '../persistence/records';
+import type { Page, PageRequest, ProjectRecord, ToolRecord } from '../persistence/records';
 import type { RegistryReader } from '../persistence/registry-store';
 import { newId } from './ids';
 import type { Loaders } from './loaders';
@@ -19,6 +19,12 @@ export interface RegisterResourceCommand {
 export interface ResourceTypeFilter {
   readonly type: string;
   readonly includeSubtypes: boolean;
+}
+
+/** What refers to a resource: tool slots that bind it statically, and project links. */
+export interface ResourceUsage {
+  readonly staticBindings: { tool: ToolRecord; slotName: string }[];
+  readonly links: { project: ProjectRecord; alias: string | null }[];
 }
 
 /** Use cases of resources. */
@@ -47,6 +53,22 @@ export class ResourceService {
     const page = await this.reader.pageResources(request, typeIds);
     for (const resource of page.items) loaders.resourceById.prime(resource.id, resource);
     return page;
+  }
+
+  /** Who uses a resource, through the request's loaders (batched across many resources). */
+  async usedBy(resource: ResourceInfo, loaders: Loaders): Promise<ResourceUsage> {
+    const [slots, links] = await Promise.all([loaders.staticSlotsByResourceId.load(resource.id), loaders.linksByResourceId.load(resource.id)]);
+    const [tools, projects] = await Promise.all([loaders.toolById.loadMany(slots.map((s) => s.toolId)), loaders.projectById.loadMany(links.map((l) => l.projectId))]);
+    return {
+      staticBindings: slots.flatMap((slot, i) => {
+        const tool = present(tools[i]);
+        return tool ? [{ tool, slotName: slot.slot }] : [];
+      }),
+      links: links.flatMap((link, i) => {
+        const project = present(projects[i]);
+        return project ? [{ project, alias: link.alias }] : [];
+      }),
+    };
   }
 
   /** Registers a resource of a registered type; the name is unique. */
@@ -93,4 +115,10 @@ export class ResourceService {
       () => new ConflictError(`resource '${ref}' came into use meanwhile; try again`),
     );
   }
+}
+
+/** A loadMany entry: the value, null for a miss; a failed load is rethrown. */
+function present<T>(entry: T | null | Error): T | null {
+  if (entry instanceof Error) throw entry;
+  return entry;
 }

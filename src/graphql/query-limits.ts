@@ -17,7 +17,7 @@ export const QUERY_LIMITS = {
   /** Lexical tokens in one document (Apollo's parser stops beyond, as a 400 parse error). */
   tokens: 2000,
   /** Estimated cost: each field costs 1, and a connection multiplies what it contains by `first`. */
-  cost: 25_000,
+  cost: 50_000,
 } as const;
 
 /** Reports a rejected limit as a validation error (400) that names the limit. */

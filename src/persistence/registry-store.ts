@@ -133,6 +133,59 @@ export class RegistryReader {
     return rows.map((r) => String(r.name));
   }
 
+  /** For many resources: the tool slots that bind each statically. */
+  async staticSlotsByResourceIds(resourceIds: readonly string[]): Promise<{ resourceId: string; toolId: string; slot: string }[]> {
+    if (resourceIds.length === 0) return [];
+    const rows = await this.query(
+      `SELECT static_resource_id, tool_id, name FROM resource_slot WHERE ${this.sql.inList('static_resource_id')} ORDER BY static_resource_id, tool_id, ordinal`,
+      [this.sql.listParam(resourceIds)],
+    );
+    return rows.map((r) => ({ resourceId: String(r.static_resource_id), toolId: String(r.tool_id), slot: String(r.name) }));
+  }
+
+  /** For many resources: the projects that link each, with the alias. */
+  async linksByResourceIds(resourceIds: readonly string[]): Promise<{ resourceId: string; projectId: string; alias: string | null }[]> {
+    if (resourceIds.length === 0) return [];
+    const rows = await this.query(
+      `SELECT resource_id, project_id, alias FROM project_resource WHERE ${this.sql.inList('resource_id')} ORDER BY resource_id, project_id`,
+      [this.sql.listParam(resourceIds)],
+    );
+    return rows.map((r) => ({ resourceId: String(r.resource_id), projectId: String(r.project_id), alias: nullableString(r.alias) }));
+  }
+
+  /**
+   * One page of resources for each of many keys, each key standing for a set
+   * of type ids (a type and its sub-types), in two statements whatever the
+   * number of keys: the pages (a window function numbers rows per key) and the totals.
+   */
+  async resourcePagesByTypeSets(sets: readonly { key: string; typeIds: readonly string[] }[], first: number, afterName: string | null): Promise<Map<string, Page<ResourceInfo>>> {
+    const pairs = sets.flatMap((set) => set.typeIds.map((typeId) => [set.key, typeId] as const));
+    const pages = new Map<string, Page<ResourceInfo>>(sets.map((set) => [set.key, { items: [], totalCount: 0, hasNextPage: false }]));
+    if (pairs.length === 0) return pages;
+    const { cte, params } = this.sql.pairsTable('m', 'k', 't', pairs);
+    const after = afterName === null ? '' : ' WHERE r.name > ?';
+    const rows = await this.query(
+      `WITH ${cte} SELECT k, id, name, short_name, type_id, description FROM (` +
+        `SELECT m.k, ${RESOURCE_COLUMNS}, ROW_NUMBER() OVER (PARTITION BY m.k ORDER BY r.name) AS rn FROM m JOIN resource r ON r.type_id = m.t${after}` +
+        `) x WHERE rn <= ? ORDER BY k, name`,
+      [...params, ...(afterName === null ? [] : [afterName]), first + 1],
+    );
+    const counts = await this.query(`WITH ${cte} SELECT m.k, COUNT(*) AS n FROM m JOIN resource r ON r.type_id = m.t GROUP BY m.k`, params);
+    const items = new Map<string, ResourceInfo[]>();
+    for (const row of rows) {
+      const key = String(row.k);
+      const list = items.get(key) ?? [];
+      list.push(toResource(row));
+      items.set(key, list);
+    }
+    const totals = new Map(counts.map((row) => [String(row.k), Number(row.n)]));
+    for (const set of sets) {
+      const list = items.get(set.key) ?? [];
+      pages.set(set.key, { items: list.slice(0, first), totalCount: totals.get(set.key) ?? 0, hasNextPage: list.length > first });
+    }
+    return pages;
+  }
+
   /** A page of types by name. */
   async pageTypes(request: PageRequest): Promise<Page<{ id: string; name: string; description: string | null }>> {
     return this.page('resource_type', 'id, name, description', request, null, toNamed);

@@ -69,6 +69,23 @@ describe('hostile and oversized requests', () => {
     expect(body.errors?.[0].extensions?.code ?? 'BAD_REQUEST').to.equal('BAD_REQUEST');
   });
 
+  it('refuses a query asking for 100 × 100 × 100 nested connection nodes (cost limit), but not a dashboard page', async () => {
+    // Depth 10, so only the cost limit can refuse it.
+    const huge = `{ resourceTypes(first: 100) { edges { node { compatibleResources(first: 100) { edges { node { type { compatibleResources(first: 100) { edges { cursor } } } } } } } } } }`;
+    const { status, body } = await refused(huge);
+    expect(status).to.equal(400);
+    expect(body.errors?.[0].extensions).to.deep.include({ code: 'QUERY_TOO_COMPLEX', limit: 50000 });
+    expect(body.errors?.[0].extensions?.cost).to.be.greaterThan(1_000_000);
+    const dashboard = `{ tools(first: 50) { edges { node { name resourceSlots { name access binding required resourceType { name ancestors { name } } staticResource { name } } } } } }`;
+    expect((await server.gql(dashboard)).body.errors).to.equal(undefined);
+  });
+
+  it('counts the cost with the variables given', async () => {
+    const query = `query($n: Int) { resourceTypes(first: $n) { edges { node { compatibleResources(first: $n) { edges { node { type { compatibleResources(first: $n) { totalCount } } } } } } } } }`;
+    expect((await refused(query, { n: 100 })).body.errors?.[0].extensions?.code).to.equal('QUERY_TOO_COMPLEX');
+    expect((await server.gql(query, { n: 3 })).body.errors).to.equal(undefined);
+  });
+
   it('refuses a connection page over 100', async () => {
     const { body } = await refused('{ tools(first: 101) { totalCount } }');
     expect(body.errors?.[0].extensions?.code).to.equal('BAD_USER_INPUT');

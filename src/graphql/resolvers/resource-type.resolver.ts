@@ -6,6 +6,7 @@ import { ConnectionArgs, ResourceTypeFilter } from '../inputs/connection.args';
 import { RegisterResourceTypeInput } from '../inputs/register-resource-type.input';
 import { pageRequest, toConnection } from '../pagination';
 import { ResourceType, ResourceTypeConnection } from '../types/resource-type.type';
+import { ResourceConnection } from '../types/resource.type';
 
 type TypeRow = Pick<TypeNode, 'id' | 'name' | 'description'>;
 
@@ -39,6 +40,11 @@ export class ResourceTypeResolver {
   })
   deleteResourceType(@Arg('ref') ref: string, @Ctx() ctx: RequestContext): Promise<boolean> {
     return ctx.services.resourceTypes.delete(ref, ctx.loaders);
+  }
+
+  @FieldResolver(() => ResourceConnection, { description: 'Resources that fill a slot of this type: of this type or any sub-type, at any depth; ordered by name.' })
+  async compatibleResources(@Root() type: TypeRow, @Args() args: ConnectionArgs, @Ctx() ctx: RequestContext) {
+    return toConnection(await ctx.services.resourceTypes.compatibleResources(type.id, pageRequest(args, null), ctx.loaders));
   }
 
   @FieldResolver(() => [ResourceType], { description: 'Direct parents, in declaration order.' })

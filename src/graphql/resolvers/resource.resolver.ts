@@ -7,6 +7,7 @@ import { RegisterResourceInput } from '../inputs/register-resource.input';
 import { pageRequest, toConnection } from '../pagination';
 import { ResourceType } from '../types/resource-type.type';
 import { Resource, ResourceConnection } from '../types/resource.type';
+import { ResourceUsage } from '../types/resource-usage.type';
 
 @Resolver(() => Resource)
 export class ResourceResolver {
@@ -39,6 +40,11 @@ export class ResourceResolver {
   })
   deleteResource(@Arg('ref') ref: string, @Ctx() ctx: RequestContext): Promise<boolean> {
     return ctx.services.resources.delete(ref, ctx.loaders);
+  }
+
+  @FieldResolver(() => ResourceUsage, { description: 'The tools whose STATIC slots bind this resource, and the projects that link it, with their aliases.' })
+  usedBy(@Root() resource: ResourceInfo, @Ctx() ctx: RequestContext) {
+    return ctx.services.resources.usedBy(resource, ctx.loaders);
   }
 
   @FieldResolver(() => ResourceType)

@@ -7,6 +7,8 @@ import type { RequestContext } from '../context';
 import { ConnectionArgs, ToolFilter } from '../inputs/connection.args';
 import { RegisterToolInput } from '../inputs/register-tool.input';
 import { pageRequest, toConnection } from '../pagination';
+import { BindingExplanation } from '../types/binding-explanation.type';
+import { toExplanation } from '../explanation';
 import { Resource } from '../types/resource.type';
 import { ResourceType } from '../types/resource-type.type';
 import { ResourceSlot, Tool, ToolConnection, ToolProblem } from '../types/tool.type';
@@ -51,6 +53,11 @@ export class ToolResolver {
   @Mutation(() => Boolean, { description: 'Removes a tool and its slots. An unknown ref is NOT_FOUND.' })
   unregisterTool(@Arg('ref') ref: string, @Ctx() ctx: RequestContext): Promise<boolean> {
     return ctx.services.tools.unregister(ref, ctx.loaders);
+  }
+
+  @FieldResolver(() => BindingExplanation, { description: 'How this tool binds in a project: explainBindings without params.' })
+  async bindingsIn(@Root() tool: ToolRecord, @Arg('project', { description: 'The project (a ref).' }) project: string, @Ctx() ctx: RequestContext) {
+    return toExplanation(await ctx.services.bindings.explainIn(tool, project, ctx.loaders));
   }
 
   @FieldResolver(() => [ResourceSlot], { description: 'Slots, in declaration order.' })
