@@ -24,6 +24,8 @@ export interface RunningApp {
   readonly port: number;
   readonly db: Database;
   readonly caches: { readonly hierarchy: HierarchyCache };
+  /** The migrations this start applied (empty when the database was already current). */
+  readonly migrationsApplied: readonly string[];
   /** Stops accepting requests, lets in-flight ones finish, and closes the database. */
   close(): Promise<void>;
 }
@@ -86,6 +88,7 @@ export async function bootstrap(config: AppConfig, options: { logger?: Logger } 
       port,
       db,
       caches,
+      migrationsApplied: applied,
       close: () =>
         (closing ??= (async () => {
           await fastify.close();
