@@ -122,13 +122,25 @@ async function main(): Promise<void> {
   }
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
+      // In-flight requests finish; new ones are refused; then the database closes.
+      console.error(`registry: ${signal} received, shutting down`);
+      setTimeout(() => {
+        console.error('registry: shutdown took longer than 9 s; exiting');
+        process.exit(1);
+      }, SHUTDOWN_GRACE_MS).unref();
       app.close().then(
         () => process.exit(0),
-        () => process.exit(1),
+        (error) => {
+          console.error(`registry: error while shutting down: ${describeStartupError(error)}`);
+          process.exit(1);
+        },
       );
     });
   }
 }
+
+/** How long a graceful shutdown may take before the process exits anyway. */
+const SHUTDOWN_GRACE_MS = 9000;
 
 /** A one-line reason for a failed start, without a stack. */
 function describeStartupError(error: unknown): string {
