@@ -23,6 +23,14 @@ export interface Access {
   readonly presented: 'none' | 'invalid' | 'read' | 'admin';
 }
 
+/** Filled in while a request runs, for its one log line. */
+export interface RequestReport {
+  operationName: string | null;
+  operationType: string | null;
+  /** `extensions.code` of each error in the response. */
+  errorCodes: string[];
+}
+
 /** What every resolver gets: the services, and this request's loaders, id and logger. */
 export interface RequestContext {
   readonly requestId: string;
@@ -30,4 +38,5 @@ export interface RequestContext {
   readonly services: Services;
   readonly loaders: Loaders;
   readonly log: FastifyBaseLogger;
+  readonly report: RequestReport;
 }

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
-import { Writable } from 'node:stream';
-import pino from 'pino';
+import type pino from 'pino';
 import { buildRegistrySchema } from '../../src/graphql/schema';
 import { bootstrap } from '../../src/main';
 import { sqlite } from '../support/backends';
 import { seedExample } from '../support/registry-fixtures';
+import { captureLogs } from '../support/logs';
 import { callFor } from '../support/schema-walk';
 import { startServer, type TestServer } from '../support/server';
 
@@ -155,17 +155,4 @@ async function baseConfig() {
     introspection: true,
     countSql: false,
   };
-}
-
-/** Runs `work` with a logger at trace level that keeps every line. */
-async function captureLogs(work: (logger: pino.Logger) => Promise<void>): Promise<any[]> {
-  const lines: any[] = [];
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-      done();
-    },
-  });
-  await work(pino({ level: 'trace' }, sink));
-  return lines;
 }
