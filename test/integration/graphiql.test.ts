@@ -42,7 +42,7 @@ describe('GraphiQL', function () {
   before(async function () {
     // From a fresh clone the bundle is built here once (a few seconds); later runs find it current.
     this.timeout(180_000);
-    await ensureGraphiqlBuilt();
+    if ((await ensureGraphiqlBuilt()) === 'built') console.log(`    built the GraphiQL bundle into ${defaultGraphiqlDir()} (it was missing or older than its sources)`);
     manifest = JSON.parse(readFileSync(join(defaultGraphiqlDir(), GRAPHIQL_MANIFEST), 'utf8')) as GraphiqlManifest;
     server = await startServer(sqlite, { demoData: true });
   });
