@@ -35,7 +35,7 @@ export interface RunningApp {
  * demo data into a new registry, builds the schema and starts HTTP. The tests
  * start the server through this same function.
  */
-export async function bootstrap(config: AppConfig, options: { logger?: Logger } = {}): Promise<RunningApp> {
+export async function bootstrap(config: AppConfig, options: { logger?: Logger; graphiqlDir?: string } = {}): Promise<RunningApp> {
   checkConfig(config);
   const logger = options.logger ?? createLogger(config.logLevel);
   const db = await Database.open(config.database, {
@@ -74,6 +74,7 @@ export async function bootstrap(config: AppConfig, options: { logger?: Logger } 
         return db.isMigrated();
       },
       debugRoutes: config.countSql ? { '/debug/sql-stats': () => ({ statements: db.counter.count }) } : {},
+      graphiqlDir: options.graphiqlDir,
     });
     await fastify.listen({ port: config.port, host: config.host });
     const address = fastify.server.address();

@@ -1,5 +1,4 @@
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
@@ -12,6 +11,7 @@ import { readAccessPlugin } from '../graphql/authorization';
 import { errorReportingPlugin, formatError } from '../graphql/error-mapping';
 import { costLimitPlugin, limitRules, QUERY_LIMITS } from '../graphql/query-limits';
 import { TokenAuthenticator } from './authentication';
+import { defaultGraphiqlDir, GraphiqlBundle, graphiqlLandingPage, graphiqlPageHeaders, registerGraphiqlAssets } from './graphiql';
 
 /** Largest request body accepted (413 beyond). */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -28,12 +28,15 @@ export interface HttpDependencies {
   isReady(): Promise<boolean>;
   /** Extra read-only JSON endpoints, e.g. SQL statement counts for the benchmark. */
   readonly debugRoutes?: Record<string, () => unknown>;
+  /** Where the built GraphiQL bundle is; dist/graphiql of this checkout by default. */
+  readonly graphiqlDir?: string;
 }
 
 /**
  * Fastify with Apollo at /graphql, health endpoints, and JSON errors for
  * everything that fails before GraphQL runs (bad JSON, oversized bodies,
- * unknown routes): never an HTML page or a stack.
+ * unknown routes): never an HTML page or a stack. The one HTML page is
+ * GraphiQL, for a browser's GET /graphql (see ./graphiql.ts).
  */
 export async function createHttpServer(deps: HttpDependencies): Promise<{ fastify: FastifyInstance; apollo: ApolloServer<RequestContext> }> {
   const fastify = Fastify({
@@ -54,6 +57,10 @@ export async function createHttpServer(deps: HttpDependencies): Promise<{ fastif
     );
   }
 
+  const graphiql = new GraphiqlBundle(deps.graphiqlDir ?? defaultGraphiqlDir(), deps.logger);
+  // Read now, so a missing bundle is reported at start-up (it is looked for again on each page request until found).
+  graphiql.load();
+
   const apollo = new ApolloServer<RequestContext>({
     schema: deps.schema,
     introspection: deps.config.introspection,
@@ -71,7 +78,7 @@ export async function createHttpServer(deps: HttpDependencies): Promise<{ fastif
       readAccessPlugin,
       costLimitPlugin(deps.schema),
       errorReportingPlugin,
-      ApolloServerPluginLandingPageDisabled(),
+      graphiqlLandingPage(graphiql),
     ],
   });
   await apollo.start();
@@ -102,6 +109,7 @@ export async function createHttpServer(deps: HttpDependencies): Promise<{ fastif
   fastify.route({
     url: '/graphql',
     method: ['GET', 'POST', 'OPTIONS'],
+    onSend: graphiqlPageHeaders(),
     handler: fastifyApolloHandler(apollo, {
       context: async (request) => {
         const report: RequestReport = { operationName: null, operationType: null, errorCodes: [] };
@@ -117,6 +125,8 @@ export async function createHttpServer(deps: HttpDependencies): Promise<{ fastif
       },
     }),
   });
+
+  registerGraphiqlAssets(fastify, graphiql);
 
   fastify.get('/healthz', async () => ({ status: 'ok' }));
   fastify.get('/readyz', async (_request, reply) => {

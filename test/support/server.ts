@@ -26,8 +26,12 @@ export interface TestServer {
 
 const open = new Set<TestServer>();
 
-/** Starts the server through the same bootstrap as `npm start`, on a fresh database of the backend. */
-export async function startServer(backend: Backend, overrides: Partial<AppConfig> = {}): Promise<TestServer> {
+/**
+ * Starts the server through the same bootstrap as `npm start`, on a fresh
+ * database of the backend. `options.graphiqlDir` points GraphiQL at another
+ * bundle folder (e.g. a missing one).
+ */
+export async function startServer(backend: Backend, overrides: Partial<AppConfig> = {}, options: { graphiqlDir?: string } = {}): Promise<TestServer> {
   const config: AppConfig = {
     port: 0,
     host: '127.0.0.1',
@@ -41,7 +45,7 @@ export async function startServer(backend: Backend, overrides: Partial<AppConfig
     countSql: false,
     ...overrides,
   };
-  const app = await bootstrap(config, { logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
+  const app = await bootstrap(config, { logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), graphiqlDir: options.graphiqlDir });
   const origin = new URL(app.url).origin;
   const server: TestServer = {
     app,
