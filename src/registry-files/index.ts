@@ -110,6 +110,7 @@ export function findYamlFiles(paths: readonly string[]): { files: string[]; prob
 export interface ServerProblem {
   readonly slot?: string | null;
   readonly field?: string | null;
+  readonly message?: string;
 }
 
 /**
@@ -122,8 +123,9 @@ export function locateServerProblem(file: RegistryFile, entry: Entry, problem: S
   const path: (string | number)[] = [...entry.path];
   if (problem.slot != null && entry.kind === 'tool') {
     const indexes = entry.input.resourceSlots.flatMap((s, i) => (s.name === problem.slot ? [i] : []));
-    // A repeated name is reported on the repeat; anything else on the first slot of that name.
-    const index = problem.field === 'name' && indexes.length > 1 ? indexes[indexes.length - 1] : indexes[0];
+    // Slots share a name only when the tool repeats one: then the server's message says which ("slot 2 ('config') …").
+    const numbered = /^slot (\d+) \(/.exec(problem.message ?? '');
+    const index = indexes.length > 1 && numbered && indexes.includes(Number(numbered[1]) - 1) ? Number(numbered[1]) - 1 : indexes[0];
     if (index !== undefined) {
       path.push('resource_slots', index);
       if (problem.field) path.push(snakeCase(problem.field));
