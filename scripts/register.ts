@@ -69,6 +69,8 @@ class UnreachableError extends Error {}
 class UsageError extends Error {}
 
 async function main(argv: string[]): Promise<number> {
+  // `npm run` starts scripts in the package folder; paths on the command line are relative to where it was typed.
+  if (process.env.npm_lifecycle_event === 'register' && process.env.INIT_CWD) process.chdir(process.env.INIT_CWD);
   let options: Options;
   let paths: string[];
   try {

@@ -20,7 +20,7 @@ interface CliRun {
 
 /** Runs `npm run register -- …` as npm does (node -r @swc-node/register), in a child process, from the repository root. */
 function runCli(args: string[], env: Record<string, string | undefined> = {}): Promise<CliRun> {
-  const { ADMIN_TOKEN: _ignored, ...base } = process.env;
+  const { ADMIN_TOKEN: _token, INIT_CWD: _initCwd, npm_lifecycle_event: _event, ...base } = process.env;
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['-r', '@swc-node/register', 'scripts/register.ts', ...args], {
       cwd: ROOT,
@@ -281,6 +281,29 @@ describe('register CLI (npm run register) against a real server', function () {
     expect(run.stderr).to.contain(`register: cannot reach http://127.0.0.1:${port}/graphql: ECONNREFUSED`);
     expect(run.stdout).to.contain('0 registered, 1 failed, 3 skipped (4 files)');
     expect(run.code).to.equal(1);
+  });
+
+  it('through npm run, reads paths relative to the folder the command was typed in', async () => {
+    server = await startServer(sqlite, { demoData: true });
+    write('typed-here/tools/one.yaml', lines('name: here/one', 'resource_slots: [{ name: repo, resource_type: git-checkout }]'));
+    const { ADMIN_TOKEN: _token, INIT_CWD: _initCwd, npm_lifecycle_event: _event, ...env } = process.env;
+    const run = await new Promise<CliRun>((resolve, reject) => {
+      const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+      const child = spawn(npm, ['--prefix', ROOT, 'run', '-s', 'register', '--', '--url', server.url, 'tools'], {
+        cwd: join(scratch, 'typed-here'),
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        timeout: 60_000,
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk) => (stdout += chunk));
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+    expect(run.stdout).to.contain('ok    tools/one.yaml: tool here/one registered');
+    expect(run.code).to.equal(0);
   });
 
   it('exits 2 on usage errors, and 0 for --help', async () => {
