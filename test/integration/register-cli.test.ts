@@ -58,7 +58,13 @@ describe('register CLI (npm run register) against a real server', function () {
     scratch = mkdtempSync(join(tmpdir(), 'register-cli-'));
   });
   after(() => rmSync(scratch, { recursive: true, force: true }));
-  afterEach(() => server?.close());
+  /** A second server, for the tests that need one. */
+  let server2: TestServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    await server2?.close();
+    server2 = undefined;
+  });
 
   it('registers every example file into an empty registry, and the examples resolve as the seed says', async () => {
     server = await startServer(sqlite);
@@ -232,6 +238,13 @@ describe('register CLI (npm run register) against a real server', function () {
       '9 registered, 1 failed, 0 skipped (4 files)',
     ]);
     expect(run.code).to.equal(1);
+
+    const empty = (server2 = await startServer(sqlite));
+    const dry = await runCli(['--url', empty.url, '--dry-run', join(dir, 'z-registry.yaml')]);
+    expect(dry.stdout).to.contain(`ok    ${dir}/z-registry.yaml: 2 resource types, 1 resource, 1 project, 1 link, 1 tool would be registered\n`);
+    expect(dry.code).to.equal(0);
+    expect(await empty.data(`{ tools { totalCount } resourceTypes { totalCount } }`)).to.deep.equal({ tools: { totalCount: 0 }, resourceTypes: { totalCount: 0 } });
+
     const resolved = (await server.data(RESOLVE, { tool: 'team/in-registry', project: 'team' })).resolveBindings;
     expect(resolved.map((r: any) => r.resource.name)).to.deep.equal(['team/scratch']);
   });
