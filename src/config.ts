@@ -13,8 +13,10 @@ export interface AppConfig {
   readonly port: number;
   readonly host: string;
   readonly database: DatabaseConfig;
-  /** Token that may run every operation; reserved for the security work, accepted now. */
+  /** Token that may run every operation. Without it (development only) writes are open. */
   readonly adminToken: string | null;
+  /** Token that may run queries; when set, queries need it or the admin token. */
+  readonly readToken: string | null;
   /** Load the seed's example registry into a new, empty database. */
   readonly demoData: boolean;
   readonly production: boolean;
@@ -32,17 +34,33 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 
 /** Parses and checks the environment. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
-  return {
+  return checkConfig({
     port: parsePort(env.PORT),
     host: nonEmpty(env.HOST) ?? '127.0.0.1',
     database: parseDatabaseUrl(nonEmpty(env.DATABASE_URL) ?? DEFAULT_DATABASE_URL),
     adminToken: nonEmpty(env.ADMIN_TOKEN) ?? null,
+    readToken: nonEmpty(env.READ_TOKEN) ?? null,
     demoData: parseBoolean('DEMO_DATA', env.DEMO_DATA, true),
     production: env.NODE_ENV === 'production',
     logLevel: parseLogLevel(env.LOG_LEVEL),
     introspection: parseBoolean('INTROSPECTION', env.INTROSPECTION, true),
     countSql: parseBoolean('BENCH_COUNT_SQL', env.BENCH_COUNT_SQL, false),
-  };
+  });
+}
+
+/** Minimum length of a token in production, so a guessable one is refused. */
+export const MIN_PRODUCTION_TOKEN_LENGTH = 16;
+
+/** Rules across values: production needs a strong ADMIN_TOKEN; the two tokens must differ. */
+export function checkConfig(config: AppConfig): AppConfig {
+  if (config.production) {
+    if (!config.adminToken) throw new ConfigError('ADMIN_TOKEN is required when NODE_ENV=production (without it anyone could change the registry)');
+    for (const [name, token] of [['ADMIN_TOKEN', config.adminToken], ['READ_TOKEN', config.readToken]] as const) {
+      if (token !== null && token.length < MIN_PRODUCTION_TOKEN_LENGTH) throw new ConfigError(`${name} must be at least ${MIN_PRODUCTION_TOKEN_LENGTH} characters when NODE_ENV=production`);
+    }
+  }
+  if (config.adminToken !== null && config.adminToken === config.readToken) throw new ConfigError('READ_TOKEN must differ from ADMIN_TOKEN');
+  return config;
 }
 
 /** `sqlite:<path>`, `sqlite::memory:`, or a `postgres://` / `postgresql://` URL. */

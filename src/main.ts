@@ -8,7 +8,7 @@ import { RegistryWrites } from './application/registry-writes';
 import { ResourceTypeService } from './application/resource-type.service';
 import { ResourceService } from './application/resource.service';
 import { ToolService } from './application/tool.service';
-import { ConfigError, loadConfig, type AppConfig } from './config';
+import { checkConfig, ConfigError, loadConfig, type AppConfig } from './config';
 import { loadDemoData } from './demo/demo-data';
 import type { Services } from './graphql/context';
 import { buildRegistrySchema } from './graphql/schema';
@@ -24,6 +24,8 @@ export interface RunningApp {
   readonly port: number;
   readonly db: Database;
   readonly caches: { readonly hierarchy: HierarchyCache };
+  /** The migrations this start applied (empty when the database was already current). */
+  readonly migrationsApplied: readonly string[];
   /** Stops accepting requests, lets in-flight ones finish, and closes the database. */
   close(): Promise<void>;
 }
@@ -34,6 +36,7 @@ export interface RunningApp {
  * start the server through this same function.
  */
 export async function bootstrap(config: AppConfig, options: { logger?: Logger } = {}): Promise<RunningApp> {
+  checkConfig(config);
   const logger = options.logger ?? createLogger(config.logLevel);
   const db = await Database.open(config.database, {
     warn: (message) => logger.warn(message),
@@ -85,6 +88,7 @@ export async function bootstrap(config: AppConfig, options: { logger?: Logger } 
       port,
       db,
       caches,
+      migrationsApplied: applied,
       close: () =>
         (closing ??= (async () => {
           await fastify.close();
@@ -118,13 +122,25 @@ async function main(): Promise<void> {
   }
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
+      // In-flight requests finish; new ones are refused; then the database closes.
+      console.error(`registry: ${signal} received, shutting down`);
+      setTimeout(() => {
+        console.error('registry: shutdown took longer than 9 s; exiting');
+        process.exit(1);
+      }, SHUTDOWN_GRACE_MS).unref();
       app.close().then(
         () => process.exit(0),
-        () => process.exit(1),
+        (error) => {
+          console.error(`registry: error while shutting down: ${describeStartupError(error)}`);
+          process.exit(1);
+        },
       );
     });
   }
 }
+
+/** How long a graceful shutdown may take before the process exits anyway. */
+const SHUTDOWN_GRACE_MS = 9000;
 
 /** A one-line reason for a failed start, without a stack. */
 function describeStartupError(error: unknown): string {

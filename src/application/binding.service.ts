@@ -43,7 +43,18 @@ export class BindingService {
     const [tool, project] = await Promise.all([loaders.toolByRef.load(toolRef), loaders.projectByRef.load(projectRef)]);
     if (!tool) throw new NotFoundError('tool', toolRef);
     if (!project) throw new NotFoundError('project', projectRef);
+    return this.explainFor(tool, project, params, loaders);
+  }
 
+  /** Tool.bindingsIn: the explanation for a tool already loaded (a dashboard asks this for many tools at once). */
+  async explainIn(tool: ToolRecord, projectRef: string, loaders: Loaders): Promise<ToolResolution> {
+    requireWellFormedRef('project', projectRef);
+    const project = await loaders.projectByRef.load(projectRef);
+    if (!project) throw new NotFoundError('project', projectRef);
+    return this.explainFor(tool, project, [], loaders);
+  }
+
+  private async explainFor(tool: ToolRecord, project: ProjectRecord, params: readonly BindingParam[], loaders: Loaders): Promise<ToolResolution> {
     const slots = await loaders.slotsByToolId.load(tool.id);
     const paramProblems = checkParams(tool.name, slots, params);
     if (paramProblems.length > 0) throw new BadInputError(paramProblems);

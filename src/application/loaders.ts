@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { ResourceInfo } from '../core/model';
 import type { TypeHierarchy } from '../core/type-hierarchy';
-import type { LinkRecord, ProjectRecord, RegistryState, SlotRecord, ToolRecord } from '../persistence/records';
+import type { LinkRecord, Page, ProjectRecord, RegistryState, SlotRecord, ToolRecord } from '../persistence/records';
 import type { RegistryReader } from '../persistence/registry-store';
 import type { HierarchyCache } from './hierarchy-cache';
 
@@ -23,8 +23,21 @@ export interface Loaders {
   readonly projectByRef: DataLoader<string, ProjectRecord | null>;
   readonly slotsByToolId: DataLoader<string, SlotRecord[]>;
   readonly linksByProjectId: DataLoader<string, LinkRecord[]>;
+  /** The tool slots that bind a resource statically. */
+  readonly staticSlotsByResourceId: DataLoader<string, { toolId: string; slot: string }[]>;
+  /** The projects that link a resource, with the alias. */
+  readonly linksByResourceId: DataLoader<string, { projectId: string; alias: string | null }[]>;
+  /** A page of the resources that fill a slot of a type (the type and its sub-types). */
+  readonly compatibleResources: DataLoader<CompatibleResourcesKey, Page<ResourceInfo>, string>;
   /** Forgets everything read so far; called after this request writes. */
   clearAll(): void;
+}
+
+/** Which page of which type's compatible resources. */
+export interface CompatibleResourcesKey {
+  readonly typeId: string;
+  readonly first: number;
+  readonly afterName: string | null;
 }
 
 /** Creates a request's loaders over the reader and the shared caches. */
@@ -43,6 +56,28 @@ export function createLoaders(reader: RegistryReader, caches: { hierarchy: Hiera
     projectByRef: new DataLoader((refs) => reader.projectsByRefs(refs).then((rows) => byRef(refs, rows))),
     slotsByToolId: new DataLoader((ids) => reader.slotsByToolIds(ids).then((rows) => groupBy(ids, rows, (r) => r.toolId))),
     linksByProjectId: new DataLoader((ids) => reader.linksByProjectIds(ids).then((rows) => groupBy(ids, rows, (r) => r.projectId))),
+    staticSlotsByResourceId: new DataLoader((ids) => reader.staticSlotsByResourceIds(ids).then((rows) => groupBy(ids, rows, (r) => r.resourceId))),
+    linksByResourceId: new DataLoader((ids) => reader.linksByResourceIds(ids).then((rows) => groupBy(ids, rows, (r) => r.resourceId))),
+    compatibleResources: new DataLoader(
+      async (keys) => {
+        // One pair of statements per distinct (first, after); a dashboard asks the same page of every row.
+        const types = await loaders.hierarchy();
+        const results = new Map<string, Page<ResourceInfo>>();
+        const groups = new Map<string, CompatibleResourcesKey[]>();
+        for (const key of keys) {
+          const group = JSON.stringify([key.first, key.afterName]);
+          groups.set(group, [...(groups.get(group) ?? []), key]);
+        }
+        for (const group of groups.values()) {
+          const { first, afterName } = group[0];
+          const sets = group.map((key) => ({ key: key.typeId, typeIds: [key.typeId, ...types.descendantsOf(key.typeId).map((t) => t.id)] }));
+          const pages = await reader.resourcePagesByTypeSets(sets, first, afterName);
+          for (const key of group) results.set(compatibleKey(key), pages.get(key.typeId)!);
+        }
+        return keys.map((key) => results.get(compatibleKey(key))!);
+      },
+      { cacheKeyFn: compatibleKey },
+    ),
     clearAll() {
       state = null;
       hierarchy = null;
@@ -55,12 +90,19 @@ export function createLoaders(reader: RegistryReader, caches: { hierarchy: Hiera
         loaders.projectByRef,
         loaders.slotsByToolId,
         loaders.linksByProjectId,
+        loaders.staticSlotsByResourceId,
+        loaders.linksByResourceId,
       ] as DataLoader<string, unknown>[]) {
         loader.clearAll();
       }
+      loaders.compatibleResources.clearAll();
     },
   };
   return loaders;
+}
+
+function compatibleKey(key: CompatibleResourcesKey): string {
+  return JSON.stringify([key.typeId, key.first, key.afterName]);
 }
 
 /** Results in key order, null for a miss (DataLoader's contract). */

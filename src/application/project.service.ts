@@ -105,4 +105,14 @@ export class ProjectService {
     if (!resource) throw new NotFoundError('resource', refs.resource);
     return { project, resource };
   }
+
+  /** Deletes a project and its links (nothing else refers to a project). */
+  delete(ref: string, loaders: Loaders): Promise<boolean> {
+    requireWellFormedRef('ref', ref);
+    return this.writes.change(loaders, async ({ writer }) => {
+      const [project] = await writer.reader.projectsByRefs([ref]);
+      if (!project) throw new NotFoundError('project', ref);
+      return writer.deleteProject(project.id);
+    });
+  }
 }

@@ -1,9 +1,11 @@
 import { BadInputError, ConflictError, NotFoundError } from '../core/errors';
 import { isIdRef } from '../core/grammar';
-import type { TypeNode } from '../core/model';
+import type { ResourceInfo, TypeNode } from '../core/model';
 import type { Page, PageRequest } from '../persistence/records';
 import type { RegistryReader } from '../persistence/registry-store';
 import { newId } from './ids';
+import { USED_BY_SHOWN } from './usage';
+import type { UsageRef } from '../core/errors';
 import type { Loaders } from './loaders';
 import { requireWellFormedRef, type RegistryWrites } from './registry-writes';
 
@@ -30,6 +32,11 @@ export class ResourceTypeService {
   /** A page of types by name. */
   list(request: PageRequest): Promise<Page<Omit<TypeNode, 'parentIds'>>> {
     return this.reader.pageTypes(request);
+  }
+
+  /** A page of the resources that fill a slot of this type: the type and every sub-type, at any depth. */
+  compatibleResources(typeId: string, request: Pick<PageRequest, 'first' | 'afterName'>, loaders: Loaders): Promise<Page<ResourceInfo>> {
+    return loaders.compatibleResources.load({ typeId, first: request.first, afterName: request.afterName });
   }
 
   /**
@@ -65,6 +72,34 @@ export class ResourceTypeService {
         return type;
       },
       () => new ConflictError(`a resource type named '${command.name}' already exists`),
+    );
+  }
+
+  /**
+   * Deletes a type. One that resources, sub-types or tool slots use is
+   * CONFLICT, listing them in `usedBy`.
+   */
+  delete(ref: string, loaders: Loaders): Promise<boolean> {
+    requireWellFormedRef('ref', ref);
+    return this.writes.change(
+      loaders,
+      async ({ writer, hierarchy }) => {
+        const types = await hierarchy();
+        const type = types.byRef(ref, isIdRef(ref));
+        if (!type) throw new NotFoundError('resource type', ref);
+        const usedBy: UsageRef[] = [
+          ...types.subtypesOf(type.id).map((t) => ({ kind: 'RESOURCE_TYPE' as const, name: t.name, detail: 'sub-type' })),
+          ...(await writer.reader.resourceNamesOfType(type.id, USED_BY_SHOWN + 1)).map((name) => ({ kind: 'RESOURCE' as const, name })),
+          ...(await writer.reader.slotUsesOfType(type.id, USED_BY_SHOWN + 1)).map((u) => ({ kind: 'TOOL' as const, name: u.tool, detail: `slot '${u.slot}'` })),
+        ];
+        if (usedBy.length > 0) {
+          throw new ConflictError(`resource type '${type.name}' is still used by sub-types, resources or tool slots; remove those first`, usedBy.slice(0, USED_BY_SHOWN));
+        }
+        const deleted = await writer.deleteType(type.id);
+        await writer.markTypesChanged();
+        return deleted;
+      },
+      () => new ConflictError(`resource type '${ref}' came into use meanwhile; try again`),
     );
   }
 }

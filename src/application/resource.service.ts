@@ -1,7 +1,8 @@
 import { ConflictError, NotFoundError } from '../core/errors';
+import { USED_BY_SHOWN } from './usage';
 import { isIdRef, shortNameOf } from '../core/grammar';
 import type { ResourceInfo } from '../core/model';
-import type { Page, PageRequest } from '../persistence/records';
+import type { Page, PageRequest, ProjectRecord, ToolRecord } from '../persistence/records';
 import type { RegistryReader } from '../persistence/registry-store';
 import { newId } from './ids';
 import type { Loaders } from './loaders';
@@ -18,6 +19,12 @@ export interface RegisterResourceCommand {
 export interface ResourceTypeFilter {
   readonly type: string;
   readonly includeSubtypes: boolean;
+}
+
+/** What refers to a resource: tool slots that bind it statically, and project links. */
+export interface ResourceUsage {
+  readonly staticBindings: { tool: ToolRecord; slotName: string }[];
+  readonly links: { project: ProjectRecord; alias: string | null }[];
 }
 
 /** Use cases of resources. */
@@ -48,6 +55,22 @@ export class ResourceService {
     return page;
   }
 
+  /** Who uses a resource, through the request's loaders (batched across many resources). */
+  async usedBy(resource: ResourceInfo, loaders: Loaders): Promise<ResourceUsage> {
+    const [slots, links] = await Promise.all([loaders.staticSlotsByResourceId.load(resource.id), loaders.linksByResourceId.load(resource.id)]);
+    const [tools, projects] = await Promise.all([loaders.toolById.loadMany(slots.map((s) => s.toolId)), loaders.projectById.loadMany(links.map((l) => l.projectId))]);
+    return {
+      staticBindings: slots.flatMap((slot, i) => {
+        const tool = present(tools[i]);
+        return tool ? [{ tool, slotName: slot.slot }] : [];
+      }),
+      links: links.flatMap((link, i) => {
+        const project = present(projects[i]);
+        return project ? [{ project, alias: link.alias }] : [];
+      }),
+    };
+  }
+
   /** Registers a resource of a registered type; the name is unique. */
   async register(command: RegisterResourceCommand, loaders: Loaders): Promise<ResourceInfo> {
     return this.writes.change(
@@ -68,4 +91,34 @@ export class ResourceService {
       () => new ConflictError(`a resource named '${command.name}' already exists`),
     );
   }
+
+  /**
+   * Deletes a resource. One that a tool binds statically is CONFLICT, listing
+   * those tools in `usedBy`; its project links are removed with it.
+   */
+  delete(ref: string, loaders: Loaders): Promise<boolean> {
+    requireWellFormedRef('ref', ref);
+    return this.writes.change(
+      loaders,
+      async ({ writer }) => {
+        const [resource] = await writer.reader.resourcesByRefs([ref]);
+        if (!resource) throw new NotFoundError('resource', ref);
+        const uses = await writer.reader.staticUsesOf(resource.id, USED_BY_SHOWN + 1);
+        if (uses.length > 0) {
+          throw new ConflictError(
+            `resource '${resource.name}' is bound statically by ${uses.length > USED_BY_SHOWN ? `more than ${USED_BY_SHOWN}` : uses.length} tool slot${uses.length === 1 ? '' : 's'}; re-register or unregister ${uses.length === 1 ? 'that tool' : 'those tools'} first`,
+            uses.slice(0, USED_BY_SHOWN).map((u) => ({ kind: 'TOOL', name: u.tool, detail: `slot '${u.slot}'` })),
+          );
+        }
+        return writer.deleteResource(resource.id);
+      },
+      () => new ConflictError(`resource '${ref}' came into use meanwhile; try again`),
+    );
+  }
+}
+
+/** A loadMany entry: the value, null for a miss; a failed load is rethrown. */
+function present<T>(entry: T | null | Error): T | null {
+  if (entry instanceof Error) throw entry;
+  return entry;
 }

@@ -15,10 +15,28 @@ export interface Services {
   readonly bindings: BindingService;
 }
 
+/** What the caller of one request may do, and which token it presented. */
+export interface Access {
+  readonly canRead: boolean;
+  readonly canWrite: boolean;
+  /** The token the request carried: none, one that matches nothing, the read token, or the admin token. */
+  readonly presented: 'none' | 'invalid' | 'read' | 'admin';
+}
+
+/** Filled in while a request runs, for its one log line. */
+export interface RequestReport {
+  operationName: string | null;
+  operationType: string | null;
+  /** `extensions.code` of each error in the response. */
+  errorCodes: string[];
+}
+
 /** What every resolver gets: the services, and this request's loaders, id and logger. */
 export interface RequestContext {
   readonly requestId: string;
+  readonly access: Access;
   readonly services: Services;
   readonly loaders: Loaders;
   readonly log: FastifyBaseLogger;
+  readonly report: RequestReport;
 }

@@ -52,10 +52,14 @@ export const errorReportingPlugin: ApolloServerPlugin<RequestContext> = {
           contextValue.log.error({ err: unwrapResolverError(error), requestId: contextValue.requestId, operationName, path: error.path }, 'unexpected error');
         }
       },
-      async willSendResponse({ response, contextValue }) {
+      async willSendResponse({ response, contextValue, request, operation }) {
+        contextValue.report.operationName = request.operationName ?? operation?.name?.value ?? null;
+        contextValue.report.operationType = operation?.operation ?? null;
         if (response.body.kind !== 'single') return;
         for (const error of response.body.singleResult.errors ?? []) {
-          if (error.extensions?.code === 'INTERNAL_SERVER_ERROR') (error.extensions as Record<string, unknown>).requestId = contextValue.requestId;
+          const code = typeof error.extensions?.code === 'string' ? error.extensions.code : 'UNKNOWN';
+          contextValue.report.errorCodes.push(code);
+          if (code === 'INTERNAL_SERVER_ERROR') (error.extensions as Record<string, unknown>).requestId = contextValue.requestId;
         }
       },
     };

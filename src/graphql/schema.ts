@@ -5,6 +5,7 @@ import { ProjectResolver } from './resolvers/project.resolver';
 import { ResourceTypeResolver } from './resolvers/resource-type.resolver';
 import { ResourceResolver } from './resolvers/resource.resolver';
 import { ResourceSlotResolver, ToolResolver } from './resolvers/tool.resolver';
+import { authChecker } from './authorization';
 import { validateArgument } from './validation';
 
 /** Every resolver class of the API. */
@@ -20,6 +21,7 @@ export function buildRegistrySchema(): Promise<GraphQLSchema> {
     resolvers: [...RESOLVERS],
     validate: true,
     validateFn: validateArgument,
+    authChecker,
   });
 }
 

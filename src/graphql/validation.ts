@@ -5,19 +5,44 @@ import { BadInputError, type FieldProblem } from '../core/errors';
 
 /**
  * A class-validator rule that runs one of the core's grammar checks
- * (e.g. checkTypeName), so the rule has one source. For arrays, `each`
- * checks every element. Null and undefined pass (nullability is GraphQL's job).
+ * (e.g. checkTypeName), so the rule has one source. Null and undefined pass
+ * (nullability is GraphQL's job).
  */
-export function Satisfies(check: (value: never) => string | null, options: { each?: boolean } = {}): PropertyDecorator {
+export function Satisfies(check: (value: never) => string | null): PropertyDecorator {
   return (target, propertyName) => {
     registerDecorator({
       name: `satisfies:${check.name}`,
       target: target.constructor,
       propertyName: String(propertyName),
-      options: { each: options.each },
       validator: {
         validate: (value: unknown) => value == null || check(value as never) === null,
         defaultMessage: (args) => `${args?.property} ${args ? check(args.value as never) : 'is invalid'}`,
+      },
+    });
+  };
+}
+
+/** Like Satisfies, for every element of a list; the message names the first bad element by index. */
+export function EachSatisfies(check: (value: never) => string | null): PropertyDecorator {
+  const firstProblem = (value: unknown): [number, string] | null => {
+    if (!Array.isArray(value)) return null;
+    for (const [index, item] of value.entries()) {
+      const problem = check(item as never);
+      if (problem) return [index, problem];
+    }
+    return null;
+  };
+  return (target, propertyName) => {
+    registerDecorator({
+      name: `eachSatisfies:${check.name}`,
+      target: target.constructor,
+      propertyName: String(propertyName),
+      validator: {
+        validate: (value: unknown) => value == null || firstProblem(value) === null,
+        defaultMessage: (args) => {
+          const found = firstProblem(args?.value);
+          return found ? `${args?.property}[${found[0]}] ${found[1]}` : `${args?.property} is invalid`;
+        },
       },
     });
   };

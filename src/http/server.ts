@@ -7,8 +7,11 @@ import type { Logger } from 'pino';
 import { newId } from '../application/ids';
 import type { Loaders } from '../application/loaders';
 import type { AppConfig } from '../config';
-import type { RequestContext, Services } from '../graphql/context';
+import type { RequestContext, RequestReport, Services } from '../graphql/context';
+import { readAccessPlugin } from '../graphql/authorization';
 import { errorReportingPlugin, formatError } from '../graphql/error-mapping';
+import { costLimitPlugin, limitRules, QUERY_LIMITS } from '../graphql/query-limits';
+import { TokenAuthenticator } from './authentication';
 
 /** Largest request body accepted (413 beyond). */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -44,6 +47,13 @@ export async function createHttpServer(deps: HttpDependencies): Promise<{ fastif
     },
   });
 
+  const authenticator = new TokenAuthenticator(deps.config.adminToken, deps.config.readToken);
+  if (authenticator.openWrites) {
+    deps.logger.warn(
+      'OPEN DEVELOPMENT MODE: no ADMIN_TOKEN is set, so anyone who can reach this server can change the registry. Set ADMIN_TOKEN (NODE_ENV=production refuses to start without it).',
+    );
+  }
+
   const apollo = new ApolloServer<RequestContext>({
     schema: deps.schema,
     introspection: deps.config.introspection,
@@ -52,21 +62,37 @@ export async function createHttpServer(deps: HttpDependencies): Promise<{ fastif
     stopOnTerminationSignals: false,
     hideSchemaDetailsFromClientErrors: deps.config.production,
     formatError,
-    plugins: [fastifyApolloDrainPlugin(fastify), errorReportingPlugin, ApolloServerPluginLandingPageDisabled()],
+    // Hostile-query limits, all checked before any resolver runs.
+    parseOptions: { maxTokens: QUERY_LIMITS.tokens },
+    validationRules: limitRules,
+    allowBatchedHttpRequests: false,
+    plugins: [
+      fastifyApolloDrainPlugin(fastify),
+      readAccessPlugin,
+      costLimitPlugin(deps.schema),
+      errorReportingPlugin,
+      ApolloServerPluginLandingPageDisabled(),
+    ],
   });
   await apollo.start();
 
+  // One log line per request: id (reqId), operation, duration and outcome.
+  const reports = new WeakMap<object, RequestReport>();
   fastify.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
   fastify.addHook('onResponse', async (request, reply) => {
-    const body = request.body as { operationName?: unknown } | undefined;
+    const report = reports.get(request);
+    const outcome = reply.statusCode >= 500 ? 'error' : reply.statusCode >= 400 ? 'rejected' : report?.errorCodes.length ? 'graphql-errors' : 'ok';
     request.log.info(
       {
         method: request.method,
-        url: request.url,
-        operationName: typeof body?.operationName === 'string' ? body.operationName : undefined,
+        url: request.url.split('?')[0],
+        operationName: report?.operationName ?? undefined,
+        operationType: report?.operationType ?? undefined,
         statusCode: reply.statusCode,
+        outcome,
+        errorCodes: report?.errorCodes.length ? report.errorCodes : undefined,
         durationMs: Math.round(reply.elapsedTime * 100) / 100,
       },
       'request completed',
@@ -77,12 +103,18 @@ export async function createHttpServer(deps: HttpDependencies): Promise<{ fastif
     url: '/graphql',
     method: ['GET', 'POST', 'OPTIONS'],
     handler: fastifyApolloHandler(apollo, {
-      context: async (request) => ({
-        requestId: request.id,
-        services: deps.services,
-        loaders: deps.createLoaders(),
-        log: request.log,
-      }),
+      context: async (request) => {
+        const report: RequestReport = { operationName: null, operationType: null, errorCodes: [] };
+        reports.set(request, report);
+        return {
+          requestId: request.id,
+          access: authenticator.authenticate(request.headers.authorization),
+          services: deps.services,
+          loaders: deps.createLoaders(),
+          log: request.log,
+          report,
+        };
+      },
     }),
   });
 

@@ -109,6 +109,83 @@ export class RegistryReader {
     return rows.map((row) => ({ projectId: String(row.project_id), alias: nullableString(row.alias), resource: toResource(row) }));
   }
 
+  /** Tool slots that statically bind a resource, as (tool, slot) names. */
+  async staticUsesOf(resourceId: string, limit: number): Promise<{ tool: string; slot: string }[]> {
+    const rows = await this.query(
+      'SELECT t.name AS tool, s.name AS slot FROM resource_slot s JOIN tool t ON t.id = s.tool_id WHERE s.static_resource_id = ? ORDER BY t.name, s.ordinal LIMIT ?',
+      [resourceId, limit],
+    );
+    return rows.map((r) => ({ tool: String(r.tool), slot: String(r.slot) }));
+  }
+
+  /** Tool slots that require a type, as (tool, slot) names. */
+  async slotUsesOfType(typeId: string, limit: number): Promise<{ tool: string; slot: string }[]> {
+    const rows = await this.query(
+      'SELECT t.name AS tool, s.name AS slot FROM resource_slot s JOIN tool t ON t.id = s.tool_id WHERE s.resource_type_id = ? ORDER BY t.name, s.ordinal LIMIT ?',
+      [typeId, limit],
+    );
+    return rows.map((r) => ({ tool: String(r.tool), slot: String(r.slot) }));
+  }
+
+  /** Names of resources of a type. */
+  async resourceNamesOfType(typeId: string, limit: number): Promise<string[]> {
+    const rows = await this.query('SELECT name FROM resource WHERE type_id = ? ORDER BY name LIMIT ?', [typeId, limit]);
+    return rows.map((r) => String(r.name));
+  }
+
+  /** For many resources: the tool slots that bind each statically. */
+  async staticSlotsByResourceIds(resourceIds: readonly string[]): Promise<{ resourceId: string; toolId: string; slot: string }[]> {
+    if (resourceIds.length === 0) return [];
+    const rows = await this.query(
+      `SELECT static_resource_id, tool_id, name FROM resource_slot WHERE ${this.sql.inList('static_resource_id')} ORDER BY static_resource_id, tool_id, ordinal`,
+      [this.sql.listParam(resourceIds)],
+    );
+    return rows.map((r) => ({ resourceId: String(r.static_resource_id), toolId: String(r.tool_id), slot: String(r.name) }));
+  }
+
+  /** For many resources: the projects that link each, with the alias. */
+  async linksByResourceIds(resourceIds: readonly string[]): Promise<{ resourceId: string; projectId: string; alias: string | null }[]> {
+    if (resourceIds.length === 0) return [];
+    const rows = await this.query(
+      `SELECT resource_id, project_id, alias FROM project_resource WHERE ${this.sql.inList('resource_id')} ORDER BY resource_id, project_id`,
+      [this.sql.listParam(resourceIds)],
+    );
+    return rows.map((r) => ({ resourceId: String(r.resource_id), projectId: String(r.project_id), alias: nullableString(r.alias) }));
+  }
+
+  /**
+   * One page of resources for each of many keys, each key standing for a set
+   * of type ids (a type and its sub-types), in two statements whatever the
+   * number of keys: the pages (a window function numbers rows per key) and the totals.
+   */
+  async resourcePagesByTypeSets(sets: readonly { key: string; typeIds: readonly string[] }[], first: number, afterName: string | null): Promise<Map<string, Page<ResourceInfo>>> {
+    const pairs = sets.flatMap((set) => set.typeIds.map((typeId) => [set.key, typeId] as const));
+    const pages = new Map<string, Page<ResourceInfo>>(sets.map((set) => [set.key, { items: [], totalCount: 0, hasNextPage: false }]));
+    if (pairs.length === 0) return pages;
+    const { cte, params } = this.sql.pairsTable('m', 'k', 't', pairs);
+    const after = afterName === null ? '' : ' WHERE r.name > ?';
+    const rows = await this.query(
+      `WITH ${cte} SELECT k, id, name, short_name, type_id, description FROM (` +
+        `SELECT m.k, ${RESOURCE_COLUMNS}, ROW_NUMBER() OVER (PARTITION BY m.k ORDER BY r.name) AS rn FROM m JOIN resource r ON r.type_id = m.t${after}` +
+        `) x WHERE rn <= ? ORDER BY k, name`,
+      [...params, ...(afterName === null ? [] : [afterName]), first + 1],
+    );
+    const counts = await this.query(`WITH ${cte} SELECT m.k, COUNT(*) AS n FROM m JOIN resource r ON r.type_id = m.t GROUP BY m.k`, params);
+    const items = new Map<string, ResourceInfo[]>();
+    for (const row of rows) {
+      const key = String(row.k);
+      const list = items.get(key) ?? [];
+      list.push(toResource(row));
+      items.set(key, list);
+    }
+    const totals = new Map(counts.map((row) => [String(row.k), Number(row.n)]));
+    for (const set of sets) {
+      const list = items.get(set.key) ?? [];
+      pages.set(set.key, { items: list.slice(0, first), totalCount: totals.get(set.key) ?? 0, hasNextPage: list.length > first });
+    }
+    return pages;
+  }
+
   /** A page of types by name. */
   async pageTypes(request: PageRequest): Promise<Page<{ id: string; name: string; description: string | null }>> {
     return this.page('resource_type', 'id, name, description', request, null, toNamed);
@@ -239,6 +316,21 @@ export class RegistryWriter {
         })),
       );
     }
+  }
+
+  /** Removes a resource; its project links go with it (ON DELETE CASCADE). */
+  async deleteResource(resourceId: string): Promise<boolean> {
+    return ((await this.tx.manager.delete(ResourceEntity, { id: resourceId })).affected ?? 0) > 0;
+  }
+
+  /** Removes a resource type and its parent edges. */
+  async deleteType(typeId: string): Promise<boolean> {
+    return ((await this.tx.manager.delete(ResourceTypeEntity, { id: typeId })).affected ?? 0) > 0;
+  }
+
+  /** Removes a project and its links. */
+  async deleteProject(projectId: string): Promise<boolean> {
+    return ((await this.tx.manager.delete(ProjectEntity, { id: projectId })).affected ?? 0) > 0;
   }
 
   /** Removes a tool and its slots; returns whether there was one. */

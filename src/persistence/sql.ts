@@ -45,6 +45,20 @@ export class SqlDialect {
     return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   }
 
+  /** A CTE `name(a, b)` holding the given pairs, bound as parameters: JSON on SQLite, two arrays on PostgreSQL. */
+  pairsTable(name: string, a: string, b: string, pairs: readonly (readonly [string, string])[]): { cte: string; params: unknown[] } {
+    if (this.dialect === 'sqlite') {
+      return {
+        cte: `${name}(${a}, ${b}) AS (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?))`,
+        params: [JSON.stringify(pairs)],
+      };
+    }
+    return {
+      cte: `${name}(${a}, ${b}) AS (SELECT * FROM unnest(?::text[], ?::text[]))`,
+      params: [pairs.map((p) => p[0]), pairs.map((p) => p[1])],
+    };
+  }
+
   /** A boolean read back from a row (SQLite stores 0/1). */
   bool(value: unknown): boolean {
     return value === true || value === 1 || value === '1';

@@ -71,7 +71,7 @@ describe('HTTP and error hygiene', () => {
   });
 
   it('keeps introspection on in production mode', async () => {
-    const production = await startServer(sqlite, { production: true });
+    const production = await startServer(sqlite, { production: true, adminToken: 'a-long-enough-admin-token' });
     try {
       const { body } = await production.gql('{ __schema { queryType { name } } }');
       expect(body.data?.__schema.queryType.name).to.equal('Query');

@@ -33,6 +33,7 @@ export async function startServer(backend: Backend, overrides: Partial<AppConfig
     host: '127.0.0.1',
     database: overrides.database ?? (await backend.freshDatabase()),
     adminToken: null,
+    readToken: null,
     demoData: false,
     production: false,
     logLevel: 'silent',

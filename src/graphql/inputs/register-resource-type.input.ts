@@ -1,6 +1,6 @@
 import { Field, InputType } from 'type-graphql';
 import { checkDescription, checkListSize, checkRef, checkTypeName, LIMITS } from '../../core/grammar';
-import { Satisfies } from '../validation';
+import { EachSatisfies, Satisfies } from '../validation';
 
 const checkParentCount = (parents: string[]) => checkListSize(parents.length, LIMITS.parentTypes);
 
@@ -16,6 +16,6 @@ export class RegisterResourceTypeInput {
 
   @Field(() => [String], { nullable: true, description: `Direct parents (refs), which must already exist; at most ${LIMITS.parentTypes}.` })
   @Satisfies(checkParentCount)
-  @Satisfies(checkRef, { each: true })
+  @EachSatisfies(checkRef)
   parentTypes!: string[] | null;
 }

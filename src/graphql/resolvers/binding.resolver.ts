@@ -1,11 +1,15 @@
-import { Arg, Ctx, Query, Resolver } from 'type-graphql';
+import { Arg, Authorized, Ctx, Query, Resolver } from 'type-graphql';
+import { READ } from '../authorization';
 import type { BindingOutcome } from '../../core/binding-resolution';
+import { toExplanation } from '../explanation';
 import type { RequestContext } from '../context';
 import { BindingParamInput } from '../inputs/binding-param.input';
+import { BindingExplanation } from '../types/binding-explanation.type';
 import { BindingResult } from '../types/binding-result.type';
 
 @Resolver(() => BindingResult)
 export class BindingResolver {
+  @Authorized(READ)
   @Query(() => [BindingResult], {
     description:
       'Binds every slot of a tool in a project, in slot order. If any slot fails, the query fails with BINDING_RESOLUTION_FAILED and extensions.problems lists every failing slot.',
@@ -19,6 +23,20 @@ export class BindingResolver {
   ) {
     const results = await ctx.services.bindings.resolve(tool, project, params ?? [], ctx.loaders);
     return results.map(toBindingResult);
+  }
+
+  @Authorized(READ)
+  @Query(() => BindingExplanation, {
+    description:
+      'Why each slot of a tool did, or did not, bind in a project: the rule used, every candidate looked at with its verdict, and a fix. Never fails because of binding problems; unknown tool or project is still NOT_FOUND.',
+  })
+  async explainBindings(
+    @Arg('tool', { description: 'The tool (a ref).' }) tool: string,
+    @Arg('project', { description: 'The project (a ref).' }) project: string,
+    @Arg('params', () => [BindingParamInput], { nullable: true, description: 'Resources for PARAMETER slots.' }) params: BindingParamInput[] | null,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return toExplanation(await ctx.services.bindings.explain(tool, project, params ?? [], ctx.loaders));
   }
 }
 

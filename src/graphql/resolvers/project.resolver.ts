@@ -1,4 +1,5 @@
-import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Authorized, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { READ, WRITE } from '../authorization';
 import type { LinkRecord, ProjectRecord } from '../../persistence/records';
 import type { RequestContext } from '../context';
 import { ConnectionArgs, ProjectFilter } from '../inputs/connection.args';
@@ -9,29 +10,40 @@ import { Project, ProjectConnection, ProjectResource } from '../types/project.ty
 
 @Resolver(() => Project)
 export class ProjectResolver {
+  @Authorized(READ)
   @Query(() => Project, { nullable: true, description: 'The project a ref (id or name) names, or null.' })
   project(@Arg('ref') ref: string, @Ctx() ctx: RequestContext): Promise<ProjectRecord | null> {
     return ctx.services.projects.find(ref, ctx.loaders);
   }
 
+  @Authorized(READ)
   @Query(() => ProjectConnection, { description: 'Projects, ordered by name.' })
   async projects(@Args() args: ConnectionArgs, @Arg('filter', () => ProjectFilter, { nullable: true }) filter: ProjectFilter | null, @Ctx() ctx: RequestContext) {
     return toConnection(await ctx.services.projects.list(pageRequest(args, filter), ctx.loaders));
   }
 
+  @Authorized(WRITE)
   @Mutation(() => Project, { description: 'Creates a project.' })
   createProject(@Arg('input') input: CreateProjectInput, @Ctx() ctx: RequestContext): Promise<ProjectRecord> {
     return ctx.services.projects.create(input, ctx.loaders);
   }
 
+  @Authorized(WRITE)
   @Mutation(() => Project, { description: 'Links a resource to a project, at most once, under an optional alias unique within the project.' })
   linkResource(@Arg('input') input: LinkResourceInput, @Ctx() ctx: RequestContext): Promise<ProjectRecord> {
     return ctx.services.projects.link(input, ctx.loaders);
   }
 
+  @Authorized(WRITE)
   @Mutation(() => Project, { description: 'Removes a resource from a project.' })
   unlinkResource(@Arg('input') input: UnlinkResourceInput, @Ctx() ctx: RequestContext): Promise<ProjectRecord> {
     return ctx.services.projects.unlink(input, ctx.loaders);
+  }
+
+  @Authorized(WRITE)
+  @Mutation(() => Boolean, { description: 'Deletes a project and its links. Unknown: NOT_FOUND.' })
+  deleteProject(@Arg('ref') ref: string, @Ctx() ctx: RequestContext): Promise<boolean> {
+    return ctx.services.projects.delete(ref, ctx.loaders);
   }
 
   @FieldResolver(() => [ProjectResource], { description: 'Linked resources, ordered by resource name.' })

@@ -1,20 +1,24 @@
-import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Authorized, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { READ, WRITE } from '../authorization';
 import type { TypeNode } from '../../core/model';
 import type { RequestContext } from '../context';
 import { ConnectionArgs, ResourceTypeFilter } from '../inputs/connection.args';
 import { RegisterResourceTypeInput } from '../inputs/register-resource-type.input';
 import { pageRequest, toConnection } from '../pagination';
 import { ResourceType, ResourceTypeConnection } from '../types/resource-type.type';
+import { ResourceConnection } from '../types/resource.type';
 
 type TypeRow = Pick<TypeNode, 'id' | 'name' | 'description'>;
 
 @Resolver(() => ResourceType)
 export class ResourceTypeResolver {
+  @Authorized(READ)
   @Query(() => ResourceType, { nullable: true, description: 'The resource type a ref (id or name) names, or null.' })
   resourceType(@Arg('ref') ref: string, @Ctx() ctx: RequestContext): Promise<TypeRow | null> {
     return ctx.services.resourceTypes.find(ref, ctx.loaders);
   }
 
+  @Authorized(READ)
   @Query(() => ResourceTypeConnection, { description: 'Resource types, ordered by name.' })
   async resourceTypes(
     @Args() args: ConnectionArgs,
@@ -24,9 +28,23 @@ export class ResourceTypeResolver {
     return toConnection(await ctx.services.resourceTypes.list(pageRequest(args, filter)));
   }
 
+  @Authorized(WRITE)
   @Mutation(() => ResourceType, { description: 'Registers a resource type; its parents must already exist.' })
   registerResourceType(@Arg('input') input: RegisterResourceTypeInput, @Ctx() ctx: RequestContext): Promise<TypeRow> {
     return ctx.services.resourceTypes.register(input, ctx.loaders);
+  }
+
+  @Authorized(WRITE)
+  @Mutation(() => Boolean, {
+    description: 'Deletes a resource type. One that resources, sub-types or tool slots use is CONFLICT, with extensions.usedBy. Unknown: NOT_FOUND.',
+  })
+  deleteResourceType(@Arg('ref') ref: string, @Ctx() ctx: RequestContext): Promise<boolean> {
+    return ctx.services.resourceTypes.delete(ref, ctx.loaders);
+  }
+
+  @FieldResolver(() => ResourceConnection, { description: 'Resources that fill a slot of this type: of this type or any sub-type, at any depth; ordered by name.' })
+  async compatibleResources(@Root() type: TypeRow, @Args() args: ConnectionArgs, @Ctx() ctx: RequestContext) {
+    return toConnection(await ctx.services.resourceTypes.compatibleResources(type.id, pageRequest(args, null), ctx.loaders));
   }
 
   @FieldResolver(() => [ResourceType], { description: 'Direct parents, in declaration order.' })

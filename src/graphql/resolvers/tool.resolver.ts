@@ -1,4 +1,5 @@
-import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Authorized, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { READ, WRITE } from '../authorization';
 import type { ToolProblem as ToolProblemRecord } from '../../core/errors';
 import type { ResourceInfo, TypeNode } from '../../core/model';
 import type { SlotRecord, ToolRecord } from '../../persistence/records';
@@ -6,27 +7,33 @@ import type { RequestContext } from '../context';
 import { ConnectionArgs, ToolFilter } from '../inputs/connection.args';
 import { RegisterToolInput } from '../inputs/register-tool.input';
 import { pageRequest, toConnection } from '../pagination';
+import { BindingExplanation } from '../types/binding-explanation.type';
+import { toExplanation } from '../explanation';
 import { Resource } from '../types/resource.type';
 import { ResourceType } from '../types/resource-type.type';
 import { ResourceSlot, Tool, ToolConnection, ToolProblem } from '../types/tool.type';
 
 @Resolver(() => Tool)
 export class ToolResolver {
+  @Authorized(READ)
   @Query(() => Tool, { nullable: true, description: 'The tool a ref (id or name) names, or null.' })
   tool(@Arg('ref') ref: string, @Ctx() ctx: RequestContext): Promise<ToolRecord | null> {
     return ctx.services.tools.find(ref, ctx.loaders);
   }
 
+  @Authorized(READ)
   @Query(() => ToolConnection, { description: 'Tools, ordered by name.' })
   async tools(@Args() args: ConnectionArgs, @Arg('filter', () => ToolFilter, { nullable: true }) filter: ToolFilter | null, @Ctx() ctx: RequestContext) {
     return toConnection(await ctx.services.tools.list(pageRequest(args, filter), ctx.loaders));
   }
 
+  @Authorized(WRITE)
   @Mutation(() => Tool, { description: 'Registers a tool and its slots, after the static checks (TOOL_VALIDATION_FAILED lists every problem).' })
   registerTool(@Arg('input') input: RegisterToolInput, @Ctx() ctx: RequestContext): Promise<ToolRecord> {
     return ctx.services.tools.register(input, ctx.loaders);
   }
 
+  @Authorized(WRITE)
   @Mutation(() => Tool, {
     description: 'Replaces the tool of the same name: its description and all its slots, keeping its id. Unknown name: NOT_FOUND; then the same checks as registerTool.',
   })
@@ -34,6 +41,7 @@ export class ToolResolver {
     return ctx.services.tools.update(input, ctx.loaders);
   }
 
+  @Authorized(READ)
   @Query(() => [ToolProblem], {
     description: "Dry run of registerTool's static checks: stores nothing and returns every problem (empty when the tool is fine). Grammar errors are still BAD_USER_INPUT; an existing name is not checked.",
   })
@@ -41,9 +49,15 @@ export class ToolResolver {
     return ctx.services.tools.validate(input, ctx.loaders);
   }
 
+  @Authorized(WRITE)
   @Mutation(() => Boolean, { description: 'Removes a tool and its slots. An unknown ref is NOT_FOUND.' })
   unregisterTool(@Arg('ref') ref: string, @Ctx() ctx: RequestContext): Promise<boolean> {
     return ctx.services.tools.unregister(ref, ctx.loaders);
+  }
+
+  @FieldResolver(() => BindingExplanation, { description: 'How this tool binds in a project: explainBindings without params.' })
+  async bindingsIn(@Root() tool: ToolRecord, @Arg('project', { description: 'The project (a ref).' }) project: string, @Ctx() ctx: RequestContext) {
+    return toExplanation(await ctx.services.bindings.explainIn(tool, project, ctx.loaders));
   }
 
   @FieldResolver(() => [ResourceSlot], { description: 'Slots, in declaration order.' })

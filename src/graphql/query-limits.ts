@@ -1,0 +1,75 @@
+import type { ApolloServerPlugin } from '@apollo/server';
+import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
+import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
+import { maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
+import { GraphQLError, type GraphQLSchema, type ValidationContext, type ValidationRule } from 'graphql';
+import { getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
+import { LIMITS } from '../core/grammar';
+
+/** Limits on one GraphQL request, all enforced before any resolver runs. */
+export const QUERY_LIMITS = {
+  /** Deepest selection nesting. */
+  depth: 10,
+  /** Aliased fields in one document. */
+  aliases: 15,
+  /** Directives in one document. */
+  directives: 50,
+  /** Lexical tokens in one document (Apollo's parser stops beyond, as a 400 parse error). */
+  tokens: 2000,
+  /** Estimated cost: each field costs 1, and a connection multiplies what it contains by `first`. */
+  cost: 50_000,
+} as const;
+
+/** Reports a rejected limit as a validation error (400) that names the limit. */
+function reject(limit: string) {
+  return (context: ValidationContext | null, error: GraphQLError) => {
+    context?.reportError(new GraphQLError(error.message.replace(/^Syntax Error: /, ''), { extensions: { limit } }));
+  };
+}
+
+/** Validation rules for depth, aliases and directives (graphql-armor), reported as GRAPHQL_VALIDATION_FAILED. */
+export const limitRules: ValidationRule[] = [
+  maxDepthRule({ n: QUERY_LIMITS.depth, propagateOnRejection: false, onReject: [reject('DEPTH')] }) as unknown as ValidationRule,
+  maxAliasesRule({ n: QUERY_LIMITS.aliases, propagateOnRejection: false, onReject: [reject('ALIASES')] }) as unknown as ValidationRule,
+  maxDirectivesRule({ n: QUERY_LIMITS.directives, propagateOnRejection: false, onReject: [reject('DIRECTIVES')] }) as unknown as ValidationRule,
+];
+
+/** A connection's cost is what one node costs times the number of nodes it may return. */
+const connectionEstimator: ComplexityEstimator = ({ args, childComplexity, field }) => {
+  if (!field.args.some((a) => a.name === 'first')) return undefined;
+  const first = typeof args.first === 'number' ? args.first : LIMITS.defaultPageSize;
+  return 1 + childComplexity * Math.max(first, 1);
+};
+
+/**
+ * Refuses a query whose estimated cost exceeds the limit, after it is parsed
+ * and validated and before it runs: 400 with code QUERY_TOO_COMPLEX.
+ */
+export function costLimitPlugin(schema: GraphQLSchema): ApolloServerPlugin {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ request, document }) {
+          let cost: number;
+          try {
+            cost = getComplexity({
+              schema,
+              query: document,
+              operationName: request.operationName ?? undefined,
+              variables: request.variables ?? {},
+              estimators: [connectionEstimator, simpleEstimator({ defaultComplexity: 1 })],
+            });
+          } catch {
+            // Variables that do not coerce: execution refuses them (400) before any resolver runs.
+            return;
+          }
+          if (cost > QUERY_LIMITS.cost) {
+            throw new GraphQLError(`query cost ${cost} exceeds the limit of ${QUERY_LIMITS.cost}; ask for fewer items per connection`, {
+              extensions: { code: 'QUERY_TOO_COMPLEX', cost, limit: QUERY_LIMITS.cost, http: { status: 400 } },
+            });
+          }
+        },
+      };
+    },
+  };
+}

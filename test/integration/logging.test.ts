@@ -1,0 +1,36 @@
+import { expect } from 'chai';
+import { bootstrap } from '../../src/main';
+import { sqlite } from '../support/backends';
+import { captureLogs } from '../support/logs';
+
+describe('request logs', () => {
+  it('writes one JSON line per request with the request id, operation name, duration and outcome', async () => {
+    const ids: string[] = [];
+    const lines = await captureLogs(async (logger) => {
+      const app = await bootstrap(
+        { port: 0, host: '127.0.0.1', database: await sqlite.freshDatabase(), adminToken: null, readToken: null, demoData: true, production: false, logLevel: 'info', introspection: true, countSql: false },
+        { logger },
+      );
+      try {
+        const send = async (body: unknown) => {
+          const response = await fetch(app.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+          ids.push(response.headers.get('x-request-id')!);
+        };
+        await send({ query: 'query Demo { resolveBindings(tool: "demo/mixed", project: "demo") { slotName } }', operationName: 'Demo' });
+        await send({ query: 'query Broken { resolveBindings(tool: "nope", project: "demo") { slotName } }' });
+        await send({ query: '{ nope }' });
+      } finally {
+        await app.close();
+      }
+    });
+    const requests = lines.filter((l) => l.msg === 'request completed' && l.url === '/graphql');
+    expect(requests).to.have.length(3);
+    expect(requests.map((l) => l.reqId)).to.deep.equal(ids);
+    expect(requests.map((l) => [l.operationName, l.operationType, l.statusCode, l.outcome, l.errorCodes])).to.deep.equal([
+      ['Demo', 'query', 200, 'ok', undefined],
+      ['Broken', 'query', 200, 'graphql-errors', ['NOT_FOUND']],
+      [undefined, undefined, 400, 'rejected', ['GRAPHQL_VALIDATION_FAILED']],
+    ]);
+    for (const line of requests) expect(line.durationMs).to.be.a('number').and.at.least(0);
+  });
+});

@@ -1,0 +1,97 @@
+import { expect } from 'chai';
+import { sqlite } from '../support/backends';
+import { startServer, type TestServer } from '../support/server';
+
+/** `resourceType(ref) { parentTypes { … { name } } }`, exactly `depth` fields deep. */
+function nested(depth: number): string {
+  let selection = 'name';
+  for (let i = 2; i < depth; i++) selection = `parentTypes { ${selection} }`;
+  return `{ resourceType(ref: "fs-directory") { ${selection} } }`;
+}
+
+describe('hostile and oversized requests', () => {
+  let server: TestServer;
+  let resolverRuns = 0;
+  before(async () => {
+    server = await startServer(sqlite, { demoData: true });
+  });
+  after(() => server.close());
+
+  /** Sends a request and proves nothing ran: no SQL statement was sent for it. */
+  async function refused(query: string, variables?: Record<string, unknown>) {
+    const before = server.statements();
+    const result = await server.gql(query, variables);
+    resolverRuns += server.statements() - before;
+    expect(server.statements() - before, 'no resolver may run (no SQL)').to.equal(0);
+    return result;
+  }
+
+  it('refuses a query deeper than 10 with 400, before any resolver runs', async () => {
+    const { status, body } = await refused(nested(11));
+    expect(status).to.equal(400);
+    expect(body.errors?.[0].extensions).to.deep.include({ code: 'GRAPHQL_VALIDATION_FAILED', limit: 'DEPTH' });
+    expect(body.errors?.[0].message).to.match(/depth limit of 10 exceeded/);
+    expect((await server.gql(nested(10))).body.errors).to.equal(undefined);
+  });
+
+  it('refuses more than 15 aliases', async () => {
+    const aliases = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: tools { totalCount }`).join(' ')} }`;
+    const { status, body } = await refused(aliases(16));
+    expect(status).to.equal(400);
+    expect(body.errors?.[0].extensions).to.deep.include({ code: 'GRAPHQL_VALIDATION_FAILED', limit: 'ALIASES' });
+    expect((await server.gql(aliases(15))).body.errors).to.equal(undefined);
+  });
+
+  it('refuses more than 50 directives', async () => {
+    const directives = (n: number) => `{ tools { ${'totalCount @include(if: true) '.repeat(n)} } }`;
+    const { status, body } = await refused(directives(51));
+    expect(status).to.equal(400);
+    expect(body.errors?.[0].extensions).to.deep.include({ code: 'GRAPHQL_VALIDATION_FAILED', limit: 'DIRECTIVES' });
+    expect((await server.gql(directives(50))).body.errors).to.equal(undefined);
+  });
+
+  it('refuses more than 2,000 tokens as a 400 parse failure, not a 500', async () => {
+    const many = `{ tools(filter: { nameContains: "x" }) { totalCount ${'__typename '.repeat(2000)} } }`;
+    const { status, body } = await refused(many);
+    expect(status).to.equal(400);
+    expect(body.errors?.[0].extensions?.code).to.equal('GRAPHQL_PARSE_FAILED');
+    expect(body.errors?.[0].message).to.match(/2000 tokens/);
+  });
+
+  it('refuses array-batched requests', async () => {
+    const response = await fetch(server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([{ query: '{ __typename }' }, { query: '{ __typename }' }]),
+    });
+    expect(response.status).to.equal(400);
+    const body = (await response.json()) as any;
+    expect(body.errors?.[0].extensions?.code ?? 'BAD_REQUEST').to.equal('BAD_REQUEST');
+  });
+
+  it('refuses a query asking for 100 × 100 × 100 nested connection nodes (cost limit), but not a dashboard page', async () => {
+    // Depth 10, so only the cost limit can refuse it.
+    const huge = `{ resourceTypes(first: 100) { edges { node { compatibleResources(first: 100) { edges { node { type { compatibleResources(first: 100) { edges { cursor } } } } } } } } } }`;
+    const { status, body } = await refused(huge);
+    expect(status).to.equal(400);
+    expect(body.errors?.[0].extensions).to.deep.include({ code: 'QUERY_TOO_COMPLEX', limit: 50000 });
+    expect(body.errors?.[0].extensions?.cost).to.be.greaterThan(1_000_000);
+    const dashboard = `{ tools(first: 50) { edges { node { name resourceSlots { name access binding required resourceType { name ancestors { name } } staticResource { name } } } } } }`;
+    expect((await server.gql(dashboard)).body.errors).to.equal(undefined);
+  });
+
+  it('counts the cost with the variables given', async () => {
+    const query = `query($n: Int) { resourceTypes(first: $n) { edges { node { compatibleResources(first: $n) { edges { node { type { compatibleResources(first: $n) { totalCount } } } } } } } } }`;
+    expect((await refused(query, { n: 100 })).body.errors?.[0].extensions?.code).to.equal('QUERY_TOO_COMPLEX');
+    expect((await server.gql(query, { n: 3 })).body.errors).to.equal(undefined);
+  });
+
+  it('refuses a connection page over 100', async () => {
+    const { body } = await refused('{ tools(first: 101) { totalCount } }');
+    expect(body.errors?.[0].extensions?.code).to.equal('BAD_USER_INPUT');
+  });
+
+  it('never ran a resolver for a refused request', () => {
+    expect(resolverRuns).to.equal(0);
+  });
+});
