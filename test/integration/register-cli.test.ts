@@ -285,6 +285,30 @@ describe('register CLI (npm run register) against a real server', function () {
     }
   });
 
+  it('registers on a server that enforces tokens only with the admin token; the read token is enough for a dry run', async () => {
+    const ADMIN = 'cli-admin-token-0123456789';
+    const READER = 'cli-read-token-0123456789';
+    server = await startServer(sqlite, { demoData: true, adminToken: ADMIN, readToken: READER });
+    const file = 'examples/tools/contextual-repo.yaml';
+
+    const anonymous = await runCli(['--url', server.url, file]);
+    expect(anonymous.stdout).to.contain(`FAIL  ${file}: tool examples/contextual-repo: UNAUTHENTICATED: `);
+    expect(anonymous.code).to.equal(1);
+    const reader = await runCli(['--url', server.url, '--token', READER, file]);
+    expect(reader.stdout).to.contain(`FAIL  ${file}: tool examples/contextual-repo: FORBIDDEN: `);
+    expect(reader.code).to.equal(1);
+    const dryAnonymous = await runCli(['--url', server.url, '--dry-run', file]);
+    expect(dryAnonymous.stdout).to.contain(`FAIL  ${file}: tool examples/contextual-repo: UNAUTHENTICATED: reading the registry needs a token`);
+    expect(dryAnonymous.code).to.equal(1);
+    const dryRun = await runCli(['--url', server.url, '--dry-run', file], { ADMIN_TOKEN: READER });
+    expect(dryRun.stdout).to.contain(`ok    ${file}: tool examples/contextual-repo would be registered`);
+    expect(dryRun.code).to.equal(0);
+
+    const admin = await runCli(['--url', server.url, file], { ADMIN_TOKEN: ADMIN });
+    expect(admin.stdout).to.contain(`ok    ${file}: tool examples/contextual-repo registered`);
+    expect(admin.code).to.equal(0);
+  });
+
   it('says so and exits 1 when the server cannot be reached', async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
