@@ -1,30 +1,61 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import type { Loaders } from '../application/loaders';
 import type { Services } from '../graphql/context';
+import { formatProblem, readRegistryFile, type Entry } from '../registry-files';
 
 /**
- * The seed's example: git-checkout, and fs-directory as its sub-type; a
- * repository and the shared config directory; project `demo` linking the
- * repository as `repo`; and the "Mixed Bindings" tool `demo/mixed`.
- * Resolving demo/mixed in demo gives: repo CONTEXTUAL → acme/app-repo,
- * config STATIC → local/shared-config, output PARAMETER deferred.
+ * The demo data comes from the shipped example files, the same ones
+ * `npm run register -- examples/` sends to a running server: the registry
+ * (git-checkout, and fs-directory as its sub-type; a repository and the
+ * shared config directory; project `demo` linking the repository as `repo`)
+ * and the seed's "Mixed Bindings" tool `demo/mixed`. Resolving demo/mixed in
+ * demo gives: repo CONTEXTUAL → acme/app-repo, config STATIC →
+ * local/shared-config, output PARAMETER deferred.
  */
+export const DEMO_FILES = ['examples/registry.yaml', 'examples/tools/demo-mixed.yaml'] as const;
+
+/** Loads the demo files into a new registry through the services. A file that does not check out stops the start. */
 export async function loadDemoData(services: Services, loaders: Loaders): Promise<void> {
-  await services.resourceTypes.register({ name: 'git-checkout', description: 'A checked-out git working tree.' }, loaders);
-  await services.resourceTypes.register({ name: 'fs-directory', description: 'A directory on a file system.', parentTypes: ['git-checkout'] }, loaders);
-  await services.resources.register({ name: 'local/shared-config', type: 'fs-directory', description: 'Configuration shared by every project.' }, loaders);
-  await services.resources.register({ name: 'acme/app-repo', type: 'git-checkout', description: "The application's repository." }, loaders);
-  await services.projects.create({ name: 'demo', description: 'The seed example project.' }, loaders);
-  await services.projects.link({ project: 'demo', resource: 'acme/app-repo', alias: 'repo' }, loaders);
-  await services.tools.register(
-    {
-      name: 'demo/mixed',
-      description: 'The seed\'s "Mixed Bindings" tool: one slot of each binding mode.',
-      resourceSlots: [
-        { name: 'repo', resourceType: 'git-checkout', access: 'READ_WRITE', binding: 'CONTEXTUAL' },
-        { name: 'config', resourceType: 'fs-directory', access: 'READ_ONLY', binding: 'STATIC', staticResource: 'local/shared-config' },
-        { name: 'output', resourceType: 'fs-directory', access: 'WRITE_ONLY', binding: 'PARAMETER' },
-      ],
-    },
-    loaders,
-  );
+  const root = repositoryRoot();
+  const files = DEMO_FILES.map((file) => {
+    const outcome = readRegistryFile(join(root, file), file);
+    if (!outcome.ok) throw new Error(`demo data: ${outcome.problems.map(formatProblem).join('; ')}`);
+    return outcome.value;
+  });
+  for (const file of files) {
+    for (const entry of file.entries) await apply(services, loaders, entry);
+  }
+}
+
+/** Registers one entry of a file through the service that owns it. */
+async function apply(services: Services, loaders: Loaders, entry: Entry): Promise<void> {
+  switch (entry.kind) {
+    case 'resourceType':
+      await services.resourceTypes.register(entry.input, loaders);
+      return;
+    case 'resource':
+      await services.resources.register(entry.input, loaders);
+      return;
+    case 'project':
+      await services.projects.create(entry.input, loaders);
+      return;
+    case 'link':
+      await services.projects.link(entry.input, loaders);
+      return;
+    case 'tool':
+      await services.tools.register(entry.input, loaders);
+      return;
+  }
+}
+
+/**
+ * The folder holding package.json: the repository root, whether this file
+ * runs from src/demo (tests, swc) or from dist/src/demo (`npm start`).
+ */
+export function repositoryRoot(from: string = __dirname): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) throw new Error(`demo data: no package.json above ${relative(process.cwd(), from) || '.'}`);
+  }
 }

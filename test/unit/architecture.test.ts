@@ -39,6 +39,12 @@ describe('architecture', () => {
     expect(bad).to.deep.equal([]);
   });
 
+  it('keeps the YAML file module free of GraphQL, HTTP, the application layer and persistence: it maps to plain objects', () => {
+    const bad = importsUnder('registry-files').filter(({ specifier }) => /^(graphql|type-graphql|@apollo|fastify|@as-integrations|typeorm|pg|better-sqlite3)|\/graphql\/|\/http\/|\/application\/|\/persistence\//.test(specifier));
+    expect(bad).to.deep.equal([]);
+    expect(importsUnder('registry-files').map((i) => i.specifier)).to.include.members(['yaml', 'ajv', '../core/grammar']);
+  });
+
   it('keeps GraphQL types and resolvers away from TypeORM', () => {
     const bad = importsUnder('graphql').filter(({ specifier }) => /^typeorm|\/persistence\/(database|entities|migrations)/.test(specifier));
     expect(bad).to.deep.equal([]);

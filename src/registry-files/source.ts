@@ -1,0 +1,112 @@
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node, type Pair } from 'yaml';
+
+/** A place in a file: 1-based line and column. */
+export interface Position {
+  readonly line: number;
+  readonly column: number;
+}
+
+/** A path into the parsed data: keys of maps and indexes of lists, e.g. ['resource_slots', 0, 'access']. */
+export type DataPath = readonly (string | number)[];
+
+/** One problem with a file, at a place in it when that place is known. */
+export interface FileProblem {
+  readonly file: string;
+  readonly position: Position | null;
+  /** Where in the data, written as `resource_slots[0].access`; empty for the file as a whole. */
+  readonly path: string;
+  readonly message: string;
+}
+
+/** A parsed YAML file: its plain data, and a way back from a data path to a place in the text. */
+export interface YamlSource {
+  readonly file: string;
+  readonly data: unknown;
+  /**
+   * The place of the value at `path`, or of the key itself when `key` is true
+   * (for an unknown key). Walks as far down the path as the file goes, so a
+   * missing key points at the map that lacks it.
+   */
+  locate(path: DataPath, options?: { key?: boolean }): Position | null;
+}
+
+/** Either the parsed file, or the YAML syntax problems that kept it from parsing. */
+export type ParseOutcome = { readonly ok: true; readonly source: YamlSource } | { readonly ok: false; readonly problems: FileProblem[] };
+
+/**
+ * Parses YAML text (YAML 1.2, core schema), keeping the position of every
+ * node. A syntax error, a repeated key or a second document is a problem with
+ * its line and column. `file` is only used in messages.
+ */
+export function parseYaml(text: string, file: string): ParseOutcome {
+  const lines = new LineCounter();
+  const documents = parseAllDocuments(text, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
+  const list = Array.isArray(documents) ? documents : [];
+  const problems: FileProblem[] = [];
+  for (const document of list) {
+    for (const error of [...document.errors]) {
+      const at = error.linePos?.[0];
+      problems.push({ file, position: at ? { line: at.line, column: at.col } : null, path: '', message: plainYamlMessage(error.message) });
+    }
+  }
+  if (list.length > 1) {
+    const second = lines.linePos(list[1].range[0]);
+    problems.push({
+      file,
+      position: { line: second.line, column: second.col },
+      path: '',
+      message: 'a file holds one YAML document (a tool, a list of tools, or a registry), but a second one starts here',
+    });
+  }
+  if (problems.length > 0) return { ok: false, problems };
+
+  const document: Document | undefined = list[0];
+  const root = (document?.contents ?? null) as Node | null;
+  const data = document ? document.toJS({ maxAliasCount: 100 }) : null;
+  const position = (offset: number): Position => {
+    const at = lines.linePos(offset);
+    return { line: at.line, column: at.col };
+  };
+  return {
+    ok: true,
+    source: {
+      file,
+      data: data ?? null,
+      locate(path, options = {}) {
+        if (!root) return null;
+        let node: Node = root;
+        for (const [index, segment] of path.entries()) {
+          const last = index === path.length - 1;
+          if (isMap(node)) {
+            const pair = (node.items as Pair[]).find((item) => isPair(item) && isScalar(item.key) && String(item.key.value) === String(segment));
+            if (!pair) break;
+            if (last && options.key && isScalar(pair.key)) return pair.key.range ? position(pair.key.range[0]) : null;
+            if (!pair.value) return isScalar(pair.key) && pair.key.range ? position(pair.key.range[0]) : null;
+            node = pair.value as Node;
+          } else if (isSeq(node) && typeof segment === 'number' && node.items[segment]) {
+            node = node.items[segment] as Node;
+          } else {
+            break;
+          }
+        }
+        return node.range ? position(node.range[0]) : null;
+      },
+    },
+  };
+}
+
+/** Writes a data path the way people read it: `resource_slots[0].access`. */
+export function formatPath(path: DataPath): string {
+  return path.map((segment, index) => (typeof segment === 'number' ? `[${segment}]` : index === 0 ? segment : `.${segment}`)).join('');
+}
+
+/** `file:line:column: path: message`, leaving out what is not known. */
+export function formatProblem(problem: FileProblem): string {
+  const where = problem.position ? `${problem.file}:${problem.position.line}:${problem.position.column}` : problem.file;
+  return `${where}: ${problem.path ? `${problem.path}: ` : ''}${problem.message}`;
+}
+
+/** yaml's pretty messages end with " at line L, column C:" and a code frame; the position is reported apart. */
+function plainYamlMessage(message: string): string {
+  return message.replace(/ at line \d+, column \d+:[\s\S]*$/, '').trim();
+}

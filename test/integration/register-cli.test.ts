@@ -1,0 +1,380 @@
+import { expect } from 'chai';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { repositoryRoot } from '../../src/demo/demo-data';
+import { sqlite } from '../support/backends';
+import { RESOLVE } from '../support/registry-fixtures';
+import { startServer, type TestServer } from '../support/server';
+
+const ROOT = repositoryRoot();
+
+interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `npm run register -- …` as npm does (node -r @swc-node/register), in a child process, from the repository root. */
+function runCli(args: string[], env: Record<string, string | undefined> = {}): Promise<CliRun> {
+  const { ADMIN_TOKEN: _token, INIT_CWD: _initCwd, npm_lifecycle_event: _event, ...base } = process.env;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-r', '@swc-node/register', 'scripts/register.ts', ...args], {
+      cwd: ROOT,
+      env: { ...base, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 60_000,
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const lines = (...l: string[]) => `${l.join('\n')}\n`;
+
+const TOOL_COUNT = `{ tools { totalCount } }`;
+const TOOL = `query($ref: String!) { tool(ref: $ref) { id description resourceSlots { name access binding required resourceType { name } staticResource { name } } } }`;
+
+describe('register CLI (npm run register) against a real server', function () {
+  let scratch: string;
+  let server: TestServer;
+
+  /** Writes a file under the scratch folder and returns its path. */
+  const write = (name: string, text: string) => {
+    const path = join(scratch, name);
+    mkdirSync(join(path, '..'), { recursive: true });
+    writeFileSync(path, text);
+    return path;
+  };
+
+  before(() => {
+    scratch = mkdtempSync(join(tmpdir(), 'register-cli-'));
+  });
+  after(() => rmSync(scratch, { recursive: true, force: true }));
+  /** A second server, for the tests that need one. */
+  let server2: TestServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    await server2?.close();
+    server2 = undefined;
+  });
+
+  it('registers every example file into an empty registry, and the examples resolve as the seed says', async () => {
+    server = await startServer(sqlite);
+    const run = await runCli(['--url', server.url, 'examples/']);
+    expect(run.stdout.trim().split('\n')).to.deep.equal([
+      'ok    examples/registry.yaml: 2 resource types, 2 resources, 1 project, 1 link registered',
+      'ok    examples/tools/contextual-repo.yaml: tool examples/contextual-repo registered',
+      'ok    examples/tools/demo-mixed.yaml: tool demo/mixed registered',
+      'ok    examples/tools/parameter-target.yaml: tool examples/parameter-target registered',
+      'ok    examples/tools/static-config-dir.yaml: tool examples/static-config-dir registered',
+      '10 registered, 0 failed, 0 skipped (5 files)',
+    ]);
+    expect(run.code).to.equal(0);
+    expect(run.stderr).to.equal('');
+
+    const types = await server.data(`{ resourceType(ref: "fs-directory") { parentTypes { name } } project(ref: "demo") { resources { alias resource { name } } } }`);
+    expect(types).to.deep.equal({ resourceType: { parentTypes: [{ name: 'git-checkout' }] }, project: { resources: [{ alias: 'repo', resource: { name: 'acme/app-repo' } }] } });
+    const resolve = async (tool: string) =>
+      (await server.data(RESOLVE, { tool, project: 'demo' })).resolveBindings.map((r: any) => [r.slotName, r.bindingMode, r.resource?.name ?? null, r.deferred, r.access]);
+    expect(await resolve('demo/mixed')).to.deep.equal([
+      ['repo', 'CONTEXTUAL', 'acme/app-repo', false, 'READ_WRITE'],
+      ['config', 'STATIC', 'local/shared-config', false, 'READ_ONLY'],
+      ['output', 'PARAMETER', null, true, 'WRITE_ONLY'],
+    ]);
+    expect(await resolve('examples/contextual-repo')).to.deep.equal([['repo', 'CONTEXTUAL', 'acme/app-repo', false, 'READ_WRITE']]);
+    expect(await resolve('examples/static-config-dir')).to.deep.equal([['config_dir', 'STATIC', 'local/shared-config', false, 'READ_ONLY']]);
+    expect(await resolve('examples/parameter-target')).to.deep.equal([['target', 'PARAMETER', null, true, 'READ_WRITE']]);
+  });
+
+  it('registers every example tool against the demo registry (DEMO_DATA), demo/mixed included with --update', async () => {
+    server = await startServer(sqlite, { demoData: true });
+    const run = await runCli(['--url', server.url, '--update', 'examples/tools']);
+    expect(run.stdout).to.contain('ok    examples/tools/demo-mixed.yaml: tool demo/mixed updated\n');
+    expect(run.stdout).to.contain('3 registered, 1 updated, 0 failed, 0 skipped (4 files)');
+    expect(run.code).to.equal(0);
+    expect((await server.data(TOOL_COUNT)).tools.totalCount).to.equal(4);
+  });
+
+  it('reports a broken file with its line numbers, stores nothing from it, and exits 1', async () => {
+    server = await startServer(sqlite, { demoData: true });
+    const typo = write(
+      'broken/typo.yaml',
+      lines(
+        'name: acme/lint',
+        'resource_slots:',
+        '  - name: repo',
+        '    resource_type: git-checkout',
+        '    access: read_only',
+        '  - name: report',
+        '    acces: write_only',
+        '    resource_type: fs-directory',
+        '    binding: PARAMETER',
+      ),
+    );
+    const syntax = write('broken/syntax.yaml', lines('name: acme/syntax', 'resource_slots:', '  - name: repo', '    resource_type: [git-checkout', '  - name: other'));
+    const run = await runCli(['--url', server.url, typo, syntax]);
+    expect(run.stdout).to.contain(`FAIL  ${typo}: 2 problems\n`);
+    expect(run.stdout).to.contain(`        ${typo}:7:5: resource_slots[1]: unknown key 'acces' (did you mean 'access'?)\n`);
+    expect(run.stdout).to.contain(`        ${typo}:9:14: resource_slots[1].binding: 'PARAMETER' is not one of contextual, static, parameter (did you mean 'parameter'?)\n`);
+    expect(run.stdout).to.match(new RegExp(`FAIL  ${syntax}: 1 problem\\n        ${syntax}:5:\\d+: \\S`));
+    expect(run.stdout).to.contain('0 registered, 2 failed, 0 skipped (2 files)');
+    expect(run.code).to.equal(1);
+    expect((await server.data(TOOL_COUNT)).tools.totalCount).to.equal(1);
+  });
+
+  it("places the server's TOOL_VALIDATION_FAILED problems at their lines in the file", async () => {
+    server = await startServer(sqlite, { demoData: true });
+    const file = write(
+      'server-problems.yaml',
+      lines(
+        'name: acme/bad-static',
+        'resource_slots:',
+        '  - name: config',
+        '    resource_type: fs-directory',
+        '    binding: static',
+        '    static_resource: acme/app-repo',
+        '  - name: scratch',
+        '    resource_type: no-such-type',
+      ),
+    );
+    const run = await runCli(['--url', server.url, file]);
+    expect(run.stdout.trim().split('\n')).to.deep.equal([
+      `FAIL  ${file}: tool acme/bad-static: TOOL_VALIDATION_FAILED (2 problems)`,
+      `        ${file}:6:22: resource_slots[0].static_resource: slot 1 ('config') requires type 'fs-directory', but resource 'acme/app-repo' has type git-checkout, which does not reach it`,
+      `        ${file}:8:20: resource_slots[1].resource_type: slot 2 ('scratch') requires resource type 'no-such-type', which is not registered`,
+      '0 registered, 1 failed, 0 skipped (1 file)',
+    ]);
+    expect(run.code).to.equal(1);
+  });
+
+  it('--dry-run checks tools with validateTool and stores nothing', async () => {
+    server = await startServer(sqlite, { demoData: true });
+    const bad = write('dry/bad.yaml', lines('name: acme/dry-bad', 'resource_slots:', '  - name: config', '    resource_type: fs-directory', '    binding: static'));
+    const before = await server.data(`{ tools { totalCount } resourceTypes { totalCount } resources { totalCount } projects { totalCount } }`);
+
+    const good = await runCli(['--url', server.url, '--dry-run', 'examples/tools/contextual-repo.yaml', 'examples/tools/static-config-dir.yaml', 'examples/registry.yaml']);
+    expect(good.stdout.trim().split('\n')).to.deep.equal([
+      'ok    examples/registry.yaml: 2 resource types, 2 resources, 1 project, 1 link would be registered',
+      'ok    examples/tools/contextual-repo.yaml: tool examples/contextual-repo would be registered',
+      'ok    examples/tools/static-config-dir.yaml: tool examples/static-config-dir would be registered',
+      '8 valid, 0 failed, 0 skipped (3 files; dry run, nothing stored)',
+    ]);
+    expect(good.code).to.equal(0);
+
+    const failing = await runCli(['--url', server.url, '--dry-run', 'examples/tools/demo-mixed.yaml', bad]);
+    expect(failing.stdout).to.contain(`FAIL  ${bad}: tool acme/dry-bad: TOOL_VALIDATION_FAILED (1 problem)\n        ${bad}:3:5: resource_slots[0].static_resource: slot 1 ('config') is STATIC but names no staticResource\n`);
+    expect(failing.stdout).to.contain("FAIL  examples/tools/demo-mixed.yaml: tool demo/mixed: CONFLICT: a tool named 'demo/mixed' already exists (--update replaces it)");
+    expect(failing.code).to.equal(1);
+
+    const update = await runCli(['--url', server.url, '--dry-run', '--update', 'examples/tools/demo-mixed.yaml']);
+    expect(update.stdout).to.contain('ok    examples/tools/demo-mixed.yaml: tool demo/mixed would be updated');
+    expect(update.code).to.equal(0);
+
+    expect(await server.data(`{ tools { totalCount } resourceTypes { totalCount } resources { totalCount } projects { totalCount } }`)).to.deep.equal(before);
+  });
+
+  it('--update replaces a tool of the same name (same id, new slots); without it the name is a CONFLICT', async () => {
+    server = await startServer(sqlite, { demoData: true });
+    const file = write('update/lint.yaml', lines('name: acme/lint', 'description: first', 'resource_slots:', '  - { name: repo, resource_type: git-checkout }'));
+    expect((await runCli(['--url', server.url, file])).code).to.equal(0);
+    const first = (await server.data(TOOL, { ref: 'acme/lint' })).tool;
+
+    write(
+      'update/lint.yaml',
+      lines('name: acme/lint', 'description: second', 'resource_slots:', '  - name: report', '    resource_type: fs-directory', '    access: write_only', '    binding: parameter', '    required: false'),
+    );
+    const conflict = await runCli(['--url', server.url, file]);
+    expect(conflict.stdout).to.contain(`FAIL  ${file}: tool acme/lint: CONFLICT: a tool named 'acme/lint' already exists`);
+    expect(conflict.code).to.equal(1);
+    expect((await server.data(TOOL, { ref: 'acme/lint' })).tool).to.deep.equal(first);
+
+    const updated = await runCli(['--url', server.url, '--update', file]);
+    expect(updated.stdout).to.contain(`ok    ${file}: tool acme/lint updated`);
+    expect(updated.code).to.equal(0);
+    expect((await server.data(TOOL, { ref: 'acme/lint' })).tool).to.deep.equal({
+      id: first.id,
+      description: 'second',
+      resourceSlots: [{ name: 'report', access: 'WRITE_ONLY', binding: 'PARAMETER', required: false, resourceType: { name: 'fs-directory' }, staticResource: null }],
+    });
+  });
+
+  it('runs a directory, registry files first, and ends with the summary line', async () => {
+    server = await startServer(sqlite);
+    write('dir/a-tools.yaml', lines('- { name: team/a, resource_slots: [{ name: src, resource_type: tmp-dir }] }', '- { name: team/b, resource_slots: [] }'));
+    write('dir/nested/c.yml', lines('name: team/c', 'resource_slots:', '  - { name: out, resource_type: tmp-dir, binding: parameter }'));
+    write('dir/nested/d.yaml', lines('name: team/d', 'resource_slot: []'));
+    write(
+      'dir/z-registry.yaml',
+      lines(
+        'resource_types:',
+        '  - { name: tmp-dir, parent_types: [base-dir] }',
+        '  - name: base-dir',
+        'resources:',
+        '  - { name: team/scratch, type: tmp-dir }',
+        'projects:',
+        '  - name: team',
+        '    links: [{ resource: team/scratch, alias: src }]',
+        'tools:',
+        '  - { name: team/in-registry, resource_slots: [{ name: src, resource_type: base-dir }] }',
+      ),
+    );
+    const dir = join(scratch, 'dir');
+    const run = await runCli(['--url', server.url, dir]);
+    expect(run.stdout.trim().split('\n')).to.deep.equal([
+      `ok    ${dir}/z-registry.yaml: 2 resource types, 1 resource, 1 project, 1 link, 1 tool registered`,
+      `ok    ${dir}/a-tools.yaml: 2 tools registered`,
+      `ok    ${dir}/nested/c.yml: tool team/c registered`,
+      `FAIL  ${dir}/nested/d.yaml: 2 problems`,
+      `        ${dir}/nested/d.yaml:1:1: missing key 'resource_slots'`,
+      `        ${dir}/nested/d.yaml:2:1: unknown key 'resource_slot' (did you mean 'resource_slots'?)`,
+      '9 registered, 1 failed, 0 skipped (4 files)',
+    ]);
+    expect(run.code).to.equal(1);
+
+    const empty = (server2 = await startServer(sqlite));
+    const dry = await runCli(['--url', empty.url, '--dry-run', join(dir, 'z-registry.yaml')]);
+    expect(dry.stdout).to.contain(`ok    ${dir}/z-registry.yaml: 2 resource types, 1 resource, 1 project, 1 link, 1 tool would be registered\n`);
+    expect(dry.code).to.equal(0);
+    expect(await empty.data(`{ tools { totalCount } resourceTypes { totalCount } }`)).to.deep.equal({ tools: { totalCount: 0 }, resourceTypes: { totalCount: 0 } });
+
+    const resolved = (await server.data(RESOLVE, { tool: 'team/in-registry', project: 'team' })).resolveBindings;
+    expect(resolved.map((r: any) => r.resource.name)).to.deep.equal(['team/scratch']);
+  });
+
+  it('stops a registry file at its first failure and counts the rest as skipped', async () => {
+    server = await startServer(sqlite);
+    const file = write('stop/registry.yaml', lines('resource_types:', '  - { name: child, parent_types: [missing-parent] }', 'resources:', '  - { name: x/y, type: child }'));
+    const run = await runCli(['--url', server.url, file]);
+    expect(run.stdout.trim().split('\n')).to.deep.equal([
+      `FAIL  ${file}: 2 of 2 entries not done`,
+      "        resource type child: NOT_FOUND: parent type 'missing-parent' is not registered",
+      '        resource x/y: skipped (not sent: an earlier entry of this file failed)',
+      '0 registered, 1 failed, 1 skipped (1 file)',
+    ]);
+    expect(run.code).to.equal(1);
+  });
+
+  it('sends the token from --token, else ADMIN_TOKEN, as a bearer token, and none when there is none', async () => {
+    const seen: (string | undefined)[] = [];
+    const fake: Server = createServer((request, response) => {
+      seen.push((request.headers as IncomingHttpHeaders).authorization);
+      request.resume();
+      request.on('end', () => {
+        response.setHeader('content-type', 'application/json');
+        response.end(JSON.stringify({ data: { registerTool: { id: 'x' } } }));
+      });
+    });
+    await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(fake.address() as AddressInfo).port}/graphql`;
+      const file = 'examples/tools/contextual-repo.yaml';
+      expect((await runCli(['--url', url, '--token', 's3cret', file], { ADMIN_TOKEN: 'from-env' })).code).to.equal(0);
+      expect((await runCli(['--url', url, file], { ADMIN_TOKEN: 'from-env' })).code).to.equal(0);
+      expect((await runCli(['--url', url, file])).code).to.equal(0);
+      expect(seen).to.deep.equal(['Bearer s3cret', 'Bearer from-env', undefined]);
+    } finally {
+      await new Promise((resolve) => fake.close(resolve));
+    }
+  });
+
+  it('registers on a server that enforces tokens only with the admin token; the read token is enough for a dry run', async () => {
+    const ADMIN = 'cli-admin-token-0123456789';
+    const READER = 'cli-read-token-0123456789';
+    server = await startServer(sqlite, { demoData: true, adminToken: ADMIN, readToken: READER });
+    const file = 'examples/tools/contextual-repo.yaml';
+
+    const anonymous = await runCli(['--url', server.url, file]);
+    expect(anonymous.stdout).to.contain(`FAIL  ${file}: tool examples/contextual-repo: UNAUTHENTICATED: `);
+    expect(anonymous.code).to.equal(1);
+    const reader = await runCli(['--url', server.url, '--token', READER, file]);
+    expect(reader.stdout).to.contain(`FAIL  ${file}: tool examples/contextual-repo: FORBIDDEN: `);
+    expect(reader.code).to.equal(1);
+    const dryAnonymous = await runCli(['--url', server.url, '--dry-run', file]);
+    expect(dryAnonymous.stdout).to.contain(`FAIL  ${file}: tool examples/contextual-repo: UNAUTHENTICATED: reading the registry needs a token`);
+    expect(dryAnonymous.code).to.equal(1);
+    const dryRun = await runCli(['--url', server.url, '--dry-run', file], { ADMIN_TOKEN: READER });
+    expect(dryRun.stdout).to.contain(`ok    ${file}: tool examples/contextual-repo would be registered`);
+    expect(dryRun.code).to.equal(0);
+
+    const admin = await runCli(['--url', server.url, file], { ADMIN_TOKEN: ADMIN });
+    expect(admin.stdout).to.contain(`ok    ${file}: tool examples/contextual-repo registered`);
+    expect(admin.code).to.equal(0);
+  });
+
+  it('says so and exits 1 when the server cannot be reached', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const run = await runCli(['--url', `http://127.0.0.1:${port}/graphql`, 'examples/tools']);
+    expect(run.stderr).to.contain(`register: cannot reach http://127.0.0.1:${port}/graphql: ECONNREFUSED`);
+    expect(run.stdout).to.contain('0 registered, 1 failed, 3 skipped (4 files)');
+    expect(run.code).to.equal(1);
+  });
+
+  it('through npm run, reads paths relative to the folder the command was typed in', async () => {
+    server = await startServer(sqlite, { demoData: true });
+    write('typed-here/tools/one.yaml', lines('name: here/one', 'resource_slots: [{ name: repo, resource_type: git-checkout }]'));
+    const { ADMIN_TOKEN: _token, INIT_CWD: _initCwd, npm_lifecycle_event: _event, ...env } = process.env;
+    const run = await new Promise<CliRun>((resolve, reject) => {
+      const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+      const child = spawn(npm, ['--prefix', ROOT, 'run', '-s', 'register', '--', '--url', server.url, 'tools'], {
+        cwd: join(scratch, 'typed-here'),
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        timeout: 60_000,
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk) => (stdout += chunk));
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+    expect(run.stdout).to.contain('ok    tools/one.yaml: tool here/one registered');
+    expect(run.code).to.equal(0);
+  });
+
+  it('exits 2 on usage errors, and 0 for --help', async () => {
+    const none = await runCli([]);
+    expect(none.stderr).to.contain('register: name at least one file or directory');
+    expect(none.code).to.equal(2);
+    expect((await runCli(['--bogus', 'examples/'])).code).to.equal(2);
+    expect((await runCli(['--url', 'ftp://127.0.0.1/x', 'examples/'])).code).to.equal(2);
+    mkdirSync(join(scratch, 'empty'));
+    const empty = await runCli([join(scratch, 'empty')]);
+    expect(empty.stderr).to.contain('register: no .yaml or .yml files in');
+    expect(empty.code).to.equal(2);
+    const help = await runCli(['--help']);
+    expect(help.stdout).to.contain('Usage: npm run register -- [options] <file-or-dir>...');
+    expect(help.code).to.equal(0);
+  });
+
+  it('shows a progress bar on a terminal, and none when the output is not one', async function () {
+    if (spawnSync('script', ['--version']).status !== 0) {
+      console.log('      (skipped: no `script` command to give the CLI a terminal)');
+      this.skip();
+    }
+    server = await startServer(sqlite, { demoData: true });
+    const command = `${JSON.stringify(process.execPath)} -r @swc-node/register scripts/register.ts --url ${server.url} --dry-run --update examples/tools`;
+    const onTerminal = await new Promise<string>((resolve, reject) => {
+      const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
+      let out = '';
+      child.stdout.on('data', (chunk) => (out += chunk));
+      child.on('error', reject);
+      child.on('close', () => resolve(out));
+    });
+    expect(onTerminal).to.match(/register [█░]+ \d\/4 files/);
+    expect(onTerminal).to.contain('4 valid, 0 failed, 0 skipped (4 files; dry run, nothing stored)');
+    const piped = await runCli(['--url', server.url, '--dry-run', '--update', 'examples/tools']);
+    expect(piped.stdout + piped.stderr).not.to.match(/[█░]|files {2}/);
+  });
+});
