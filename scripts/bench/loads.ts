@@ -6,7 +6,8 @@
  */
 import autocannon from 'autocannon';
 import type { PreparedRequest } from './workloads';
-import { RssSampler, sleep, sqlStatements } from './processes';
+import { cpus } from 'node:os';
+import { cpuBetween, cpuSnapshot, RssSampler, sleep, sqlStatements } from './processes';
 
 export type LoadName = 'http' | 'floor' | 'resolve' | 'dashboard' | 'write';
 
@@ -36,6 +37,8 @@ export interface LoadSettings {
   readonly serverOrigin: string | null;
   /** The registry server's PID, for RSS samples; null when not sampled. */
   readonly serverPid: number | null;
+  /** The PID of the process under load (the server, or the http baseline), for its CPU use. */
+  readonly targetPid: number;
 }
 
 /** Tallies of the answers of one autocannon run. */
@@ -70,6 +73,12 @@ export interface LoadResult {
   readonly sqlStatements: number | null;
   readonly sqlPerRequest: number | null;
   readonly rssMaxBytes: number | null;
+  /**
+   * Average cores busy during the measured run: the process under load, the benchmark itself (autocannon), and
+   * everything else on the machine. A target near 1.0 is saturated (Node runs JavaScript on one core); "others"
+   * well above 0 means something else competed for the CPU and the figures are less trustworthy.
+   */
+  readonly cpuCores: { readonly target: number; readonly client: number; readonly others: number } | null;
   readonly checks: ResponseChecks;
   readonly warmup: { readonly requestsSent: number; readonly checks: ResponseChecks } | null;
 }
@@ -95,7 +104,10 @@ export async function runLoad<E>(load: LoadDefinition<E>, settings: LoadSettings
   const sqlBefore = settings.serverOrigin ? await sqlStatements(settings.serverOrigin) : null;
   const sampler = settings.serverPid !== null ? new RssSampler(settings.serverPid) : null;
   sampler?.start(200);
+  const pids = [settings.targetPid, process.pid];
+  const cpuBefore = cpuSnapshot(pids);
   const { result, checks, latencies } = await fire(load, settings.durationSeconds, settings.connections);
+  const cpu = cpuBetween(cpuBefore, cpuSnapshot(pids), cpus().length);
   sampler?.stop();
   sampler?.sample();
   let sqlAfter: number | null = null;
@@ -117,6 +129,7 @@ export async function runLoad<E>(load: LoadDefinition<E>, settings: LoadSettings
     sqlStatements: statements,
     sqlPerRequest: statements !== null && sent > 0 ? statements / sent : null,
     rssMaxBytes: sampler ? sampler.maxBytes : null,
+    cpuCores: cpu ? { target: cpu.byPid.get(settings.targetPid) ?? 0, client: cpu.byPid.get(process.pid) ?? 0, others: cpu.others } : null,
     checks,
     warmup,
   };

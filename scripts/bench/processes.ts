@@ -247,3 +247,47 @@ export async function sqlStatements(origin: string): Promise<number> {
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+/** CPU counters at one moment: the whole machine's, and some processes' (all in the kernel's clock ticks). */
+export interface CpuSnapshot {
+  readonly machineBusy: number;
+  readonly machineTotal: number;
+  readonly processes: ReadonlyMap<number, number>;
+}
+
+/** Reads /proc/stat and /proc/<pid>/stat; null where /proc is missing (not Linux). */
+export function cpuSnapshot(pids: readonly number[]): CpuSnapshot | null {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    // user nice system idle iowait irq softirq steal …: idle and iowait are the idle time.
+    const total = fields.slice(0, 8).reduce((a, b) => a + b, 0);
+    const busy = total - fields[3] - (fields[4] ?? 0);
+    const processes = new Map<number, number>();
+    for (const pid of pids) {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // Fields after the command name (which may hold spaces) start at state; utime and stime are the 12th and 13th of those.
+      const after = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      processes.set(pid, Number(after[11]) + Number(after[12]));
+    }
+    return { machineBusy: busy, machineTotal: total, processes };
+  } catch {
+    return null;
+  }
+}
+
+/** Average cores busy between two snapshots: the whole machine, each process, and everything else. */
+export function cpuBetween(before: CpuSnapshot | null, after: CpuSnapshot | null, cores: number): { machine: number; byPid: Map<number, number>; others: number } | null {
+  if (!before || !after) return null;
+  const total = after.machineTotal - before.machineTotal;
+  if (total <= 0) return null;
+  const toCores = (ticks: number) => (ticks / total) * cores;
+  const byPid = new Map<number, number>();
+  let ours = 0;
+  for (const [pid, ticks] of after.processes) {
+    const used = ticks - (before.processes.get(pid) ?? ticks);
+    byPid.set(pid, toCores(used));
+    ours += used;
+  }
+  const machine = toCores(after.machineBusy - before.machineBusy);
+  return { machine, byPid, others: Math.max(0, machine - toCores(ours)) };
+}

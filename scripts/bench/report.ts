@@ -162,21 +162,22 @@ export function growthTargets(steps: readonly GrowthStep[], p50Ratio: number | n
 /** The Markdown table of a full run. */
 export function fullTable(report: FullReport): string {
   const lines = [
-    '| Load | req/s | p50 (ms) | p99 (ms) | Ratio | SQL / request | Errors |',
-    '|---|---:|---:|---:|---:|---:|---:|',
+    '| Load | req/s | p50 (ms) | p99 (ms) | Ratio | SQL / request | CPU cores: server / client / others | Errors |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const row of report.loads) {
     const ratio = row.ratio ? `${row.ratio.value.toFixed(3)} × ${row.ratio.to}` : '—';
     const sql = row.sqlPerRequest == null ? '—' : row.sqlPerRequest.toFixed(2);
-    lines.push(`| ${row.name} | ${int(row.requestsPerSecond)} | ${ms(row.latencyMs.p50)} | ${ms(row.latencyMs.p99)} | ${ratio} | ${sql} | ${totalErrors(row)} |`);
+    lines.push(`| ${row.name} | ${int(row.requestsPerSecond)} | ${ms(row.latencyMs.p50)} | ${ms(row.latencyMs.p99)} | ${ratio} | ${sql} | ${cpu(row)} | ${totalErrors(row)} |`);
   }
   const r = report.registry;
   lines.push(
     '',
     `Server: start-up ${(report.server.startupMs / 1000).toFixed(2)} s (spawn to /readyz 200); RSS max ${mb(report.server.rssMaxBytes)} MB, after the loads ${mb(report.server.rssAfterBytes)} MB.`,
-    `Registry: ${formatSize(r.size)} (seed ${r.seed}): ${describeCounts(r.counts)}; ${mb(r.bytes)} MB file, ${r.generatedMs === null ? 'cached' : `generated in ${(r.generatedMs / 1000).toFixed(1)} s`}.`,
+    `Registry: ${formatSize(r.size)} (seed ${r.seed}): ${describeCounts(r.counts)}; ${mb(r.bytes)} MB file, ${r.generatedMs === null ? 'cached' : `generated in ${(r.generatedMs / 1000).toFixed(2)} s`}.`,
     `Resolve pairs: ${describeMix(report.resolvePairs)}.`,
     `${report.options.connections} connections, ${report.options.durationSeconds} s per load after ${report.options.warmupSeconds} s of warm-up; ${report.machine.cpus} × ${report.machine.cpuModel}, Node ${report.machine.node}; ${report.date}.`,
+    ...busyMachineNote(report.loads),
   );
   return lines.join('\n');
 }
@@ -184,21 +185,22 @@ export function fullTable(report: FullReport): string {
 /** The Markdown table of a growth run. */
 export function growthTable(report: GrowthReport): string {
   const lines = [
-    '| Size | Resources | Types | req/s | p50 (ms) | p99 (ms) | p50 × smallest | SQL / request | Start-up (s) | RSS max (MB) | Errors |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| Size | Resources | Types | req/s | p50 (ms) | p99 (ms) | p50 × smallest | SQL / request | Start-up (s) | RSS max (MB) | CPU cores: server / client / others | Errors |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   const base = report.steps[0]?.resolve.latencyMs.p50;
   for (const step of report.steps) {
     const load = step.resolve;
     const growth = base ? `${(load.latencyMs.p50 / base).toFixed(2)}×` : '—';
     lines.push(
-      `| ${formatSize(step.registry.size)} | ${int(step.registry.counts.resources)} | ${int(step.registry.counts.types)} | ${int(load.requestsPerSecond)} | ${ms(load.latencyMs.p50)} | ${ms(load.latencyMs.p99)} | ${growth} | ${load.sqlPerRequest == null ? '—' : load.sqlPerRequest.toFixed(2)} | ${(step.startupMs / 1000).toFixed(2)} | ${mb(step.rssMaxBytes)} | ${totalErrors(load)} |`,
+      `| ${formatSize(step.registry.size)} | ${int(step.registry.counts.resources)} | ${int(step.registry.counts.types)} | ${int(load.requestsPerSecond)} | ${ms(load.latencyMs.p50)} | ${ms(load.latencyMs.p99)} | ${growth} | ${load.sqlPerRequest == null ? '—' : load.sqlPerRequest.toFixed(2)} | ${(step.startupMs / 1000).toFixed(2)} | ${mb(step.rssMaxBytes)} | ${cpu(load)} | ${totalErrors(load)} |`,
     );
   }
   lines.push(
     '',
     `Resolve p50 grows ${report.p50Ratio === null ? '—' : `${report.p50Ratio.toFixed(2)}×`} from the smallest to the largest size.`,
     `${report.options.connections} connections, ${report.options.durationSeconds} s per size after ${report.options.warmupSeconds} s of warm-up, seed ${report.options.seed}; ${report.machine.cpus} × ${report.machine.cpuModel}, Node ${report.machine.node}; ${report.date}.`,
+    ...busyMachineNote(report.steps.map((s) => s.resolve)),
   );
   return lines.join('\n');
 }
@@ -227,6 +229,25 @@ export function errorLines(loads: readonly LoadResult[]): string {
 export function writeJson(path: string, report: FullReport | GrowthReport): void {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, `${JSON.stringify(report, null, 2)}\n`);
+}
+
+/** Cores busy during the measured run: the process under load, the benchmark's client, everything else. */
+function cpu(load: LoadResult): string {
+  const c = load.cpuCores;
+  return c ? `${c.target.toFixed(2)} / ${c.client.toFixed(2)} / ${c.others.toFixed(2)}` : '—';
+}
+
+/** Processes outside the benchmark that used this many cores on average make a load's figures doubtful. */
+export const BUSY_MACHINE_CORES = 0.25;
+
+/** A warning when other processes competed for the CPU during some load. */
+function busyMachineNote(loads: readonly LoadResult[]): string[] {
+  const busy = loads.filter((l) => (l.cpuCores?.others ?? 0) > BUSY_MACHINE_CORES);
+  if (busy.length === 0) return [];
+  const worst = Math.max(...busy.map((l) => l.cpuCores?.others ?? 0));
+  return [
+    `Warning: other processes on this machine used up to ${worst.toFixed(2)} cores during ${busy.map((l) => l.name).join(', ')}; those figures are disturbed (the last column shows by how much).`,
+  ];
 }
 
 function totalErrors(load: LoadResult): number {

@@ -102,13 +102,15 @@ async function withServer<T>(root: string, registry: PreparedRegistry, work: (se
   }
 }
 
-function settings(options: BenchOptions, server: RegistryServer | null): LoadSettings {
+/** Load settings against the registry server, or (with `targetPid`) against the http baseline. */
+function settings(options: BenchOptions, server: RegistryServer | null, targetPid?: number): LoadSettings {
   return {
     durationSeconds: options.durationSeconds,
     warmupSeconds: options.warmupSeconds,
     connections: options.connections,
     serverOrigin: server?.origin ?? null,
     serverPid: server?.process.pid ?? null,
+    targetPid: server?.process.pid ?? targetPid ?? process.pid,
   };
 }
 
@@ -123,6 +125,7 @@ async function measured<E>(load: LoadDefinition<E>, loadSettings: LoadSettings):
   progress(
     `${load.name}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.latencyMs.p50.toFixed(2)} ms, p99 ${result.latencyMs.p99.toFixed(2)} ms` +
       (result.sqlPerRequest === null ? '' : `, ${result.sqlPerRequest.toFixed(2)} SQL/request`) +
+      (result.cpuCores ? `, CPU cores: target ${result.cpuCores.target.toFixed(2)}, client ${result.cpuCores.client.toFixed(2)}, others ${result.cpuCores.others.toFixed(2)}` : '') +
       (hasErrors(result) ? ' — ERRORS' : ''),
   );
   return result;
@@ -139,7 +142,7 @@ export async function runFull(root: string, options: BenchOptions): Promise<Full
   const baseline = await startHttpBaseline(root);
   try {
     const body = graphqlBody(FLOOR_QUERY);
-    loads.push(await measured({ name: 'http', url: baseline.url, next: () => ({ body, expect: null }), fixed: true, verify: verifyFloor, verifyEvery: 1 }, settings(options, null)));
+    loads.push(await measured({ name: 'http', url: baseline.url, next: () => ({ body, expect: null }), fixed: true, verify: verifyFloor, verifyEvery: 1 }, settings(options, null, baseline.process.pid)));
   } finally {
     await baseline.process.stop();
   }
