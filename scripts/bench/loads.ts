@@ -75,8 +75,9 @@ export interface LoadResult {
   readonly rssMaxBytes: number | null;
   /**
    * Average cores busy during the measured run: the process under load, the benchmark itself (autocannon), and
-   * everything else on the machine. A target near 1.0 is saturated (Node runs JavaScript on one core); "others"
-   * well above 0 means something else competed for the CPU and the figures are less trustworthy.
+   * everything else on the machine. A target at 1.0 or a little above is saturated (Node runs JavaScript on one
+   * core; GC helper threads add a little); "others" well above 0 means something else competed for the CPU and the
+   * figures are less trustworthy.
    */
   readonly cpuCores: { readonly target: number; readonly client: number; readonly others: number } | null;
   readonly checks: ResponseChecks;
