@@ -36,6 +36,7 @@ import {
   verifyResolve,
   verifyWrite,
   writeRequests,
+  type ExpectedSlot,
   type ResolveMix,
 } from './workloads';
 
@@ -114,7 +115,7 @@ function settings(options: BenchOptions, server: RegistryServer | null, targetPi
   };
 }
 
-function resolveLoad(server: RegistryServer, registry: PreparedRegistry, random: Random): LoadDefinition<ReturnType<typeof resolveRequests>[number]['expect']> {
+function resolveLoad(server: RegistryServer, registry: PreparedRegistry, random: Random): LoadDefinition<ExpectedSlot[]> {
   const requests = resolveRequests(registry.pairs);
   return { name: 'resolve', url: server.graphqlUrl, next: () => random.pick(requests), verify: verifyResolve, verifyEvery: 10 };
 }
