@@ -15,6 +15,7 @@ import { buildRegistrySchema } from './graphql/schema';
 import { createHttpServer } from './http/server';
 import { createLogger } from './logging';
 import { Database } from './persistence/database';
+import { SCHEMA_CREATING_MIGRATION } from './persistence/migrations';
 import { RegistryReader } from './persistence/registry-store';
 
 /** A started server. */
@@ -58,7 +59,8 @@ export async function bootstrap(config: AppConfig, options: { logger?: Logger; g
     };
     const newLoaders = () => createLoaders(reader, caches);
 
-    if (config.demoData && (await reader.registryState()).version === 0) {
+    // Only the start that created the schema loads the demo, so several instances starting at once on an empty database load it once.
+    if (config.demoData && applied.includes(SCHEMA_CREATING_MIGRATION) && (await reader.registryState()).version === 0) {
       await loadDemoData(services, newLoaders());
       logger.info('new registry: loaded the demo data (DEMO_DATA=false skips this)');
     }

@@ -2,3 +2,6 @@ import { InitialSchema1764489600000 } from './1764489600000-initial-schema';
 
 /** Every migration, oldest first. */
 export const MIGRATIONS = [InitialSchema1764489600000];
+
+/** The migration that creates the schema: a start that applies it has made a new database. */
+export const SCHEMA_CREATING_MIGRATION = 'InitialSchema1764489600000';

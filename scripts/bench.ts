@@ -1,0 +1,76 @@
+/**
+ * `npm run bench`: the performance benchmark of the registry server (see the
+ * README's Performance section). Builds or reuses a synthetic registry, runs
+ * the production build on it, measures the loads with autocannon, and prints
+ * a Markdown table, the target checks and the JSON report's path. Exits 1 when
+ * any load had an error answer (never because of a missed target).
+ */
+import 'reflect-metadata';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseBenchArgs, USAGE, UsageError, type BenchOptions } from './bench/options';
+import { errorLines, fullTable, growthTable, targetLines, writeJson } from './bench/report';
+import { progress, runFull, runGrowth } from './bench/run';
+
+const ROOT = resolve(__dirname, '..');
+
+async function main(): Promise<number> {
+  let options: BenchOptions | null;
+  try {
+    options = parseBenchArgs(process.argv.slice(2));
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`bench: ${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    throw error;
+  }
+  if (options === null) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (!existsSync(join(ROOT, 'dist', 'src', 'main.js'))) {
+    console.error('bench: dist/src/main.js is missing; `npm run bench` builds it first (or run `npm run build`).');
+    return 1;
+  }
+
+  if (options.sizes) {
+    const report = await runGrowth(ROOT, options, options.sizes);
+    writeJson(options.out, report);
+    console.log(`\n## Resolve growth with registry size\n\n${growthTable(report)}\n`);
+    console.log(`Targets (informational):\n${targetLines(report.targets)}\n`);
+    return finish(report.errors, errorLines(report.steps.map((s) => s.resolve)), options.out, report.elapsedMs);
+  }
+
+  const report = await runFull(ROOT, options);
+  writeJson(options.out, report);
+  console.log(`\n## Benchmark\n\n${fullTable(report)}\n`);
+  console.log(`Targets (informational):\n${targetLines(report.targets)}\n`);
+  return finish(report.errors, errorLines(report.loads), options.out, report.elapsedMs);
+}
+
+function finish(errors: boolean, details: string, out: string, elapsedMs: number): number {
+  console.log(`JSON report: ${out}`);
+  console.log(`Benchmark time: ${(elapsedMs / 1000).toFixed(1)} s (after the build)`);
+  if (errors) {
+    console.error(`\nbench: some requests failed; the figures above are not trustworthy.\n${details}`);
+    return 1;
+  }
+  return 0;
+}
+
+// Ctrl-C or a stop: exit, and the exit hook kills the children this run started (by PID).
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    progress(`${signal}: stopping`);
+    process.exit(130);
+  });
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`bench: failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    process.exit(1);
+  },
+);

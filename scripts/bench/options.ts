@@ -1,0 +1,122 @@
+/** The benchmark's command line: `npm run bench -- [options]`, parsed with node's util.parseArgs. */
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+
+/** What one benchmark run does. */
+export interface BenchOptions {
+  /** Resources in the registry for the full run. */
+  readonly size: number;
+  /** When set, only the resolve load runs, once per size (growth mode). */
+  readonly sizes: readonly number[] | null;
+  readonly seed: string;
+  readonly quick: boolean;
+  /** Where the JSON report goes. */
+  readonly out: string;
+  /** Seconds measured per load. */
+  readonly durationSeconds: number;
+  /** Seconds of unmeasured load before each measured one. */
+  readonly warmupSeconds: number;
+  readonly connections: number;
+  /** Ignore a cached database and build it again. */
+  readonly regenerate: boolean;
+}
+
+export const DEFAULT_SIZE = 50_000;
+/** The registry size of `--quick`. */
+export const QUICK_SIZE = 400;
+export const DEFAULT_SEED = '1';
+
+export const USAGE = `Usage: npm run bench -- [options]
+
+  --size N         registry size in resources: 1k, 10k, 50k (default), 100k, or a number
+  --sizes A,B,...  growth mode: only the resolve load, once per size (e.g. 1k,10k,100k)
+  --seed S         generator seed (default ${DEFAULT_SEED}); letters, digits, '-' and '_'
+  --quick          a tiny registry (${QUICK_SIZE} resources) and 1 s per load, for CI
+  --out FILE       JSON report (default bench-results/latest.json; with --quick, bench-results/quick.json)
+  --duration S     seconds measured per load (default 10; 1 with --quick)
+  --warmup S       seconds of warm-up before each load (default 2; 0.25 with --quick)
+  --connections N  concurrent connections (default 10)
+  --regenerate     build the database again even when a cached one exists
+  --help           this text`;
+
+/** A command line that cannot be used; the message says why. */
+export class UsageError extends Error {}
+
+/** Parses the arguments after `npm run bench --`. Returns null for --help. */
+export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): BenchOptions | null {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        size: { type: 'string' },
+        sizes: { type: 'string' },
+        seed: { type: 'string' },
+        quick: { type: 'boolean', default: false },
+        out: { type: 'string' },
+        duration: { type: 'string' },
+        warmup: { type: 'string' },
+        connections: { type: 'string' },
+        regenerate: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const values = parsed.values;
+  if (values.help) return null;
+
+  const quick = values.quick === true;
+  const seed = values.seed ?? DEFAULT_SEED;
+  if (!/^[A-Za-z0-9_-]{1,40}$/.test(seed)) throw new UsageError(`--seed must be 1–40 letters, digits, '-' or '_' (got "${seed}")`);
+  const size = values.size !== undefined ? parseSize(values.size, '--size') : quick ? QUICK_SIZE : DEFAULT_SIZE;
+  const sizes = values.sizes !== undefined ? values.sizes.split(',').map((s) => parseSize(s.trim(), '--sizes')) : null;
+  if (sizes && sizes.length === 0) throw new UsageError('--sizes needs at least one size');
+  if (sizes && values.size !== undefined) throw new UsageError('--size and --sizes cannot be combined');
+
+  return {
+    size,
+    sizes: sizes ? [...new Set(sizes)].sort((a, b) => a - b) : null,
+    seed,
+    quick,
+    out: resolve(cwd, values.out ?? (quick ? 'bench-results/quick.json' : 'bench-results/latest.json')),
+    durationSeconds: parsePositive(values.duration, quick ? 1 : 10, '--duration'),
+    warmupSeconds: parseNonNegative(values.warmup, quick ? 0.25 : 2, '--warmup'),
+    connections: Math.round(parsePositive(values.connections, 10, '--connections')),
+    regenerate: values.regenerate === true,
+  };
+}
+
+/** "1k" → 1000, "2.5k" → 2500, "1m" → 1000000, "750" → 750. At least 50, at most 2 million. */
+export function parseSize(text: string, flag: string): number {
+  const match = /^(\d+(?:\.\d+)?)([kKmM]?)$/.exec(text);
+  if (!match) throw new UsageError(`${flag}: "${text}" is not a size (e.g. 1k, 50k, 100k or 2000)`);
+  const factor = match[2] === '' ? 1 : match[2].toLowerCase() === 'k' ? 1_000 : 1_000_000;
+  const value = Math.round(Number(match[1]) * factor);
+  if (value < 50 || value > 2_000_000) throw new UsageError(`${flag}: ${text} is out of range (50 to 2m resources)`);
+  return value;
+}
+
+/** 50000 → "50k", 1500 → "1.5k", 400 → "400". */
+export function formatSize(size: number): string {
+  if (size >= 1_000_000 && size % 100_000 === 0) return `${size / 1_000_000}m`;
+  if (size >= 1_000 && size % 100 === 0) return `${size / 1_000}k`;
+  return String(size);
+}
+
+function parsePositive(text: string | undefined, fallback: number, flag: string): number {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value <= 0) throw new UsageError(`${flag} must be a positive number (got "${text}")`);
+  return value;
+}
+
+function parseNonNegative(text: string | undefined, fallback: number, flag: string): number {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value < 0) throw new UsageError(`${flag} must be zero or a positive number (got "${text}")`);
+  return value;
+}

@@ -1,0 +1,293 @@
+/**
+ * The benchmark's child processes: the real registry server (the production
+ * build, `node dist/src/main.js`) and the bare node:http baseline. Each runs
+ * in its own process, is stopped by its PID, and is killed if the benchmark
+ * itself exits early. Also: free ports, start-up timing, RSS from /proc and
+ * the server's SQL statement counter.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+/** Children still running, so that an early exit of the benchmark does not leave them behind. */
+const running = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const child of running) {
+      if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
+        try {
+          process.kill(child.pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+    }
+  });
+}
+
+/** A child process the benchmark started. */
+export class Child {
+  private readonly outputLines: string[] = [];
+  private readonly exited: Promise<void>;
+
+  constructor(
+    readonly name: string,
+    private readonly child: ChildProcess,
+  ) {
+    installExitHook();
+    running.add(child);
+    const keep = (chunk: Buffer) => {
+      for (const line of chunk.toString('utf8').split('\n')) {
+        if (line.trim() === '') continue;
+        this.outputLines.push(line);
+        if (this.outputLines.length > 40) this.outputLines.shift();
+      }
+    };
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+    this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
+    void this.exited.then(() => running.delete(child));
+  }
+
+  get pid(): number {
+    if (this.child.pid === undefined) throw new Error(`${this.name} did not start`);
+    return this.child.pid;
+  }
+
+  /** True once the process has ended. */
+  get hasExited(): boolean {
+    return this.child.exitCode !== null || this.child.signalCode !== null;
+  }
+
+  /** The last lines it printed. */
+  output(): string {
+    return this.outputLines.join('\n');
+  }
+
+  /** Waits for the next line of output that matches. */
+  waitForLine(pattern: RegExp, timeoutMs: number): Promise<RegExpMatchArray> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => finish(new Error(`${this.name}: no line matching ${pattern} within ${timeoutMs} ms\n${this.output()}`)), timeoutMs);
+      const onData = (chunk: Buffer) => {
+        const match = chunk.toString('utf8').match(pattern);
+        if (match) finish(null, match);
+      };
+      const onExit = () => finish(new Error(`${this.name} exited before it was ready\n${this.output()}`));
+      const finish = (error: Error | null, match?: RegExpMatchArray) => {
+        clearTimeout(timer);
+        this.child.stdout?.off('data', onData);
+        this.child.off('exit', onExit);
+        if (error) reject(error);
+        else resolve(match as RegExpMatchArray);
+      };
+      this.child.stdout?.on('data', onData);
+      this.child.once('exit', onExit);
+    });
+  }
+
+  /** Stops the process by its PID: SIGTERM, then SIGKILL after `graceMs`. */
+  async stop(graceMs = 5000): Promise<void> {
+    if (this.hasExited) return;
+    process.kill(this.pid, 'SIGTERM');
+    const timer = setTimeout(() => {
+      if (!this.hasExited) process.kill(this.pid, 'SIGKILL');
+    }, graceMs);
+    await this.exited;
+    clearTimeout(timer);
+  }
+}
+
+/** A port that was free a moment ago on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** The registry server, started and ready. */
+export interface RegistryServer {
+  readonly process: Child;
+  readonly origin: string;
+  readonly graphqlUrl: string;
+  /** Milliseconds from spawn until GET /readyz answered 200. */
+  readonly startupMs: number;
+}
+
+/**
+ * Starts the production build on a SQLite file and waits until /readyz
+ * answers 200. BENCH_COUNT_SQL=1 exposes the statement counter.
+ */
+export async function startRegistryServer(root: string, databasePath: string): Promise<RegistryServer> {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const started = performance.now();
+  const child = new Child(
+    'registry server',
+    spawn(process.execPath, [join(root, 'dist', 'src', 'main.js')], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        DATABASE_URL: `sqlite:${databasePath}`,
+        DEMO_DATA: 'false',
+        BENCH_COUNT_SQL: '1',
+        LOG_LEVEL: 'warn',
+      },
+    }),
+  );
+  try {
+    await waitUntilReady(child, `${origin}/readyz`, 60_000);
+  } catch (error) {
+    await child.stop();
+    throw error;
+  }
+  return { process: child, origin, graphqlUrl: `${origin}/graphql`, startupMs: performance.now() - started };
+}
+
+async function waitUntilReady(child: Child, url: string, timeoutMs: number): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
+    if (child.hasExited) throw new Error(`the registry server exited during start-up:\n${child.output()}`);
+    try {
+      const response = await fetch(url);
+      await response.arrayBuffer();
+      if (response.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(10);
+  }
+  throw new Error(`the registry server was not ready within ${timeoutMs} ms:\n${child.output()}`);
+}
+
+/** The bare node:http server (scripts/bench/http-baseline.ts) in its own process. */
+export async function startHttpBaseline(root: string): Promise<{ process: Child; url: string }> {
+  const child = new Child(
+    'http baseline',
+    spawn(process.execPath, ['-r', '@swc-node/register', join(root, 'scripts', 'bench', 'http-baseline.ts')], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NODE_ENV: 'production' },
+    }),
+  );
+  try {
+    const [, port] = await child.waitForLine(/listening on (\d+)/, 30_000);
+    return { process: child, url: `http://127.0.0.1:${port}/` };
+  } catch (error) {
+    await child.stop();
+    throw error;
+  }
+}
+
+/** Resident memory of a process in bytes (VmRSS from /proc), or null when it cannot be read. */
+export function rssBytes(pid: number): number | null {
+  try {
+    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Samples a process's RSS every `intervalMs`, keeping the largest. */
+export class RssSampler {
+  maxBytes = 0;
+  lastBytes = 0;
+  samples = 0;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly pid: number) {}
+
+  /** Takes one sample now. */
+  sample(): number {
+    const bytes = rssBytes(this.pid);
+    if (bytes !== null) {
+      this.samples += 1;
+      this.lastBytes = bytes;
+      this.maxBytes = Math.max(this.maxBytes, bytes);
+    }
+    return bytes ?? 0;
+  }
+
+  start(intervalMs = 200): void {
+    this.stop();
+    this.sample();
+    this.timer = setInterval(() => this.sample(), intervalMs);
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+}
+
+/** The server's SQL statement count so far (GET /debug/sql-stats). */
+export async function sqlStatements(origin: string): Promise<number> {
+  const response = await fetch(`${origin}/debug/sql-stats`);
+  if (response.status !== 200) throw new Error(`GET /debug/sql-stats answered ${response.status}; is BENCH_COUNT_SQL=1 set?`);
+  const body = (await response.json()) as { statements?: unknown };
+  if (typeof body.statements !== 'number') throw new Error('GET /debug/sql-stats did not return { statements: <number> }');
+  return body.statements;
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** CPU counters at one moment: the whole machine's, and some processes' (all in the kernel's clock ticks). */
+export interface CpuSnapshot {
+  readonly machineBusy: number;
+  readonly machineTotal: number;
+  readonly processes: ReadonlyMap<number, number>;
+}
+
+/** Reads /proc/stat and /proc/<pid>/stat; null where /proc is missing (not Linux). */
+export function cpuSnapshot(pids: readonly number[]): CpuSnapshot | null {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    // user nice system idle iowait irq softirq steal …: idle and iowait are the idle time.
+    const total = fields.slice(0, 8).reduce((a, b) => a + b, 0);
+    const busy = total - fields[3] - (fields[4] ?? 0);
+    const processes = new Map<number, number>();
+    for (const pid of pids) {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // Fields after the command name (which may hold spaces) start at state; utime and stime are the 12th and 13th of those.
+      const after = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      processes.set(pid, Number(after[11]) + Number(after[12]));
+    }
+    return { machineBusy: busy, machineTotal: total, processes };
+  } catch {
+    return null;
+  }
+}
+
+/** Average cores busy between two snapshots: the whole machine, each process, and everything else. */
+export function cpuBetween(before: CpuSnapshot | null, after: CpuSnapshot | null, cores: number): { machine: number; byPid: Map<number, number>; others: number } | null {
+  if (!before || !after) return null;
+  const total = after.machineTotal - before.machineTotal;
+  if (total <= 0) return null;
+  const toCores = (ticks: number) => (ticks / total) * cores;
+  const byPid = new Map<number, number>();
+  let ours = 0;
+  for (const [pid, ticks] of after.processes) {
+    const used = ticks - (before.processes.get(pid) ?? ticks);
+    byPid.set(pid, toCores(used));
+    ours += used;
+  }
+  const machine = toCores(after.machineBusy - before.machineBusy);
+  return { machine, byPid, others: Math.max(0, machine - toCores(ours)) };
+}

@@ -1,0 +1,286 @@
+/**
+ * Turns measured loads into the benchmark's report: the Markdown table, the
+ * ratios (each load to the floor, the floor to bare HTTP), the informational
+ * PASS/FAIL lines for the targets of the performance issue, and the JSON file
+ * with the same figures.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { dirname } from 'node:path';
+import { errorCount, type LoadName, type LoadResult } from './loads';
+import type { RegistryCounts } from './model';
+import { formatSize, type BenchOptions } from './options';
+import type { ResolveMix } from './workloads';
+
+/** The targets of the performance issue, checked against one run's figures. */
+export const TARGETS = {
+  floorToHttp: 0.25,
+  resolveToFloor: 0.5,
+  dashboardToFloor: 0.1,
+  dashboardToFloorStretch: 0.2,
+  resolveSqlPerRequest: 3,
+  dashboardSqlPerRequest: 8,
+  rssBytes: 300 * 1024 * 1024,
+  startupMs: 2000,
+  growthP50Ratio: 1.3,
+} as const;
+
+/** One target: the measured value, the limit, and whether it holds (null when it could not be measured). */
+export interface TargetCheck {
+  readonly target: string;
+  readonly measured: string;
+  readonly pass: boolean | null;
+}
+
+/** The registry a run measured. */
+export interface RegistryInfo {
+  readonly size: number;
+  readonly seed: string;
+  readonly file: string;
+  readonly bytes: number;
+  /** Milliseconds spent generating it in this run; null when the cached file was used. */
+  readonly generatedMs: number | null;
+  readonly counts: RegistryCounts;
+}
+
+/** A load's row: its figures and its ratio to the floor (the floor's to http). */
+export interface LoadRow extends LoadResult {
+  readonly ratio: { readonly value: number; readonly to: 'http' | 'floor' } | null;
+}
+
+/** The report of a full run (all five loads on one registry). */
+export interface FullReport {
+  readonly kind: 'full';
+  readonly date: string;
+  readonly machine: MachineInfo;
+  readonly options: BenchOptions;
+  readonly registry: RegistryInfo;
+  readonly resolvePairs: ResolveMix;
+  readonly server: { readonly startupMs: number; readonly rssMaxBytes: number; readonly rssAfterBytes: number };
+  readonly loads: LoadRow[];
+  readonly targets: TargetCheck[];
+  readonly errors: boolean;
+  readonly elapsedMs: number;
+}
+
+/** One size of a growth run. */
+export interface GrowthStep {
+  readonly registry: RegistryInfo;
+  readonly resolvePairs: ResolveMix;
+  readonly startupMs: number;
+  readonly rssMaxBytes: number;
+  readonly resolve: LoadResult;
+}
+
+/** The report of a growth run (`--sizes`): the resolve load at each size. */
+export interface GrowthReport {
+  readonly kind: 'growth';
+  readonly date: string;
+  readonly machine: MachineInfo;
+  readonly options: BenchOptions;
+  readonly steps: GrowthStep[];
+  /** p50 at the largest size over p50 at the smallest. */
+  readonly p50Ratio: number | null;
+  readonly targets: TargetCheck[];
+  readonly errors: boolean;
+  readonly elapsedMs: number;
+}
+
+export interface MachineInfo {
+  readonly cpus: number;
+  readonly cpuModel: string;
+  readonly node: string;
+  readonly platform: string;
+}
+
+export function machineInfo(): MachineInfo {
+  const list = cpus();
+  return { cpus: list.length, cpuModel: list[0]?.model ?? 'unknown', node: process.version, platform: `${process.platform}-${process.arch}` };
+}
+
+/** Adds each load's ratio: floor to http, every other server load to floor. */
+export function withRatios(loads: readonly LoadResult[]): LoadRow[] {
+  const rate = (name: LoadName) => loads.find((l) => l.name === name)?.requestsPerSecond ?? null;
+  const http = rate('http');
+  const floor = rate('floor');
+  return loads.map((load) => {
+    if (load.name === 'http') return { ...load, ratio: null };
+    if (load.name === 'floor') return { ...load, ratio: http ? { value: load.requestsPerSecond / http, to: 'http' } : null };
+    return { ...load, ratio: floor ? { value: load.requestsPerSecond / floor, to: 'floor' } : null };
+  });
+}
+
+/** The targets for a full run. Informational: they never change the exit code. */
+export function fullTargets(rows: readonly LoadRow[], server: FullReport['server']): TargetCheck[] {
+  const row = (name: LoadName) => rows.find((r) => r.name === name);
+  const ratioCheck = (name: LoadName, min: number, to: string): TargetCheck => {
+    const ratio = row(name)?.ratio?.value;
+    return { target: `${name} ≥ ${min} × ${to} req/s`, measured: ratio === undefined ? 'not measured' : `${ratio.toFixed(3)} × ${to}`, pass: ratio === undefined ? null : ratio >= min };
+  };
+  const sqlCheck = (name: LoadName, max: number): TargetCheck => {
+    const perRequest = row(name)?.sqlPerRequest;
+    return {
+      target: `${name} ≤ ${max} SQL statements per request`,
+      measured: perRequest == null ? 'not measured' : perRequest.toFixed(2),
+      pass: perRequest == null ? null : perRequest <= max,
+    };
+  };
+  return [
+    ratioCheck('floor', TARGETS.floorToHttp, 'http'),
+    ratioCheck('resolve', TARGETS.resolveToFloor, 'floor'),
+    ratioCheck('dashboard', TARGETS.dashboardToFloor, 'floor'),
+    { ...ratioCheck('dashboard', TARGETS.dashboardToFloorStretch, 'floor'), target: `dashboard ≥ ${TARGETS.dashboardToFloorStretch} × floor req/s (stretch)` },
+    sqlCheck('resolve', TARGETS.resolveSqlPerRequest),
+    sqlCheck('dashboard', TARGETS.dashboardSqlPerRequest),
+    { target: `server RSS ≤ ${mb(TARGETS.rssBytes)} MB`, measured: `${mb(server.rssMaxBytes)} MB (max)`, pass: server.rssMaxBytes <= TARGETS.rssBytes },
+    { target: `start-up ≤ ${TARGETS.startupMs / 1000} s`, measured: `${(server.startupMs / 1000).toFixed(2)} s`, pass: server.startupMs <= TARGETS.startupMs },
+  ];
+}
+
+/** The growth target: resolve p50 at the largest size at most 1.3 × at the smallest. */
+export function growthTargets(steps: readonly GrowthStep[], p50Ratio: number | null): TargetCheck[] {
+  if (steps.length < 2 || p50Ratio === null) return [{ target: `resolve p50 growth ≤ ${TARGETS.growthP50Ratio}×`, measured: 'needs two sizes', pass: null }];
+  const first = steps[0].registry.size;
+  const last = steps[steps.length - 1].registry.size;
+  return [
+    {
+      target: `resolve p50 at ${formatSize(last)} ≤ ${TARGETS.growthP50Ratio} × p50 at ${formatSize(first)}`,
+      measured: `${p50Ratio.toFixed(2)}×`,
+      pass: p50Ratio <= TARGETS.growthP50Ratio,
+    },
+    ...steps.map((step) => {
+      const perRequest = step.resolve.sqlPerRequest;
+      return {
+        target: `resolve ≤ ${TARGETS.resolveSqlPerRequest} SQL statements per request at ${formatSize(step.registry.size)}`,
+        measured: perRequest == null ? 'not measured' : perRequest.toFixed(2),
+        pass: perRequest == null ? null : perRequest <= TARGETS.resolveSqlPerRequest,
+      };
+    }),
+  ];
+}
+
+/** The Markdown table of a full run. */
+export function fullTable(report: FullReport): string {
+  const lines = [
+    '| Load | req/s | p50 (ms) | p99 (ms) | Ratio | SQL / request | CPU cores: server / client / others | Errors |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const row of report.loads) {
+    const ratio = row.ratio ? `${row.ratio.value.toFixed(3)} × ${row.ratio.to}` : '—';
+    const sql = row.sqlPerRequest == null ? '—' : row.sqlPerRequest.toFixed(2);
+    lines.push(`| ${row.name} | ${int(row.requestsPerSecond)} | ${ms(row.latencyMs.p50)} | ${ms(row.latencyMs.p99)} | ${ratio} | ${sql} | ${cpu(row)} | ${totalErrors(row)} |`);
+  }
+  const r = report.registry;
+  lines.push(
+    '',
+    `Server: start-up ${(report.server.startupMs / 1000).toFixed(2)} s (spawn to /readyz 200); RSS max ${mb(report.server.rssMaxBytes)} MB, after the loads ${mb(report.server.rssAfterBytes)} MB.`,
+    `Registry: ${formatSize(r.size)} (seed ${r.seed}): ${describeCounts(r.counts)}; ${mb(r.bytes)} MB file, ${r.generatedMs === null ? 'cached' : `generated in ${(r.generatedMs / 1000).toFixed(2)} s`}.`,
+    `Resolve pairs: ${describeMix(report.resolvePairs)}.`,
+    `${report.options.connections} connections, ${report.options.durationSeconds} s per load after ${report.options.warmupSeconds} s of warm-up; ${report.machine.cpus} × ${report.machine.cpuModel}, Node ${report.machine.node}; ${report.date}.`,
+    ...busyMachineNote(report.loads),
+  );
+  return lines.join('\n');
+}
+
+/** The Markdown table of a growth run. */
+export function growthTable(report: GrowthReport): string {
+  const lines = [
+    '| Size | Resources | Types | req/s | p50 (ms) | p99 (ms) | p50 × smallest | SQL / request | Start-up (s) | RSS max (MB) | CPU cores: server / client / others | Errors |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  const base = report.steps[0]?.resolve.latencyMs.p50;
+  for (const step of report.steps) {
+    const load = step.resolve;
+    const growth = base ? `${(load.latencyMs.p50 / base).toFixed(2)}×` : '—';
+    lines.push(
+      `| ${formatSize(step.registry.size)} | ${int(step.registry.counts.resources)} | ${int(step.registry.counts.types)} | ${int(load.requestsPerSecond)} | ${ms(load.latencyMs.p50)} | ${ms(load.latencyMs.p99)} | ${growth} | ${load.sqlPerRequest == null ? '—' : load.sqlPerRequest.toFixed(2)} | ${(step.startupMs / 1000).toFixed(2)} | ${mb(step.rssMaxBytes)} | ${cpu(load)} | ${totalErrors(load)} |`,
+    );
+  }
+  lines.push(
+    '',
+    `Resolve p50 grows ${report.p50Ratio === null ? '—' : `${report.p50Ratio.toFixed(2)}×`} from the smallest to the largest size.`,
+    `${report.options.connections} connections, ${report.options.durationSeconds} s per size after ${report.options.warmupSeconds} s of warm-up, seed ${report.options.seed}; ${report.machine.cpus} × ${report.machine.cpuModel}, Node ${report.machine.node}; ${report.date}.`,
+    ...busyMachineNote(report.steps.map((s) => s.resolve)),
+  );
+  return lines.join('\n');
+}
+
+/** PASS/FAIL lines. */
+export function targetLines(targets: readonly TargetCheck[]): string {
+  return targets.map((t) => `${t.pass === null ? 'N/A ' : t.pass ? 'PASS' : 'FAIL'}  ${t.target}: ${t.measured}`).join('\n');
+}
+
+/** The bad answers of each load that had any, for the console. */
+export function errorLines(loads: readonly LoadResult[]): string {
+  const lines: string[] = [];
+  for (const load of loads) {
+    for (const [phase, checks] of [['measured', load.checks], ['warm-up', load.warmup?.checks]] as const) {
+      if (!checks || errorCount(checks) === 0) continue;
+      lines.push(
+        `${load.name} (${phase}): ${checks.non2xx} non-2xx, ${checks.graphqlErrors} with GraphQL errors, ${checks.wrongBodies} unexpected bodies, ${checks.connectionErrors} connection errors, ${checks.timeouts} timeouts`,
+      );
+      for (const sample of checks.samples) lines.push(`  ${sample}`);
+    }
+  }
+  return lines.join('\n');
+}
+
+/** Writes the JSON report, creating its folder. */
+export function writeJson(path: string, report: FullReport | GrowthReport): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, `${JSON.stringify(report, null, 2)}\n`);
+}
+
+/** Cores busy during the measured run: the process under load, the benchmark's client, everything else. */
+function cpu(load: LoadResult): string {
+  const c = load.cpuCores;
+  return c ? `${c.target.toFixed(2)} / ${c.client.toFixed(2)} / ${c.others.toFixed(2)}` : '—';
+}
+
+/** Processes outside the benchmark that used this many cores on average make a load's figures doubtful. */
+export const BUSY_MACHINE_CORES = 0.25;
+
+/** A warning when other processes competed for the CPU during some load. */
+function busyMachineNote(loads: readonly LoadResult[]): string[] {
+  const busy = loads.filter((l) => (l.cpuCores?.others ?? 0) > BUSY_MACHINE_CORES);
+  if (busy.length === 0) return [];
+  const worst = Math.max(...busy.map((l) => l.cpuCores?.others ?? 0));
+  return [
+    `Warning: other processes on this machine used up to ${worst.toFixed(2)} cores during ${busy.map((l) => l.name).join(', ')}; those figures are disturbed (the last column shows by how much).`,
+  ];
+}
+
+function totalErrors(load: LoadResult): number {
+  return errorCount(load.checks) + (load.warmup ? errorCount(load.warmup.checks) : 0);
+}
+
+function describeCounts(c: RegistryCounts): string {
+  return (
+    `${int(c.types)} types (${c.maxDepth + 1} levels, ${int(c.typesWithSeveralParents)} with several parents), ${int(c.resources)} resources, ` +
+    `${int(c.projects)} projects with ${int(c.links)} links (${int(c.aliasedLinks)} aliased), ${int(c.tools)} tools with ${int(c.slots)} slots ` +
+    `(${int(c.slotsByBinding.CONTEXTUAL)} contextual, ${int(c.slotsByBinding.STATIC)} static, ${int(c.slotsByBinding.PARAMETER)} parameter)`
+  );
+}
+
+export function describeMix(mix: ResolveMix): string {
+  const rules = Object.entries(mix.byRule)
+    .sort((a, b) => b[1] - a[1])
+    .map(([rule, n]) => `${rule} ${int(n)}`)
+    .join(', ');
+  return (
+    `${int(mix.pairs)} distinct tool × project pairs (${int(mix.distinctTools)} tools, ${int(mix.distinctProjects)} projects; ${int(mix.attempts)} tried), ` +
+    `${int(mix.pairsWithContextualBinding)} with a contextual slot bound; ${int(mix.slots)} slots: ${rules}; ${int(mix.paramsSupplied)} params supplied`
+  );
+}
+
+function int(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
+}
+
+function ms(n: number): string {
+  return n < 10 ? n.toFixed(2) : n.toFixed(1);
+}
+
+export function mb(bytes: number): string {
+  return (bytes / (1024 * 1024)).toFixed(0);
+}

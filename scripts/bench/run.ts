@@ -1,0 +1,212 @@
+/**
+ * The two kinds of benchmark run. A full run measures the five loads (http,
+ * floor, resolve, dashboard, write) on one registry; a growth run (`--sizes`)
+ * measures only the resolve load on a registry of each size. Both work on a
+ * throw-away copy of the cached database, so the write load never changes
+ * the cache, and both stop every process they started.
+ */
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { cachedRegistry, removeDatabaseFiles, type CachedRegistry } from './generate';
+import { hasErrors, runLoad, type LoadDefinition, type LoadResult, type LoadSettings } from './loads';
+import { loadRegistryModel, type RegistryModel } from './model';
+import { formatSize, type BenchOptions } from './options';
+import { rssBytes, sleep, startHttpBaseline, startRegistryServer, type RegistryServer } from './processes';
+import { Random } from './random';
+import {
+  fullTargets,
+  growthTargets,
+  machineInfo,
+  mb,
+  describeMix,
+  withRatios,
+  type FullReport,
+  type GrowthReport,
+  type GrowthStep,
+  type RegistryInfo,
+} from './report';
+import {
+  chooseResolvePairs,
+  dashboardRequests,
+  FLOOR_QUERY,
+  graphqlBody,
+  resolveRequests,
+  verifyDashboard,
+  verifyFloor,
+  verifyResolve,
+  verifyWrite,
+  writeRequests,
+  type ExpectedSlot,
+  type ResolveMix,
+} from './workloads';
+
+/** How many distinct resolving pairs to look for. */
+const RESOLVE_PAIRS = 5000;
+
+/** Progress goes to stderr; the report goes to stdout. */
+export function progress(message: string): void {
+  process.stderr.write(`bench: ${message}\n`);
+}
+
+/** Everything the loads need from one registry. */
+interface PreparedRegistry {
+  readonly cached: CachedRegistry;
+  readonly model: RegistryModel;
+  readonly info: RegistryInfo;
+  readonly pairs: ReturnType<typeof chooseResolvePairs>['pairs'];
+  readonly mix: ResolveMix;
+}
+
+async function prepareRegistry(root: string, options: BenchOptions, size: number): Promise<PreparedRegistry> {
+  const cached = await cachedRegistry(join(root, 'bench-results', 'cache'), size, options.seed, options.regenerate);
+  progress(
+    cached.generatedMs === null
+      ? `registry ${formatSize(size)} (seed ${options.seed}): cached ${cached.path}`
+      : `registry ${formatSize(size)} (seed ${options.seed}): generated in ${(cached.generatedMs / 1000).toFixed(1)} s → ${cached.path}`,
+  );
+  const model = loadRegistryModel(cached.path);
+  const { pairs, mix } = chooseResolvePairs(model, new Random(options.seed).derive(`pairs-${size}`), RESOLVE_PAIRS);
+  if (pairs.length === 0) throw new Error(`no tool × project pair resolves in the ${formatSize(size)} registry; nothing to measure`);
+  progress(`resolve pairs: ${describeMix(mix)}`);
+  return {
+    cached,
+    model,
+    pairs,
+    mix,
+    info: { size, seed: options.seed, file: cached.path, bytes: cached.bytes, generatedMs: cached.generatedMs, counts: model.counts },
+  };
+}
+
+/** A copy of the cached database for one server run, removed afterwards. */
+function workingCopy(root: string, source: string): string {
+  const dir = join(root, 'bench-results', 'run');
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `registry-${process.pid}.sqlite`);
+  removeDatabaseFiles(path);
+  copyFileSync(source, path);
+  return path;
+}
+
+/** Starts the server on a working copy, runs `work`, and always stops it and removes the copy. */
+async function withServer<T>(root: string, registry: PreparedRegistry, work: (server: RegistryServer) => Promise<T>): Promise<T> {
+  const file = workingCopy(root, registry.cached.path);
+  try {
+    const server = await startRegistryServer(root, file);
+    progress(`server pid ${server.process.pid} ready in ${(server.startupMs / 1000).toFixed(2)} s`);
+    try {
+      return await work(server);
+    } finally {
+      await server.process.stop();
+    }
+  } finally {
+    removeDatabaseFiles(file);
+  }
+}
+
+/** Load settings against the registry server, or (with `targetPid`) against the http baseline. */
+function settings(options: BenchOptions, server: RegistryServer | null, targetPid?: number): LoadSettings {
+  return {
+    durationSeconds: options.durationSeconds,
+    warmupSeconds: options.warmupSeconds,
+    connections: options.connections,
+    serverOrigin: server?.origin ?? null,
+    serverPid: server?.process.pid ?? null,
+    targetPid: server?.process.pid ?? targetPid ?? process.pid,
+  };
+}
+
+function resolveLoad(server: RegistryServer, registry: PreparedRegistry, random: Random): LoadDefinition<ExpectedSlot[]> {
+  const requests = resolveRequests(registry.pairs);
+  return { name: 'resolve', url: server.graphqlUrl, next: () => random.pick(requests), verify: verifyResolve, verifyEvery: 10 };
+}
+
+async function measured<E>(load: LoadDefinition<E>, loadSettings: LoadSettings): Promise<LoadResult> {
+  progress(`${load.name}: ${loadSettings.warmupSeconds} s warm-up, ${loadSettings.durationSeconds} s measured…`);
+  const result = await runLoad(load, loadSettings);
+  progress(
+    `${load.name}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.latencyMs.p50.toFixed(2)} ms, p99 ${result.latencyMs.p99.toFixed(2)} ms` +
+      (result.sqlPerRequest === null ? '' : `, ${result.sqlPerRequest.toFixed(2)} SQL/request`) +
+      (result.cpuCores ? `, CPU cores: target ${result.cpuCores.target.toFixed(2)}, client ${result.cpuCores.client.toFixed(2)}, others ${result.cpuCores.others.toFixed(2)}` : '') +
+      (hasErrors(result) ? ' — ERRORS' : ''),
+  );
+  return result;
+}
+
+/** All five loads on one registry. */
+export async function runFull(root: string, options: BenchOptions): Promise<FullReport> {
+  const started = performance.now();
+  const registry = await prepareRegistry(root, options, options.size);
+  const random = new Random(options.seed).derive('requests');
+  const loads: LoadResult[] = [];
+
+  // The bare HTTP limit first, with nothing else running.
+  const baseline = await startHttpBaseline(root);
+  try {
+    const body = graphqlBody(FLOOR_QUERY);
+    loads.push(await measured({ name: 'http', url: baseline.url, next: () => ({ body, expect: null }), fixed: true, verify: verifyFloor, verifyEvery: 1 }, settings(options, null, baseline.process.pid)));
+  } finally {
+    await baseline.process.stop();
+  }
+
+  let server: FullReport['server'] = { startupMs: 0, rssMaxBytes: 0, rssAfterBytes: 0 };
+  await withServer(root, registry, async (running) => {
+    const at = settings(options, running);
+    const floorBody = graphqlBody(FLOOR_QUERY);
+    loads.push(await measured({ name: 'floor', url: running.graphqlUrl, next: () => ({ body: floorBody, expect: null }), fixed: true, verify: verifyFloor, verifyEvery: 1 }, at));
+    loads.push(await measured(resolveLoad(running, registry, random), at));
+    const pages = dashboardRequests(registry.model);
+    loads.push(await measured({ name: 'dashboard', url: running.graphqlUrl, next: () => random.pick(pages), verify: verifyDashboard, verifyEvery: 10 }, at));
+    const nextTool = writeRequests(registry.model, random.derive('write'), `run-${Date.now().toString(36)}`);
+    loads.push(await measured({ name: 'write', url: running.graphqlUrl, next: nextTool, verify: verifyWrite, verifyEvery: 1 }, at));
+
+    await sleep(500);
+    const after = rssBytes(running.process.pid) ?? 0;
+    const duringMax = Math.max(0, ...loads.map((l) => l.rssMaxBytes ?? 0));
+    server = { startupMs: running.startupMs, rssMaxBytes: Math.max(duringMax, after), rssAfterBytes: after };
+    progress(`server RSS: max ${mb(server.rssMaxBytes)} MB, after the loads ${mb(after)} MB`);
+  });
+
+  const rows = withRatios(loads);
+  return {
+    kind: 'full',
+    date: new Date().toISOString(),
+    machine: machineInfo(),
+    options,
+    registry: registry.info,
+    resolvePairs: registry.mix,
+    server,
+    loads: rows,
+    targets: fullTargets(rows, server),
+    errors: loads.some(hasErrors),
+    elapsedMs: performance.now() - started,
+  };
+}
+
+/** The resolve load alone, once per registry size. */
+export async function runGrowth(root: string, options: BenchOptions, sizes: readonly number[]): Promise<GrowthReport> {
+  const started = performance.now();
+  const steps: GrowthStep[] = [];
+  for (const size of sizes) {
+    const registry = await prepareRegistry(root, options, size);
+    const random = new Random(options.seed).derive(`requests-${size}`);
+    await withServer(root, registry, async (running) => {
+      const resolve = await measured(resolveLoad(running, registry, random), settings(options, running));
+      const rss = Math.max(resolve.rssMaxBytes ?? 0, rssBytes(running.process.pid) ?? 0);
+      steps.push({ registry: registry.info, resolvePairs: registry.mix, startupMs: running.startupMs, rssMaxBytes: rss, resolve });
+    });
+  }
+  const first = steps[0]?.resolve.latencyMs.p50;
+  const last = steps[steps.length - 1]?.resolve.latencyMs.p50;
+  const p50Ratio = steps.length >= 2 && first ? last / first : null;
+  return {
+    kind: 'growth',
+    date: new Date().toISOString(),
+    machine: machineInfo(),
+    options,
+    steps,
+    p50Ratio,
+    targets: growthTargets(steps, p50Ratio),
+    errors: steps.some((s) => hasErrors(s.resolve)),
+    elapsedMs: performance.now() - started,
+  };
+}

@@ -1,0 +1,291 @@
+/**
+ * The requests of each load, chosen offline from the in-memory registry:
+ * GraphQL query texts (one fixed text per load, values in variables), the
+ * tool × project pairs that resolve (checked with the project's pure core,
+ * `resolveSlots`/`summarize`), dashboard page cursors, and fresh tools to
+ * register. Each request carries what its response must look like.
+ */
+import { resolveSlots, summarize, type BindingOutcome, type ParamValue } from '../../src/core/binding-resolution';
+import type { ResourceInfo } from '../../src/core/model';
+import { compareNames } from '../../src/core/type-hierarchy';
+import { encodeCursor } from '../../src/graphql/pagination';
+import type { RegistryModel, ToolModel } from './model';
+import type { Random } from './random';
+
+export const FLOOR_QUERY = '{ __typename }';
+
+export const RESOLVE_QUERY = `query Resolve($tool: String!, $project: String!, $params: [BindingParamInput!]) {
+  resolveBindings(tool: $tool, project: $project, params: $params) { slotName bindingMode resourceId resource { name } deferred access }
+}`;
+
+export const DASHBOARD_QUERY = `query Dashboard($first: Int, $after: String) {
+  tools(first: $first, after: $after) {
+    totalCount
+    edges { cursor node { id name resourceSlots {
+      name access binding required
+      resourceType { name ancestors { name } }
+      staticResource { name }
+    } } }
+    pageInfo { hasNextPage endCursor }
+  }
+}`;
+
+export const WRITE_QUERY = `mutation Register($input: RegisterToolInput!) {
+  registerTool(input: $input) { id name }
+}`;
+
+/** What one slot of a resolved pair must come back as. */
+export interface ExpectedSlot {
+  readonly slotName: string;
+  readonly resourceName: string | null;
+  readonly deferred: boolean;
+}
+
+/** A tool × project pair (with params) that resolves, and its expected answer. */
+export interface ResolvePair {
+  readonly tool: string;
+  readonly project: string;
+  readonly params: { slot: string; resource: string }[];
+  readonly expected: ExpectedSlot[];
+}
+
+/** How the chosen pairs' slots were decided: a check that the load exercises every rule. */
+export interface ResolveMix {
+  readonly pairs: number;
+  readonly distinctTools: number;
+  readonly distinctProjects: number;
+  /** Pairs tried to find them (successful share = pairs / attempts). */
+  readonly attempts: number;
+  readonly slots: number;
+  /** Slots by the rule that decided them: SINGLE_CANDIDATE, ALIAS, SHORT_NAME, STATIC, PARAMETER, DEFERRED, UNBOUND_OPTIONAL. */
+  readonly byRule: Record<string, number>;
+  /** Pairs in which at least one CONTEXTUAL slot was bound from the project. */
+  readonly pairsWithContextualBinding: number;
+  readonly paramsSupplied: number;
+}
+
+/**
+ * Finds up to `target` distinct tool × project pairs that resolve
+ * successfully. For each candidate, params are chosen for about half the
+ * tool's PARAMETER slots (a random compatible resource, by name or sometimes
+ * by id); the rest stay deferred. Small registries are searched exhaustively
+ * in random order, large ones by random sampling.
+ */
+export function chooseResolvePairs(model: RegistryModel, random: Random, target: number): { pairs: ResolvePair[]; mix: ResolveMix } {
+  const { tools, projects, hierarchy } = model;
+  const families = new Map<string, ResourceInfo[][]>();
+  /** Resource lists of every type that fills a slot of `typeId` (the type and its descendants), non-empty ones only. */
+  const familyOf = (typeId: string): ResourceInfo[][] => {
+    let lists = families.get(typeId);
+    if (!lists) {
+      lists = [typeId, ...hierarchy.descendantsOf(typeId).map((t) => t.id)]
+        .map((id) => model.resourcesByType.get(id) ?? [])
+        .filter((list) => list.length > 0);
+      families.set(typeId, lists);
+    }
+    return lists;
+  };
+
+  const total = tools.length * projects.length;
+  const exhaustive = total <= 200_000;
+  const order = exhaustive ? random.shuffle(Array.from({ length: total }, (_, i) => i)) : null;
+  const maxAttempts = exhaustive ? total : Math.max(target * 200, 100_000);
+  const seen = new Set<number>();
+  const pairs: ResolvePair[] = [];
+  const byRule: Record<string, number> = {};
+  let attempts = 0;
+  let slots = 0;
+  let pairsWithContextualBinding = 0;
+  let paramsSupplied = 0;
+
+  while (pairs.length < target && attempts < maxAttempts) {
+    const key = order ? order[attempts] : random.int(0, total - 1);
+    attempts += 1;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const tool = tools[Math.floor(key / projects.length)];
+    const project = projects[key % projects.length];
+
+    const params = chooseParams(tool, random, familyOf);
+    const staticResources = new Map<string, ResourceInfo>();
+    for (const slot of tool.slots) {
+      const resource = slot.staticResourceId ? model.resourceById.get(slot.staticResourceId) : undefined;
+      if (resource) staticResources.set(resource.id, resource);
+    }
+    const resolutions = resolveSlots(tool.slots, {
+      projectName: project.name,
+      hierarchy,
+      links: project.links,
+      staticResources,
+      params: new Map(params.map((p): [string, ParamValue] => [p.slot, { ref: p.ref, resource: p.resource }])),
+    });
+    const summary = summarize(resolutions);
+    if (!summary.ok) continue;
+
+    pairs.push({
+      tool: tool.name,
+      project: project.name,
+      params: params.map((p) => ({ slot: p.slot, resource: p.ref })),
+      expected: summary.results.map(expectedSlot),
+    });
+    slots += resolutions.length;
+    paramsSupplied += params.length;
+    for (const r of resolutions) {
+      const rule = r.status === 'BOUND' ? (r.how ?? 'BOUND') : r.status;
+      byRule[rule] = (byRule[rule] ?? 0) + 1;
+    }
+    if (resolutions.some((r) => r.slot.binding === 'CONTEXTUAL' && r.status === 'BOUND')) pairsWithContextualBinding += 1;
+  }
+
+  return {
+    pairs,
+    mix: {
+      pairs: pairs.length,
+      distinctTools: new Set(pairs.map((p) => p.tool)).size,
+      distinctProjects: new Set(pairs.map((p) => p.project)).size,
+      attempts,
+      slots,
+      byRule,
+      pairsWithContextualBinding,
+      paramsSupplied,
+    },
+  };
+}
+
+/** Params for about half of a tool's PARAMETER slots: a compatible resource, by name (mostly) or by id. */
+function chooseParams(tool: ToolModel, random: Random, familyOf: (typeId: string) => ResourceInfo[][]) {
+  const params: { slot: string; ref: string; resource: ResourceInfo }[] = [];
+  for (const slot of tool.slots) {
+    if (slot.binding !== 'PARAMETER' || !random.chance(0.5)) continue;
+    const family = familyOf(slot.typeId);
+    if (family.length === 0) continue;
+    const resource = random.pick(random.pick(family));
+    params.push({ slot: slot.name, ref: random.chance(0.8) ? resource.name : resource.id, resource });
+  }
+  return params;
+}
+
+function expectedSlot(outcome: BindingOutcome): ExpectedSlot {
+  return { slotName: outcome.slotName, resourceName: outcome.resource?.name ?? null, deferred: outcome.deferred };
+}
+
+/** A request body, and what the response must hold. */
+export interface PreparedRequest<E> {
+  readonly body: Buffer;
+  readonly expect: E;
+}
+
+/** One GraphQL POST body. */
+export function graphqlBody(query: string, variables?: Record<string, unknown>): Buffer {
+  return Buffer.from(JSON.stringify(variables ? { query, variables } : { query }));
+}
+
+/** The resolve bodies, one per pair. */
+export function resolveRequests(pairs: readonly ResolvePair[]): PreparedRequest<ExpectedSlot[]>[] {
+  return pairs.map((pair) => ({
+    body: graphqlBody(RESOLVE_QUERY, { tool: pair.tool, project: pair.project, params: pair.params.length > 0 ? pair.params : null }),
+    expect: pair.expected,
+  }));
+}
+
+export const DASHBOARD_PAGE_SIZE = 50;
+
+/** What a dashboard page must hold: how many tools, and the first one's name. */
+export interface ExpectedPage {
+  readonly edges: number;
+  readonly firstName: string | null;
+}
+
+/**
+ * Dashboard pages of 50 tools, each starting at a different tool (the first
+ * page, and pages after every tool's cursor), so that pages differ from
+ * request to request. Cursors are made the server's way (name order as bytes).
+ */
+export function dashboardRequests(model: RegistryModel): PreparedRequest<ExpectedPage>[] {
+  const names = model.tools.map((t) => t.name).sort(compareNames);
+  const lastStart = Math.max(0, names.length - DASHBOARD_PAGE_SIZE);
+  const requests: PreparedRequest<ExpectedPage>[] = [];
+  for (let start = 0; start <= lastStart; start++) {
+    const after = start === 0 ? null : encodeCursor(names[start - 1]);
+    requests.push({
+      body: graphqlBody(DASHBOARD_QUERY, { first: DASHBOARD_PAGE_SIZE, after }),
+      expect: { edges: Math.min(DASHBOARD_PAGE_SIZE, names.length - start), firstName: names[start] ?? null },
+    });
+  }
+  return requests;
+}
+
+/** registerTool input slots, with types and static resources named by ref. */
+type SlotInput = { name: string; resourceType: string; access: string; binding: string; staticResource?: string; required: boolean };
+
+/**
+ * Makes registerTool bodies with fresh, unique names. The slots copy those of
+ * existing tools (types and static resources by name), so every tool is valid.
+ */
+export function writeRequests(model: RegistryModel, random: Random, runTag: string): () => PreparedRequest<string> {
+  const templates: SlotInput[][] = [];
+  for (let i = 0; i < Math.min(500, model.tools.length); i++) {
+    const tool = random.pick(model.tools);
+    templates.push(
+      tool.slots.map((slot) => ({
+        name: slot.name,
+        resourceType: model.hierarchy.byId(slot.typeId)?.name ?? slot.typeId,
+        access: slot.access,
+        binding: slot.binding,
+        ...(slot.staticResourceId ? { staticResource: model.resourceById.get(slot.staticResourceId)?.name ?? slot.staticResourceId } : {}),
+        required: slot.required,
+      })),
+    );
+  }
+  let counter = 0;
+  return () => {
+    const name = `bench-write/${runTag}/tool-${++counter}`;
+    const resourceSlots = templates[counter % templates.length];
+    return { body: graphqlBody(WRITE_QUERY, { input: { name, resourceSlots } }), expect: name };
+  };
+}
+
+// --- checking answers --------------------------------------------------------
+
+/** The floor's (and the http baseline's) answer. */
+export const FLOOR_ANSWER = '{"data":{"__typename":"Query"}}';
+
+/** The floor and http answers must be exactly the one small JSON. */
+export function verifyFloor(body: string): string | null {
+  return body.trim() === FLOOR_ANSWER ? null : `expected ${FLOOR_ANSWER}`;
+}
+
+/** Every slot comes back in order, bound to the resource the core chose offline (or deferred / unbound likewise). */
+export function verifyResolve(body: string, expected: readonly ExpectedSlot[]): string | null {
+  const results = (JSON.parse(body) as { data?: { resolveBindings?: unknown } }).data?.resolveBindings;
+  if (!Array.isArray(results)) return 'no resolveBindings list';
+  if (results.length !== expected.length) return `${results.length} slots, expected ${expected.length}`;
+  for (let i = 0; i < expected.length; i++) {
+    const got = results[i] as { slotName?: string; resource?: { name?: string } | null; deferred?: boolean };
+    const want = expected[i];
+    const resourceName = got.resource?.name ?? null;
+    if (got.slotName !== want.slotName || resourceName !== want.resourceName || got.deferred !== want.deferred) {
+      return `slot ${i + 1}: got ${got.slotName} → ${resourceName}${got.deferred ? ' (deferred)' : ''}, expected ${want.slotName} → ${want.resourceName}${want.deferred ? ' (deferred)' : ''}`;
+    }
+  }
+  return null;
+}
+
+/** A page holds the expected number of tools, starting at the expected one, each with its slots. */
+export function verifyDashboard(body: string, expected: ExpectedPage): string | null {
+  const tools = (JSON.parse(body) as { data?: { tools?: { edges?: { node?: { name?: string; resourceSlots?: unknown } }[] } } }).data?.tools;
+  const edges = tools?.edges;
+  if (!Array.isArray(edges)) return 'no tools.edges list';
+  if (edges.length !== expected.edges) return `${edges.length} tools, expected ${expected.edges}`;
+  if (expected.firstName !== null && edges[0]?.node?.name !== expected.firstName) return `page starts at ${edges[0]?.node?.name}, expected ${expected.firstName}`;
+  if (!edges.every((e) => Array.isArray(e.node?.resourceSlots) && (e.node?.resourceSlots as unknown[]).length > 0)) return 'a tool without resourceSlots';
+  return null;
+}
+
+/** The registered tool comes back with its name and an id. */
+export function verifyWrite(body: string, expectedName: string): string | null {
+  const tool = (JSON.parse(body) as { data?: { registerTool?: { id?: string; name?: string } } }).data?.registerTool;
+  if (!tool || tool.name !== expectedName) return `registerTool returned ${JSON.stringify(tool)}, expected name ${expectedName}`;
+  if (typeof tool.id !== 'string' || tool.id.length !== 26) return 'registerTool returned no id';
+  return null;
+}
