@@ -2,7 +2,8 @@ import 'reflect-metadata';
 import type { Logger } from 'pino';
 import { BindingService } from './application/binding.service';
 import { HierarchyCache } from './application/hierarchy-cache';
-import { createLoaders } from './application/loaders';
+import { createLoaders, type SharedCaches } from './application/loaders';
+import { RecordCache } from './application/record-cache';
 import { ProjectService } from './application/project.service';
 import { RegistryWrites } from './application/registry-writes';
 import { ResourceTypeService } from './application/resource-type.service';
@@ -24,7 +25,7 @@ export interface RunningApp {
   readonly url: string;
   readonly port: number;
   readonly db: Database;
-  readonly caches: { readonly hierarchy: HierarchyCache };
+  readonly caches: SharedCaches;
   /** The migrations this start applied (empty when the database was already current). */
   readonly migrationsApplied: readonly string[];
   /** Stops accepting requests, lets in-flight ones finish, and closes the database. */
@@ -47,7 +48,7 @@ export async function bootstrap(config: AppConfig, options: { logger?: Logger; g
     const applied = await db.migrate();
     if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
 
-    const caches = { hierarchy: new HierarchyCache() };
+    const caches = { hierarchy: new HierarchyCache(), records: new RecordCache() };
     const reader = new RegistryReader(db.read, db.sql);
     const writes = new RegistryWrites(db, caches);
     const services: Services = {

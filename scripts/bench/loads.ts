@@ -26,6 +26,8 @@ export interface LoadDefinition<E> {
   verify(body: string, expect: E): string | null;
   /** Parse and verify one answer in this many (1 = every one). Status and GraphQL `errors` are checked on every answer. */
   readonly verifyEvery: number;
+  /** Extra request headers, e.g. the admin token for writes. */
+  readonly headers?: Record<string, string>;
 }
 
 /** Where and how long to run. */
@@ -205,7 +207,7 @@ function fire<E>(load: LoadDefinition<E>, seconds: number, connections: number):
       {
         url: load.url,
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...load.headers },
         ...(fixed ? { body: fixed.body } : {}),
         connections,
         duration: seconds,

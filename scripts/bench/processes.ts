@@ -6,6 +6,7 @@
  * the server's SQL statement counter.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -124,6 +125,9 @@ export interface RegistryServer {
   readonly startupMs: number;
 }
 
+/** The admin token the benchmark's server runs with (production mode requires one); the write load sends it. */
+export const BENCH_ADMIN_TOKEN = `bench-${randomBytes(16).toString('hex')}`;
+
 /**
  * Starts the production build on a SQLite file and waits until /readyz
  * answers 200. BENCH_COUNT_SQL=1 exposes the statement counter.
@@ -140,6 +144,7 @@ export async function startRegistryServer(root: string, databasePath: string): P
       env: {
         ...process.env,
         NODE_ENV: 'production',
+        ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
         HOST: '127.0.0.1',
         PORT: String(port),
         DATABASE_URL: `sqlite:${databasePath}`,

@@ -11,7 +11,7 @@ import { cachedRegistry, removeDatabaseFiles, type CachedRegistry } from './gene
 import { hasErrors, runLoad, type LoadDefinition, type LoadResult, type LoadSettings } from './loads';
 import { loadRegistryModel, type RegistryModel } from './model';
 import { formatSize, type BenchOptions } from './options';
-import { rssBytes, sleep, startHttpBaseline, startRegistryServer, type RegistryServer } from './processes';
+import { BENCH_ADMIN_TOKEN, rssBytes, sleep, startHttpBaseline, startRegistryServer, type RegistryServer } from './processes';
 import { Random } from './random';
 import {
   fullTargets,
@@ -157,7 +157,9 @@ export async function runFull(root: string, options: BenchOptions): Promise<Full
     const pages = dashboardRequests(registry.model);
     loads.push(await measured({ name: 'dashboard', url: running.graphqlUrl, next: () => random.pick(pages), verify: verifyDashboard, verifyEvery: 10 }, at));
     const nextTool = writeRequests(registry.model, random.derive('write'), `run-${Date.now().toString(36)}`);
-    loads.push(await measured({ name: 'write', url: running.graphqlUrl, next: nextTool, verify: verifyWrite, verifyEvery: 1 }, at));
+    loads.push(
+      await measured({ name: 'write', url: running.graphqlUrl, next: nextTool, verify: verifyWrite, verifyEvery: 1, headers: { authorization: `Bearer ${BENCH_ADMIN_TOKEN}` } }, at),
+    );
 
     await sleep(500);
     const after = rssBytes(running.process.pid) ?? 0;

@@ -4,6 +4,7 @@ import type { TypeHierarchy } from '../core/type-hierarchy';
 import type { LinkRecord, Page, ProjectRecord, RegistryState, SlotRecord, ToolRecord } from '../persistence/records';
 import type { RegistryReader } from '../persistence/registry-store';
 import type { HierarchyCache } from './hierarchy-cache';
+import type { RecordCache } from './record-cache';
 
 /**
  * The per-request read side: DataLoaders that batch lookups made in the same
@@ -40,22 +41,49 @@ export interface CompatibleResourcesKey {
   readonly afterName: string | null;
 }
 
+/** The caches every request shares. */
+export interface SharedCaches {
+  readonly hierarchy: HierarchyCache;
+  readonly records: RecordCache;
+}
+
 /** Creates a request's loaders over the reader and the shared caches. */
-export function createLoaders(reader: RegistryReader, caches: { hierarchy: HierarchyCache }): Loaders {
+export function createLoaders(reader: RegistryReader, caches: SharedCaches): Loaders {
   let state: Promise<RegistryState> | null = null;
   let hierarchy: Promise<TypeHierarchy> | null = null;
+
+  /**
+   * A batch through the record cache: what the current registry version has
+   * cached is answered from memory, the rest is read in one statement.
+   */
+  function cached<V>(kind: string, load: (keys: readonly string[]) => Promise<(V | null)[]>) {
+    return async (keys: readonly string[]): Promise<(V | null)[]> => {
+      const { version } = await loaders.state();
+      const found = caches.records.lookup<V>(version, kind, keys);
+      const missing = keys.filter((_, i) => found[i] === undefined);
+      if (missing.length === 0) return found as (V | null)[];
+      const loaded = await load(missing);
+      caches.records.store(version, kind, missing.map((key, i) => [key, loaded[i]] as const));
+      let next = 0;
+      return found.map((value) => (value === undefined ? loaded[next++] : value));
+    };
+  }
 
   const loaders: Loaders = {
     state: () => (state ??= reader.registryState()),
     hierarchy: () => (hierarchy ??= loaders.state().then((s) => caches.hierarchy.get(s.typesVersion, () => reader.allTypes()))),
-    resourceById: new DataLoader((ids) => reader.resourcesByIds(ids).then((rows) => byKey(ids, rows, (r) => r.id))),
-    resourceByRef: new DataLoader((refs) => reader.resourcesByRefs(refs).then((rows) => byRef(refs, rows))),
-    toolById: new DataLoader((ids) => reader.toolsByIds(ids).then((rows) => byKey(ids, rows, (r) => r.id))),
-    toolByRef: new DataLoader((refs) => reader.toolsByRefs(refs).then((rows) => byRef(refs, rows))),
-    projectById: new DataLoader((ids) => reader.projectsByIds(ids).then((rows) => byKey(ids, rows, (r) => r.id))),
-    projectByRef: new DataLoader((refs) => reader.projectsByRefs(refs).then((rows) => byRef(refs, rows))),
-    slotsByToolId: new DataLoader((ids) => reader.slotsByToolIds(ids).then((rows) => groupBy(ids, rows, (r) => r.toolId))),
-    linksByProjectId: new DataLoader((ids) => reader.linksByProjectIds(ids).then((rows) => groupBy(ids, rows, (r) => r.projectId))),
+    resourceById: new DataLoader(cached('resource', (ids) => reader.resourcesByIds(ids).then((rows) => byKey(ids, rows, (r) => r.id)))),
+    resourceByRef: new DataLoader(cached('resource-ref', (refs) => reader.resourcesByRefs(refs).then((rows) => byRef(refs, rows)))),
+    toolById: new DataLoader(cached('tool', (ids) => reader.toolsByIds(ids).then((rows) => byKey(ids, rows, (r) => r.id)))),
+    toolByRef: new DataLoader(cached('tool-ref', (refs) => reader.toolsByRefs(refs).then((rows) => byRef(refs, rows)))),
+    projectById: new DataLoader(cached('project', (ids) => reader.projectsByIds(ids).then((rows) => byKey(ids, rows, (r) => r.id)))),
+    projectByRef: new DataLoader(cached('project-ref', (refs) => reader.projectsByRefs(refs).then((rows) => byRef(refs, rows)))),
+    slotsByToolId: new DataLoader(
+      cached('slots', (ids) => reader.slotsByToolIds(ids).then((rows) => groupBy(ids, rows, (r) => r.toolId))) as (ids: readonly string[]) => Promise<SlotRecord[][]>,
+    ),
+    linksByProjectId: new DataLoader(
+      cached('links', (ids) => reader.linksByProjectIds(ids).then((rows) => groupBy(ids, rows, (r) => r.projectId))) as (ids: readonly string[]) => Promise<LinkRecord[][]>,
+    ),
     staticSlotsByResourceId: new DataLoader((ids) => reader.staticSlotsByResourceIds(ids).then((rows) => groupBy(ids, rows, (r) => r.resourceId))),
     linksByResourceId: new DataLoader((ids) => reader.linksByResourceIds(ids).then((rows) => groupBy(ids, rows, (r) => r.resourceId))),
     compatibleResources: new DataLoader(

@@ -200,13 +200,15 @@ function bindNamedResource(
 function resolveContextual(slot: SlotDefinition, context: ResolutionContext): SlotResolution {
   const slotType = typeName(context, slot.typeId);
   const compatible: LinkedResource[] = [];
-  const mismatched: CandidateVerdict[] = [];
+  const mismatchedLinks: LinkedResource[] = [];
   for (const link of context.links) {
-    const typeChain = context.hierarchy.chainOf(link.resource.typeId);
     if (context.hierarchy.isCompatible(link.resource.typeId, slot.typeId)) compatible.push(link);
-    else mismatched.push(verdict(link, typeChain, 'TYPE_MISMATCH', typeMismatchMessage(link.resource, typeChain, slotType)));
+    else mismatchedLinks.push(link);
   }
   const chainOf = (link: LinkedResource) => context.hierarchy.chainOf(link.resource.typeId);
+  // Verdicts are built only when asked for (explanations, failures): resolving needs just the decision.
+  const mismatched = () =>
+    mismatchedLinks.map((link) => verdict(link, chainOf(link), 'TYPE_MISMATCH', typeMismatchMessage(link.resource, chainOf(link), slotType)));
 
   // Rule: no compatible candidate fails a required slot, and leaves an optional one unbound.
   if (compatible.length === 0) {
@@ -226,9 +228,9 @@ function resolveContextual(slot: SlotDefinition, context: ResolutionContext): Sl
   // Rule: exactly one compatible candidate binds.
   if (compatible.length === 1) {
     const [only] = compatible;
-    return bindLink(slot, only, 'SINGLE_CANDIDATE', `the only linked resource of type ${describeTypeFamily(context, slot.typeId)}`, [
+    return bindLink(slot, only, 'SINGLE_CANDIDATE', `the only linked resource of type ${describeTypeFamily(context, slot.typeId)}`, () => [
       verdict(only, chainOf(only), null, `the only linked resource whose type fits '${slotType}'`),
-      ...mismatched,
+      ...mismatched(),
     ]);
   }
 
@@ -236,13 +238,13 @@ function resolveContextual(slot: SlotDefinition, context: ResolutionContext): Sl
   const byAlias = compatible.filter((l) => l.alias === slot.name);
   if (byAlias.length === 1) {
     const [chosen] = byAlias;
-    return bindLink(slot, chosen, 'ALIAS', `linked under alias '${slot.name}'`, [
+    return bindLink(slot, chosen, 'ALIAS', `linked under alias '${slot.name}'`, () => [
       ...compatible.map((l) =>
         l === chosen
           ? verdict(l, chainOf(l), null, `linked under alias '${slot.name}', the slot's name`)
           : verdict(l, chainOf(l), 'NOT_CHOSEN_ALIAS', `fits, but '${chosen.resource.name}' is linked under alias '${slot.name}'`),
       ),
-      ...mismatched,
+      ...mismatched(),
     ]);
   }
 
@@ -250,13 +252,13 @@ function resolveContextual(slot: SlotDefinition, context: ResolutionContext): Sl
   const byShortName = compatible.filter((l) => l.resource.shortName === slot.name);
   if (byShortName.length === 1) {
     const [chosen] = byShortName;
-    return bindLink(slot, chosen, 'SHORT_NAME', `whose short name is '${slot.name}'`, [
+    return bindLink(slot, chosen, 'SHORT_NAME', `whose short name is '${slot.name}'`, () => [
       ...compatible.map((l) =>
         l === chosen
           ? verdict(l, chainOf(l), null, `short name '${l.resource.shortName}' equals the slot's name`)
           : verdict(l, chainOf(l), 'NOT_CHOSEN_SHORT_NAME', `fits, but '${chosen.resource.name}' has the short name '${slot.name}'`),
       ),
-      ...mismatched,
+      ...mismatched(),
     ]);
   }
 
@@ -273,18 +275,18 @@ function resolveContextual(slot: SlotDefinition, context: ResolutionContext): Sl
     reason: 'AMBIGUOUS',
     message: `slot '${slot.name}' is ambiguous: ${tied.length} linked resources (${tiedNames.join(', ')}) ${narrowing}`,
     fix: `link one of ${tiedNames.join(', ')} under alias '${slot.name}'`,
-    candidates: [
+    candidates: () => [
       ...compatible.map((l) =>
         tied.includes(l)
           ? verdict(l, chainOf(l), 'AMBIGUOUS', `fits, and is tied with ${tied.length - 1} other${tied.length === 2 ? '' : 's'}`)
           : verdict(l, chainOf(l), 'NOT_CHOSEN_SHORT_NAME', `fits, but its short name is not '${slot.name}'`),
       ),
-      ...mismatched,
+      ...mismatched(),
     ],
   });
 }
 
-function bindLink(slot: SlotDefinition, link: LinkedResource, how: BindHow, why: string, candidates: CandidateVerdict[]): SlotResolution {
+function bindLink(slot: SlotDefinition, link: LinkedResource, how: BindHow, why: string, candidates: () => CandidateVerdict[]): SlotResolution {
   return outcome(slot, {
     status: 'BOUND',
     how,
@@ -298,8 +300,11 @@ function bindLink(slot: SlotDefinition, link: LinkedResource, how: BindHow, why:
 
 function outcome(
   slot: SlotDefinition,
-  parts: Partial<Omit<SlotResolution, 'slot' | 'status' | 'message'>> & Pick<SlotResolution, 'status' | 'message'>,
+  parts: Partial<Omit<SlotResolution, 'slot' | 'status' | 'message' | 'candidates'>> &
+    Pick<SlotResolution, 'status' | 'message'> & { candidates?: readonly CandidateVerdict[] | (() => readonly CandidateVerdict[]) },
 ): SlotResolution {
+  const given = parts.candidates ?? [];
+  let built: readonly CandidateVerdict[] | null = typeof given === 'function' ? null : given;
   return {
     slot,
     status: parts.status,
@@ -308,7 +313,10 @@ function outcome(
     resource: parts.resource ?? null,
     message: parts.message,
     fix: parts.fix ?? null,
-    candidates: parts.candidates ?? [],
+    // Built on first read, then kept.
+    get candidates() {
+      return (built ??= (given as () => readonly CandidateVerdict[])());
+    },
   };
 }
 

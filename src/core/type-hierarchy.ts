@@ -15,6 +15,7 @@ export class TypeHierarchy {
   private readonly ancestorMemo = new Map<string, readonly TypeNode[]>();
   private readonly ancestorIdMemo = new Map<string, ReadonlySet<string>>();
   private readonly descendantMemo = new Map<string, readonly TypeNode[]>();
+  private readonly chainMemo = new Map<string, readonly string[]>();
 
   constructor(types: Iterable<TypeNode>) {
     for (const type of types) {
@@ -91,10 +92,14 @@ export class TypeHierarchy {
   }
 
   /** The type and its ancestors, by name, nearest first: what a resource of this type can fill. */
-  chainOf(id: string): string[] {
-    const type = this.byIdMap.get(id);
-    if (!type) return [];
-    return [type.name, ...this.ancestorsOf(id).map((t) => t.name)];
+  chainOf(id: string): readonly string[] {
+    let chain = this.chainMemo.get(id);
+    if (!chain) {
+      const type = this.byIdMap.get(id);
+      chain = type ? [type.name, ...this.ancestorsOf(id).map((t) => t.name)] : [];
+      this.chainMemo.set(id, chain);
+    }
+    return chain;
   }
 
   /** Rule: giving `typeId` these parents must not make it its own ancestor. */

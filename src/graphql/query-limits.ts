@@ -2,7 +2,7 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
-import { GraphQLError, type GraphQLSchema, type ValidationContext, type ValidationRule } from 'graphql';
+import { GraphQLError, type DocumentNode, type GraphQLSchema, type ValidationContext, type ValidationRule } from 'graphql';
 import { getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
 import { LIMITS } from '../core/grammar';
 
@@ -46,23 +46,31 @@ const connectionEstimator: ComplexityEstimator = ({ args, childComplexity, field
  * and validated and before it runs: 400 with code QUERY_TOO_COMPLEX.
  */
 export function costLimitPlugin(schema: GraphQLSchema): ApolloServerPlugin {
+  // Apollo keeps one parsed document per query text, so the cost is computed once per (document, operation, variables).
+  const costs = new WeakMap<DocumentNode, Map<string, number | null>>();
+  const costOf = (document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown>): number | null => {
+    let known = costs.get(document);
+    if (!known) costs.set(document, (known = new Map()));
+    const key = `${operationName ?? ''}\u0000${JSON.stringify(variables)}`;
+    let cost = known.get(key);
+    if (cost === undefined) {
+      try {
+        cost = getComplexity({ schema, query: document, operationName, variables, estimators: [connectionEstimator, simpleEstimator({ defaultComplexity: 1 })] });
+      } catch {
+        // Variables that do not coerce: execution refuses them (400) before any resolver runs.
+        cost = null;
+      }
+      if (known.size >= 256) known.clear();
+      known.set(key, cost);
+    }
+    return cost;
+  };
   return {
     async requestDidStart() {
       return {
         async didResolveOperation({ request, document }) {
-          let cost: number;
-          try {
-            cost = getComplexity({
-              schema,
-              query: document,
-              operationName: request.operationName ?? undefined,
-              variables: request.variables ?? {},
-              estimators: [connectionEstimator, simpleEstimator({ defaultComplexity: 1 })],
-            });
-          } catch {
-            // Variables that do not coerce: execution refuses them (400) before any resolver runs.
-            return;
-          }
+          const cost = costOf(document, request.operationName ?? undefined, request.variables ?? {});
+          if (cost === null) return;
           if (cost > QUERY_LIMITS.cost) {
             throw new GraphQLError(`query cost ${cost} exceeds the limit of ${QUERY_LIMITS.cost}; ask for fewer items per connection`, {
               extensions: { code: 'QUERY_TOO_COMPLEX', cost, limit: QUERY_LIMITS.cost, http: { status: 400 } },

@@ -1,9 +1,15 @@
 import { ApolloServer } from '@apollo/server';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginInlineTraceDisabled,
+  ApolloServerPluginSchemaReportingDisabled,
+  ApolloServerPluginUsageReportingDisabled,
+} from '@apollo/server/plugin/disabled';
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
+import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { newId } from '../application/ids';
 import type { Loaders } from '../application/loaders';
 import type { AppConfig } from '../config';
 import type { RequestContext, RequestReport, Services } from '../graphql/context';
@@ -46,7 +52,7 @@ export async function createHttpServer(deps: HttpDependencies): Promise<{ fastif
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
-      return typeof given === 'string' && /^[A-Za-z0-9._:-]{1,64}$/.test(given) ? given : newId();
+      return typeof given === 'string' && /^[A-Za-z0-9._:-]{1,64}$/.test(given) ? given : randomUUID();
     },
   });
 
@@ -79,16 +85,24 @@ export async function createHttpServer(deps: HttpDependencies): Promise<{ fastif
       costLimitPlugin(deps.schema),
       errorReportingPlugin,
       graphiqlLandingPage(graphiql),
+      // Nothing here uses cache hints or Apollo's reporting; the cache-control plugin alone wraps every field resolver.
+      ApolloServerPluginCacheControlDisabled(),
+      ApolloServerPluginInlineTraceDisabled(),
+      ApolloServerPluginUsageReportingDisabled(),
+      ApolloServerPluginSchemaReportingDisabled(),
     ],
   });
   await apollo.start();
 
   // One log line per request: id (reqId), operation, duration and outcome.
   const reports = new WeakMap<object, RequestReport>();
-  fastify.addHook('onRequest', async (request, reply) => {
+  const logRequests = deps.logger.isLevelEnabled('info');
+  fastify.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
-  fastify.addHook('onResponse', async (request, reply) => {
+  fastify.addHook('onResponse', (request, reply, done) => {
+    if (!logRequests) return done();
     const report = reports.get(request);
     const outcome = reply.statusCode >= 500 ? 'error' : reply.statusCode >= 400 ? 'rejected' : report?.errorCodes.length ? 'graphql-errors' : 'ok';
     request.log.info(
@@ -104,6 +118,7 @@ export async function createHttpServer(deps: HttpDependencies): Promise<{ fastif
       },
       'request completed',
     );
+    done();
   });
 
   fastify.route({

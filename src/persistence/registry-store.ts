@@ -210,10 +210,10 @@ export class RegistryReader {
     if (refs.length === 0) return [];
     const ids = refs.filter(isIdRef);
     const names = refs.filter((ref) => !isIdRef(ref));
-    return this.query(`SELECT ${columns} FROM ${table} ${alias} WHERE ${this.sql.inList(`${alias}.id`)} OR ${this.sql.inList(`${alias}.name`)}`, [
-      this.sql.listParam(ids),
-      this.sql.listParam(names),
-    ]);
+    // One index lookup per list; an OR of both would make the planner do more work for the usual case of names only.
+    const where = [ids.length > 0 ? this.sql.inList(`${alias}.id`) : null, names.length > 0 ? this.sql.inList(`${alias}.name`) : null].filter(Boolean).join(' OR ');
+    const params = [...(ids.length > 0 ? [this.sql.listParam(ids)] : []), ...(names.length > 0 ? [this.sql.listParam(names)] : [])];
+    return this.query(`SELECT ${columns} FROM ${table} ${alias} WHERE ${where}`, params);
   }
 
   private async page<T>(table: NamedTable, columns: string, request: PageRequest, typeIds: readonly string[] | null, map: (row: Row) => T): Promise<Page<T>> {

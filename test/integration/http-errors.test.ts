@@ -82,7 +82,7 @@ describe('HTTP and error hygiene', () => {
 
   it('gives every response an x-request-id', async () => {
     const response = await post(JSON.stringify({ query: '{ __typename }' }));
-    expect(response.headers.get('x-request-id')).to.match(/^[0-9A-Z]{26}$/);
+    expect(response.headers.get('x-request-id')).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
   });
 
   it('answers health and readiness', async () => {

@@ -1,8 +1,11 @@
 import { expect } from 'chai';
 import { HierarchyCache } from '../../src/application/hierarchy-cache';
 import { createLoaders } from '../../src/application/loaders';
+import { RecordCache } from '../../src/application/record-cache';
 import type { ResourceInfo, TypeNode } from '../../src/core/model';
 import type { RegistryReader } from '../../src/persistence/registry-store';
+
+const caches = () => ({ hierarchy: new HierarchyCache(), records: new RecordCache() });
 
 /** A reader double that records every batch it is asked for. */
 function spyReader() {
@@ -32,13 +35,13 @@ function spyReader() {
       return ids.map((toolId) => ({ toolId, ordinal: 0, name: 's', typeId: 'T', access: 'READ_ONLY', binding: 'CONTEXTUAL', staticResourceId: null, required: true }));
     },
   } as unknown as RegistryReader;
-  return { reader, batches, bumpTypes: () => (typesVersion += 1) };
+  return { reader, batches, bumpTypes: () => (typesVersion += 1), bumpVersion: () => (typesVersion += 1) };
 }
 
 describe('createLoaders', () => {
   it('batches lookups made in one tick into one call, answering in key order with null for a miss', async () => {
     const { reader, batches } = spyReader();
-    const loaders = createLoaders(reader, { hierarchy: new HierarchyCache() });
+    const loaders = createLoaders(reader, caches());
     const found = await Promise.all(['b', 'missing', 'a', 'b'].map((id) => loaders.resourceById.load(id)));
     expect(batches.resourcesByIds).to.deep.equal([['b', 'missing', 'a']]);
     expect(found.map((r) => r?.id ?? null)).to.deep.equal(['b', null, 'a', 'b']);
@@ -46,7 +49,7 @@ describe('createLoaders', () => {
 
   it('groups slots by tool in one batch', async () => {
     const { reader, batches } = spyReader();
-    const loaders = createLoaders(reader, { hierarchy: new HierarchyCache() });
+    const loaders = createLoaders(reader, caches());
     const slots = await Promise.all(['t1', 't2'].map((id) => loaders.slotsByToolId.load(id)));
     expect(batches.slots).to.deep.equal([['t1', 't2']]);
     expect(slots.map((s) => s.map((x) => x.toolId))).to.deep.equal([['t1'], ['t2']]);
@@ -55,26 +58,67 @@ describe('createLoaders', () => {
   it('reads the registry state once per request, and loads types only when their version moves', async () => {
     const { reader, batches, bumpTypes } = spyReader();
     const cache = new HierarchyCache();
-    const first = createLoaders(reader, { hierarchy: cache });
+    const first = createLoaders(reader, { hierarchy: cache, records: new RecordCache() });
     await Promise.all([first.hierarchy(), first.hierarchy(), first.state()]);
-    const second = createLoaders(reader, { hierarchy: cache });
+    const second = createLoaders(reader, { hierarchy: cache, records: new RecordCache() });
     await second.hierarchy();
     expect(batches.state).to.have.length(2);
     expect(batches.types).to.have.length(1);
     bumpTypes();
-    await createLoaders(reader, { hierarchy: cache }).hierarchy();
+    await createLoaders(reader, { hierarchy: cache, records: new RecordCache() }).hierarchy();
     expect(batches.types).to.have.length(2);
   });
 
-  it('forgets what it read after a write (clearAll)', async () => {
-    const { reader, batches } = spyReader();
-    const loaders = createLoaders(reader, { hierarchy: new HierarchyCache() });
+  it('forgets what it read after a write (clearAll), and reads the new registry version', async () => {
+    const { reader, batches, bumpVersion } = spyReader();
+    const loaders = createLoaders(reader, caches());
     await loaders.resourceById.load('a');
     await loaders.state();
+    bumpVersion(); // what a write does
     loaders.clearAll();
     await loaders.resourceById.load('a');
     await loaders.state();
     expect(batches.resourcesByIds).to.have.length(2);
     expect(batches.state).to.have.length(2);
+  });
+
+  it('answers later requests at the same registry version from the record cache, misses included', async () => {
+    const { reader, batches } = spyReader();
+    const shared = caches();
+    await createLoaders(reader, shared).resourceById.loadMany(['a', 'missing']);
+    const again = await createLoaders(reader, shared).resourceById.loadMany(['a', 'missing', 'b']);
+    expect(batches.resourcesByIds).to.deep.equal([['a', 'missing'], ['b']]);
+    expect(again.map((r) => (r instanceof Error ? 'error' : r?.id ?? null))).to.deep.equal(['a', null, 'b']);
+  });
+
+  it('reads everything again once the registry version moves', async () => {
+    const { reader, batches, bumpVersion } = spyReader();
+    const shared = caches();
+    await createLoaders(reader, shared).resourceById.load('a');
+    bumpVersion();
+    await createLoaders(reader, shared).resourceById.load('a');
+    expect(batches.resourcesByIds).to.deep.equal([['a'], ['a']]);
+  });
+});
+
+describe('RecordCache', () => {
+  it('ignores values read at an older version than it holds', () => {
+    const cache = new RecordCache();
+    cache.store(5, 'tool', [['t', 'new']]);
+    cache.store(4, 'tool', [['t', 'old'], ['u', 'old']]);
+    expect(cache.lookup(5, 'tool', ['t', 'u'])).to.deep.equal(['new', undefined]);
+  });
+
+  it('starts empty at a new version', () => {
+    const cache = new RecordCache();
+    cache.store(1, 'tool', [['t', 'v1']]);
+    expect(cache.lookup(2, 'tool', ['t'])).to.deep.equal([undefined]);
+    expect(cache.lookup(1, 'tool', ['t'])).to.deep.equal([undefined]);
+  });
+
+  it('keeps at most maxEntries a kind, dropping the oldest', () => {
+    const cache = new RecordCache(2);
+    cache.store(1, 'r', [['a', 1], ['b', 2], ['c', 3]]);
+    expect(cache.lookup(1, 'r', ['a', 'b', 'c'])).to.deep.equal([undefined, 2, 3]);
   });
 });
