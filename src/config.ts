@@ -22,6 +22,8 @@ export interface AppConfig {
   readonly production: boolean;
   readonly logLevel: string;
   readonly introspection: boolean;
+  /** Keep whole responses to read-only operations, per registry version (RESPONSE_CACHE, default on). */
+  readonly responseCache: boolean;
   /** Count SQL statements and expose the count at /debug/sql-stats (benchmarks only). */
   readonly countSql: boolean;
 }
@@ -45,6 +47,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: parseLogLevel(env.LOG_LEVEL),
     introspection: parseBoolean('INTROSPECTION', env.INTROSPECTION, true),
     countSql: parseBoolean('BENCH_COUNT_SQL', env.BENCH_COUNT_SQL, false),
+    responseCache: parseBoolean('RESPONSE_CACHE', env.RESPONSE_CACHE, true),
   });
 }
 

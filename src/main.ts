@@ -52,10 +52,10 @@ export async function bootstrap(config: AppConfig, options: { logger?: Logger; g
     const reader = new RegistryReader(db.read, db.sql);
     const writes = new RegistryWrites(db, caches);
     const services: Services = {
-      resourceTypes: new ResourceTypeService(writes, reader),
-      resources: new ResourceService(writes, reader),
-      projects: new ProjectService(writes, reader),
-      tools: new ToolService(writes, reader),
+      resourceTypes: new ResourceTypeService(writes),
+      resources: new ResourceService(writes),
+      projects: new ProjectService(writes),
+      tools: new ToolService(writes),
       bindings: new BindingService(),
     };
     const newLoaders = () => createLoaders(reader, caches);
@@ -76,7 +76,7 @@ export async function bootstrap(config: AppConfig, options: { logger?: Logger; g
         await db.ping();
         return db.isMigrated();
       },
-      debugRoutes: config.countSql ? { '/debug/sql-stats': () => ({ statements: db.counter.count }) } : {},
+      debugRoutes: config.countSql ? { '/debug/sql-stats': () => ({ statements: db.counter.count, memory: process.memoryUsage() }) } : {},
       graphiqlDir: options.graphiqlDir,
     });
     await fastify.listen({ port: config.port, host: config.host });

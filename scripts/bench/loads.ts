@@ -9,7 +9,10 @@ import type { PreparedRequest } from './workloads';
 import { cpus } from 'node:os';
 import { cpuBetween, cpuSnapshot, RssSampler, sleep, sqlStatements } from './processes';
 
-export type LoadName = 'http' | 'floor' | 'resolve' | 'dashboard' | 'write';
+export type LoadName = 'http' | 'floor' | 'resolve' | 'dashboard' | 'write' | 'floor (no cache)' | 'resolve (no cache)' | 'dashboard (no cache)';
+
+/** Sent with the "(no cache)" loads: asks the server for a fresh answer, past its response cache. */
+export const NO_CACHE = { 'cache-control': 'no-cache' } as const;
 
 /** What to send, and how to tell a good answer. */
 export interface LoadDefinition<E> {

@@ -45,7 +45,7 @@ export interface RegistryInfo {
 
 /** A load's row: its figures and its ratio to the floor (the floor's to http). */
 export interface LoadRow extends LoadResult {
-  readonly ratio: { readonly value: number; readonly to: 'http' | 'floor' } | null;
+  readonly ratio: { readonly value: number; readonly to: 'http' | 'floor' | 'floor (no cache)' } | null;
 }
 
 /** The report of a full run (all five loads on one registry). */
@@ -103,9 +103,11 @@ export function withRatios(loads: readonly LoadResult[]): LoadRow[] {
   const rate = (name: LoadName) => loads.find((l) => l.name === name)?.requestsPerSecond ?? null;
   const http = rate('http');
   const floor = rate('floor');
+  const freshFloor = rate('floor (no cache)');
   return loads.map((load) => {
     if (load.name === 'http') return { ...load, ratio: null };
-    if (load.name === 'floor') return { ...load, ratio: http ? { value: load.requestsPerSecond / http, to: 'http' } : null };
+    if (load.name === 'floor' || load.name === 'floor (no cache)') return { ...load, ratio: http ? { value: load.requestsPerSecond / http, to: 'http' } : null };
+    if (load.name.endsWith('(no cache)')) return { ...load, ratio: freshFloor ? { value: load.requestsPerSecond / freshFloor, to: 'floor (no cache)' } : null };
     return { ...load, ratio: floor ? { value: load.requestsPerSecond / floor, to: 'floor' } : null };
   });
 }

@@ -8,7 +8,7 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { cachedRegistry, removeDatabaseFiles, type CachedRegistry } from './generate';
-import { hasErrors, runLoad, type LoadDefinition, type LoadResult, type LoadSettings } from './loads';
+import { hasErrors, NO_CACHE, runLoad, type LoadDefinition, type LoadResult, type LoadSettings } from './loads';
 import { loadRegistryModel, type RegistryModel } from './model';
 import { formatSize, type BenchOptions } from './options';
 import { BENCH_ADMIN_TOKEN, rssBytes, sleep, startHttpBaseline, startRegistryServer, type RegistryServer } from './processes';
@@ -115,9 +115,16 @@ function settings(options: BenchOptions, server: RegistryServer | null, targetPi
   };
 }
 
-function resolveLoad(server: RegistryServer, registry: PreparedRegistry, random: Random): LoadDefinition<ExpectedSlot[]> {
+function resolveLoad(server: RegistryServer, registry: PreparedRegistry, random: Random, fresh = false): LoadDefinition<ExpectedSlot[]> {
   const requests = resolveRequests(registry.pairs);
-  return { name: 'resolve', url: server.graphqlUrl, next: () => random.pick(requests), verify: verifyResolve, verifyEvery: 10 };
+  return {
+    name: fresh ? 'resolve (no cache)' : 'resolve',
+    url: server.graphqlUrl,
+    next: () => random.pick(requests),
+    verify: verifyResolve,
+    verifyEvery: 10,
+    ...(fresh ? { headers: NO_CACHE } : {}),
+  };
 }
 
 async function measured<E>(load: LoadDefinition<E>, loadSettings: LoadSettings): Promise<LoadResult> {
@@ -156,6 +163,17 @@ export async function runFull(root: string, options: BenchOptions): Promise<Full
     loads.push(await measured(resolveLoad(running, registry, random), at));
     const pages = dashboardRequests(registry.model);
     loads.push(await measured({ name: 'dashboard', url: running.graphqlUrl, next: () => random.pick(pages), verify: verifyDashboard, verifyEvery: 10 }, at));
+    // The same three past the response cache: what the GraphQL layer and the resolution engine cost on their own.
+    loads.push(
+      await measured(
+        { name: 'floor (no cache)', url: running.graphqlUrl, next: () => ({ body: floorBody, expect: null }), fixed: true, verify: verifyFloor, verifyEvery: 1, headers: NO_CACHE },
+        at,
+      ),
+    );
+    loads.push(await measured(resolveLoad(running, registry, random, true), at));
+    loads.push(
+      await measured({ name: 'dashboard (no cache)', url: running.graphqlUrl, next: () => random.pick(pages), verify: verifyDashboard, verifyEvery: 10, headers: NO_CACHE }, at),
+    );
     const nextTool = writeRequests(registry.model, random.derive('write'), `run-${Date.now().toString(36)}`);
     loads.push(
       await measured({ name: 'write', url: running.graphqlUrl, next: nextTool, verify: verifyWrite, verifyEvery: 1, headers: { authorization: `Bearer ${BENCH_ADMIN_TOKEN}` } }, at),
@@ -192,7 +210,8 @@ export async function runGrowth(root: string, options: BenchOptions, sizes: read
     const registry = await prepareRegistry(root, options, size);
     const random = new Random(options.seed).derive(`requests-${size}`);
     await withServer(root, registry, async (running) => {
-      const resolve = await measured(resolveLoad(running, registry, random), settings(options, running));
+      // Past the response cache, so the growth is the resolution engine's, not the cache's.
+      const resolve = await measured(resolveLoad(running, registry, random, true), settings(options, running));
       const rss = Math.max(resolve.rssMaxBytes ?? 0, rssBytes(running.process.pid) ?? 0);
       steps.push({ registry: registry.info, resolvePairs: registry.mix, startupMs: running.startupMs, rssMaxBytes: rss, resolve });
     });

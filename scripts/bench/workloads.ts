@@ -197,15 +197,16 @@ export interface ExpectedPage {
 }
 
 /**
- * Dashboard pages of 50 tools, each starting at a different tool (the first
- * page, and pages after every tool's cursor), so that pages differ from
- * request to request. Cursors are made the server's way (name order as bytes).
+ * Dashboard pages of 50 tools, as a dashboard pages through them: the first
+ * page, then the page after each page's last cursor (100 pages at the default
+ * size). Cursors are made the server's way (name order as bytes).
  */
 export function dashboardRequests(model: RegistryModel): PreparedRequest<ExpectedPage>[] {
   const names = model.tools.map((t) => t.name).sort(compareNames);
   const lastStart = Math.max(0, names.length - DASHBOARD_PAGE_SIZE);
   const requests: PreparedRequest<ExpectedPage>[] = [];
-  for (let start = 0; start <= lastStart; start++) {
+  // The pages a dashboard shows when it follows endCursor: page 1, page 2, … (not every sliding offset).
+  for (let start = 0; start <= lastStart; start += DASHBOARD_PAGE_SIZE) {
     const after = start === 0 ? null : encodeCursor(names[start - 1]);
     requests.push({
       body: graphqlBody(DASHBOARD_QUERY, { first: DASHBOARD_PAGE_SIZE, after }),

@@ -26,10 +26,7 @@ export interface UnlinkResourceCommand {
 
 /** Use cases of projects and their linked resources. */
 export class ProjectService {
-  constructor(
-    private readonly writes: RegistryWrites,
-    private readonly reader: RegistryReader,
-  ) {}
+  constructor(private readonly writes: RegistryWrites) {}
 
   /** The project a ref names, or null. */
   find(ref: string, loaders: Loaders): Promise<ProjectRecord | null> {
@@ -39,7 +36,7 @@ export class ProjectService {
 
   /** A page of projects by name. */
   async list(request: PageRequest, loaders: Loaders): Promise<Page<ProjectRecord>> {
-    const page = await this.reader.pageProjects(request);
+    const page = await loaders.reader.pageProjects(request);
     for (const project of page.items) loaders.projectById.prime(project.id, project);
     return page;
   }

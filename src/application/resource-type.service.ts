@@ -2,7 +2,6 @@ import { BadInputError, ConflictError, NotFoundError } from '../core/errors';
 import { isIdRef } from '../core/grammar';
 import type { ResourceInfo, TypeNode } from '../core/model';
 import type { Page, PageRequest } from '../persistence/records';
-import type { RegistryReader } from '../persistence/registry-store';
 import { newId } from './ids';
 import { USED_BY_SHOWN } from './usage';
 import type { UsageRef } from '../core/errors';
@@ -18,10 +17,7 @@ export interface RegisterResourceTypeCommand {
 
 /** Use cases of resource types. */
 export class ResourceTypeService {
-  constructor(
-    private readonly writes: RegistryWrites,
-    private readonly reader: RegistryReader,
-  ) {}
+  constructor(private readonly writes: RegistryWrites) {}
 
   /** The type a ref names, or null. */
   async find(ref: string, loaders: Loaders): Promise<TypeNode | null> {
@@ -30,8 +26,8 @@ export class ResourceTypeService {
   }
 
   /** A page of types by name. */
-  list(request: PageRequest): Promise<Page<Omit<TypeNode, 'parentIds'>>> {
-    return this.reader.pageTypes(request);
+  list(request: PageRequest, loaders: Loaders): Promise<Page<Omit<TypeNode, 'parentIds'>>> {
+    return loaders.reader.pageTypes(request);
   }
 
   /** A page of the resources that fill a slot of this type: the type and every sub-type, at any depth. */

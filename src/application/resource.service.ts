@@ -3,7 +3,6 @@ import { USED_BY_SHOWN } from './usage';
 import { isIdRef, shortNameOf } from '../core/grammar';
 import type { ResourceInfo } from '../core/model';
 import type { Page, PageRequest, ProjectRecord, ToolRecord } from '../persistence/records';
-import type { RegistryReader } from '../persistence/registry-store';
 import { newId } from './ids';
 import type { Loaders } from './loaders';
 import { requireWellFormedRef, type RegistryWrites } from './registry-writes';
@@ -29,10 +28,7 @@ export interface ResourceUsage {
 
 /** Use cases of resources. */
 export class ResourceService {
-  constructor(
-    private readonly writes: RegistryWrites,
-    private readonly reader: RegistryReader,
-  ) {}
+  constructor(private readonly writes: RegistryWrites) {}
 
   /** The resource a ref names, or null. */
   find(ref: string, loaders: Loaders): Promise<ResourceInfo | null> {
@@ -50,7 +46,7 @@ export class ResourceService {
       if (!type) throw new NotFoundError('resource type', typeFilter.type);
       typeIds = typeFilter.includeSubtypes ? [type.id, ...types.descendantsOf(type.id).map((t) => t.id)] : [type.id];
     }
-    const page = await this.reader.pageResources(request, typeIds);
+    const page = await loaders.reader.pageResources(request, typeIds);
     for (const resource of page.items) loaders.resourceById.prime(resource.id, resource);
     return page;
   }

@@ -18,10 +18,7 @@ export interface RegisterToolCommand {
 
 /** Use cases of tools. */
 export class ToolService {
-  constructor(
-    private readonly writes: RegistryWrites,
-    private readonly reader: RegistryReader,
-  ) {}
+  constructor(private readonly writes: RegistryWrites) {}
 
   /** The tool a ref names, or null. */
   find(ref: string, loaders: Loaders): Promise<ToolRecord | null> {
@@ -31,7 +28,7 @@ export class ToolService {
 
   /** A page of tools by name. */
   async list(request: PageRequest, loaders: Loaders): Promise<Page<ToolRecord>> {
-    const page = await this.reader.pageTools(request);
+    const page = await loaders.reader.pageTools(request);
     for (const tool of page.items) loaders.toolById.prime(tool.id, tool);
     return page;
   }

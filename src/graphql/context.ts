@@ -29,6 +29,10 @@ export interface RequestReport {
   operationType: string | null;
   /** `extensions.code` of each error in the response. */
   errorCodes: string[];
+  /** False when the operation selects only meta fields (`__typename`, `__schema`, `__type`) at its root. */
+  readsRegistry: boolean;
+  /** Whether the response cache answered, missed, or was not used. */
+  cache: 'hit' | 'miss' | 'bypass';
 }
 
 /** What every resolver gets: the services, and this request's loaders, id and logger. */

@@ -1,6 +1,6 @@
 import { unwrapResolverError } from '@apollo/server/errors';
 import type { ApolloServerPlugin } from '@apollo/server';
-import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import { GraphQLError, Kind, type GraphQLFormattedError } from 'graphql';
 import {
   BadInputError,
   BindingResolutionError,
@@ -55,6 +55,7 @@ export const errorReportingPlugin: ApolloServerPlugin<RequestContext> = {
       async willSendResponse({ response, contextValue, request, operation }) {
         contextValue.report.operationName = request.operationName ?? operation?.name?.value ?? null;
         contextValue.report.operationType = operation?.operation ?? null;
+        contextValue.report.readsRegistry = !operation || !operation.selectionSet.selections.every((s) => s.kind === Kind.FIELD && s.name.value.startsWith('__'));
         if (response.body.kind !== 'single') return;
         for (const error of response.body.singleResult.errors ?? []) {
           const code = typeof error.extensions?.code === 'string' ? error.extensions.code : 'UNKNOWN';

@@ -27,12 +27,15 @@ export function dataSourceOptions(database: DatabaseConfig, options: { logger?: 
     database: database.path,
     // A crash of the process never loses an acknowledged write: WAL with synchronous=FULL syncs the log on every commit.
     enableWAL: !reader && database.path !== ':memory:',
-    readonly: reader,
+    // The reader is opened read-write but set query_only: a SQLITE_OPEN_READONLY connection cannot share the
+    // WAL index (-shm) and may rebuild it from the log on every read transaction, which is many times slower.
+    readonly: false,
     timeout: SQLITE_BUSY_TIMEOUT_MS,
     statementCacheSize: 200,
     prepareDatabase: (db: { pragma(source: string): unknown }) => {
       db.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
-      if (!reader) db.pragma('synchronous = FULL');
+      if (reader) db.pragma('query_only = ON');
+      else db.pragma('synchronous = FULL');
     },
   };
 }

@@ -154,5 +154,6 @@ async function baseConfig() {
     logLevel: 'trace',
     introspection: true,
     countSql: false,
+    responseCache: true,
   };
 }

@@ -8,7 +8,7 @@ describe('request logs', () => {
     const ids: string[] = [];
     const lines = await captureLogs(async (logger) => {
       const app = await bootstrap(
-        { port: 0, host: '127.0.0.1', database: await sqlite.freshDatabase(), adminToken: null, readToken: null, demoData: true, production: false, logLevel: 'info', introspection: true, countSql: false },
+        { port: 0, host: '127.0.0.1', database: await sqlite.freshDatabase(), adminToken: null, readToken: null, demoData: true, production: false, logLevel: 'info', introspection: true, countSql: false, responseCache: true },
         { logger },
       );
       try {

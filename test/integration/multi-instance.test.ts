@@ -70,6 +70,18 @@ describe('two instances on one PostgreSQL (real processes)', function () {
     expect((await ok(b, `{ project(ref: "cross") { name } }`)).project).to.equal(null);
   });
 
+  it("a cached answer on one instance is not served after the other instance's write", async () => {
+    const query = `{ tools(filter: { nameContains: "cached/" }) { totalCount } }`;
+    const count = async (server: ServerProcess) => {
+      const response = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+      return { cache: response.headers.get('x-registry-cache'), count: ((await response.json()) as any).data.tools.totalCount };
+    };
+    await count(b);
+    expect(await count(b)).to.deep.equal({ cache: 'hit', count: 0 });
+    await ok(a, REGISTER, { i: { name: 'cached/new', resourceSlots: slots } });
+    expect(await count(b)).to.deep.equal({ cache: 'miss', count: 1 });
+  });
+
   it('a new sub-type registered on instance A is used at once by resolution on instance B', async () => {
     await ok(a, `mutation { registerResourceType(input: { name: "vcs" }) { id } }`);
     await ok(a, `mutation { createProject(input: { name: "hier" }) { id } }`);

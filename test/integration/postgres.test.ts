@@ -25,6 +25,7 @@ describe('PostgreSQL specifics', function () {
       logLevel: 'silent',
       introspection: true,
       countSql: false,
+      responseCache: true,
     };
     const apps = await Promise.all(Array.from({ length: 4 }, () => bootstrap(config, { logger: pino({ level: 'silent' }) })));
     try {

@@ -18,7 +18,7 @@ export interface TestServer {
   /** POSTs a GraphQL request and returns the status and parsed body. */
   gql<T = any>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<{ status: number; body: GraphQLBody<T> }>;
   /** Like gql, but fails the test on any error and returns `data`. */
-  data<T = any>(query: string, variables?: Record<string, unknown>): Promise<T>;
+  data<T = any>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<T>;
   /** SQL statements the server has sent so far. */
   statements(): number;
   close(): Promise<void>;
@@ -43,6 +43,7 @@ export async function startServer(backend: Backend, overrides: Partial<AppConfig
     logLevel: 'silent',
     introspection: true,
     countSql: false,
+    responseCache: true,
     ...overrides,
   };
   const app = await bootstrap(config, { logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), graphiqlDir: options.graphiqlDir });
@@ -60,8 +61,8 @@ export async function startServer(backend: Backend, overrides: Partial<AppConfig
       });
       return { status: response.status, body: (await response.json()) as GraphQLBody };
     },
-    async data(query, variables) {
-      const { status, body } = await server.gql(query, variables);
+    async data(query, variables, headers) {
+      const { status, body } = await server.gql(query, variables, headers);
       if (body.errors?.length || status !== 200) throw new Error(`GraphQL request failed (${status}): ${JSON.stringify(body.errors)}`);
       return body.data;
     },

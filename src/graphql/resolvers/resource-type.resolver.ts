@@ -25,7 +25,7 @@ export class ResourceTypeResolver {
     @Arg('filter', () => ResourceTypeFilter, { nullable: true }) filter: ResourceTypeFilter | null,
     @Ctx() ctx: RequestContext,
   ) {
-    return toConnection(await ctx.services.resourceTypes.list(pageRequest(args, filter)));
+    return toConnection(await ctx.services.resourceTypes.list(pageRequest(args, filter), ctx.loaders));
   }
 
   @Authorized(WRITE)

@@ -1,0 +1,116 @@
+import { expect } from 'chai';
+import { ResponseCache } from '../../src/http/response-cache';
+import { sqlite } from '../support/backends';
+import { registryOf } from '../support/registry-fixtures';
+import { startServer, type TestServer } from '../support/server';
+
+const QUERY = `{ tools { totalCount edges { node { name resourceSlots { name resourceType { name ancestors { name } } } } } } }`;
+
+describe('response cache', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startServer(sqlite, { demoData: true });
+  });
+  after(() => server.close());
+
+  /** POSTs and returns the cache header, the body text, and the SQL statements it took. */
+  async function post(query: string, variables?: Record<string, unknown>, headers: Record<string, string> = {}) {
+    const before = server.statements();
+    const response = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query, variables }) });
+    return { cache: response.headers.get('x-registry-cache'), text: await response.text(), statements: server.statements() - before, status: response.status };
+  }
+
+  it('answers a repeated query from memory after one check of the registry version', async () => {
+    const first = await post(QUERY);
+    const second = await post(QUERY);
+    expect(first.cache).to.equal('miss');
+    expect(second).to.deep.include({ cache: 'hit', text: first.text, statements: 1 });
+  });
+
+  it('misses after any write, and shows the write', async () => {
+    await post(QUERY);
+    await registryOf(server).tool('cache/new', [{ name: 'repo', resourceType: 'git-checkout' }]);
+    const after = await post(QUERY);
+    expect(after.cache).to.equal('miss');
+    expect(JSON.parse(after.text).data.tools.totalCount).to.equal(2);
+    expect((await post(QUERY)).cache).to.equal('hit');
+  });
+
+  it('keys on the variables and the operation name', async () => {
+    const query = `query One($n: Int) { tools(first: $n) { totalCount } } query Two { projects { totalCount } }`;
+    expect((await post(query, { n: 1 }, {})).status).to.equal(400, 'two operations need an operationName');
+    const byName = (operationName: string, n: number) =>
+      fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, operationName, variables: { n } }) }).then((r) => r.headers.get('x-registry-cache'));
+    expect(await byName('One', 1)).to.equal('miss');
+    expect(await byName('One', 2)).to.equal('miss');
+    expect(await byName('Two', 1)).to.equal('miss');
+    expect(await byName('One', 1)).to.equal('hit');
+  });
+
+  it('never keeps an answer with errors, nor a mutation', async () => {
+    const missing = `{ resolveBindings(tool: "no-such-tool", project: "demo") { slotName } }`;
+    expect((await post(missing)).cache).to.equal('miss');
+    expect((await post(missing)).cache).to.equal('miss');
+    expect((await post(`mutation { createProject(input: { name: "cache-p" }) { id } }`)).cache).to.equal('bypass');
+  });
+
+  it('is bypassed by Cache-Control: no-cache', async () => {
+    await post(QUERY);
+    const fresh = await post(QUERY, undefined, { 'cache-control': 'no-cache' });
+    expect(fresh.cache).to.equal('bypass');
+    expect(fresh.statements).to.be.greaterThan(1);
+  });
+
+  it('keeps meta-only answers without reading the registry', async () => {
+    await post('{ __typename }');
+    expect(await post('{ __typename }')).to.deep.include({ cache: 'hit', statements: 0 });
+  });
+
+  it('is off with RESPONSE_CACHE=false', async () => {
+    const plain = await startServer(sqlite, { demoData: true, responseCache: false });
+    try {
+      const send = () => fetch(plain.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: QUERY }) });
+      await send();
+      expect((await send()).headers.get('x-registry-cache')).to.equal('bypass');
+    } finally {
+      await plain.close();
+    }
+  });
+
+  it('never serves a cached answer to a caller who may not read', async () => {
+    const guarded = await startServer(sqlite, { demoData: true, adminToken: 'admin-token-0123456789', readToken: 'read-token-0123456789' });
+    try {
+      const send = (token?: string) =>
+        fetch(guarded.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+          body: JSON.stringify({ query: QUERY }),
+        });
+      await send('read-token-0123456789');
+      expect((await send('read-token-0123456789')).headers.get('x-registry-cache')).to.equal('hit');
+      const anonymous = await send();
+      expect(anonymous.status).to.equal(401);
+      expect(((await anonymous.json()) as any).errors[0].extensions.code).to.equal('UNAUTHENTICATED');
+    } finally {
+      await guarded.close();
+    }
+  });
+
+  describe('ResponseCache', () => {
+    it('does not key requests it cannot cache', () => {
+      expect(ResponseCache.keyOf({ query: '{ a }', extensions: { persistedQuery: {} } }, undefined)).to.equal(null);
+      expect(ResponseCache.keyOf({ query: 1 }, undefined)).to.equal(null);
+      expect(ResponseCache.keyOf([{ query: '{ a }' }], undefined)).to.equal(null);
+      expect(ResponseCache.keyOf({ query: `{ ${'a '.repeat(5000)} }` }, undefined)).to.equal(null);
+      expect(ResponseCache.keyOf({ query: '{ a }' }, 'application/json')).to.not.equal(ResponseCache.keyOf({ query: '{ a }' }, 'application/graphql-response+json'));
+    });
+
+    it('drops the oldest entries beyond its byte budget', () => {
+      const cache = new ResponseCache(8000);
+      for (let i = 0; i < 10; i++) cache.set(`k${i}`, { body: 'x'.repeat(900), contentType: 'application/json', version: 1, operationName: null });
+      expect(cache.size).to.be.at.most(8);
+      expect(cache.get('k0')).to.equal(undefined);
+      expect(cache.get('k9')?.body.length).to.equal(900);
+    });
+  });
+});
