@@ -4,6 +4,7 @@ import { BindingService } from './application/binding.service';
 import { HierarchyCache } from './application/hierarchy-cache';
 import { createLoaders, type SharedCaches } from './application/loaders';
 import { RecordCache } from './application/record-cache';
+import { LocalClock, SharedDatabaseClock } from './application/registry-clock';
 import { ProjectService } from './application/project.service';
 import { RegistryWrites } from './application/registry-writes';
 import { ResourceTypeService } from './application/resource-type.service';
@@ -16,6 +17,7 @@ import { buildRegistrySchema } from './graphql/schema';
 import { createHttpServer } from './http/server';
 import { createLogger } from './logging';
 import { Database } from './persistence/database';
+import { acquireSqliteOwnerLock } from './persistence/sqlite-owner-lock';
 import { SCHEMA_CREATING_MIGRATION } from './persistence/migrations';
 import { RegistryReader } from './persistence/registry-store';
 
@@ -40,6 +42,7 @@ export interface RunningApp {
 export async function bootstrap(config: AppConfig, options: { logger?: Logger; graphiqlDir?: string } = {}): Promise<RunningApp> {
   checkConfig(config);
   const logger = options.logger ?? createLogger(config.logLevel);
+  const ownerLock = config.database.kind === 'sqlite' && config.database.path !== ':memory:' ? acquireSqliteOwnerLock(config.database.path) : null;
   const db = await Database.open(config.database, {
     warn: (message) => logger.warn(message),
     error: (details, message) => logger.error(details, message),
@@ -48,9 +51,11 @@ export async function bootstrap(config: AppConfig, options: { logger?: Logger; g
     const applied = await db.migrate();
     if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
 
-    const caches = { hierarchy: new HierarchyCache(), records: new RecordCache() };
     const reader = new RegistryReader(db.read, db.sql);
-    const writes = new RegistryWrites(db, caches);
+    // SQLite: this process owns the file, so the registry version lives in memory. PostgreSQL: read per request.
+    const clock = db.dialect === 'sqlite' ? await LocalClock.start(reader) : new SharedDatabaseClock(reader);
+    const caches: SharedCaches = { hierarchy: new HierarchyCache(), records: new RecordCache(), clock };
+    const writes = new RegistryWrites(db, caches, clock);
     const services: Services = {
       resourceTypes: new ResourceTypeService(writes),
       resources: new ResourceService(writes),
@@ -97,10 +102,12 @@ export async function bootstrap(config: AppConfig, options: { logger?: Logger; g
         (closing ??= (async () => {
           await fastify.close();
           await db.close();
+          ownerLock?.release();
         })()),
     };
   } catch (error) {
     await db.close().catch(() => undefined);
+    ownerLock?.release();
     throw error;
   }
 }

@@ -125,6 +125,18 @@ export interface RegistryServer {
   readonly startupMs: number;
 }
 
+/**
+ * The node arguments of the production start, as package.json's `start:built`
+ * script says (`node <flags> dist/src/main.js`), so the benchmark measures the
+ * server exactly as `npm start` runs it.
+ */
+export function productionNodeArgs(root: string): string[] {
+  const script: unknown = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts?.['start:built'];
+  const words = typeof script === 'string' ? script.trim().split(/\s+/) : [];
+  if (words[0] !== 'node' || !words.includes('dist/src/main.js')) throw new Error(`package.json "start:built" must be "node [flags] dist/src/main.js" (got ${JSON.stringify(script)})`);
+  return words.slice(1).map((word) => (word === 'dist/src/main.js' ? join(root, 'dist', 'src', 'main.js') : word));
+}
+
 /** The admin token the benchmark's server runs with (production mode requires one); the write load sends it. */
 export const BENCH_ADMIN_TOKEN = `bench-${randomBytes(16).toString('hex')}`;
 
@@ -138,7 +150,7 @@ export async function startRegistryServer(root: string, databasePath: string): P
   const started = performance.now();
   const child = new Child(
     'registry server',
-    spawn(process.execPath, [join(root, 'dist', 'src', 'main.js')], {
+    spawn(process.execPath, productionNodeArgs(root), {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: {

@@ -5,6 +5,7 @@ import type { LinkRecord, Page, ProjectRecord, RegistryState, SlotRecord, ToolRe
 import type { RegistryReader } from '../persistence/registry-store';
 import type { HierarchyCache } from './hierarchy-cache';
 import type { RecordCache } from './record-cache';
+import type { RegistryClock } from './registry-clock';
 
 /**
  * The per-request read side: DataLoaders that batch lookups made in the same
@@ -45,10 +46,11 @@ export interface CompatibleResourcesKey {
   readonly afterName: string | null;
 }
 
-/** The caches every request shares. */
+/** The caches every request shares, and the clock that says which registry version they must match. */
 export interface SharedCaches {
   readonly hierarchy: HierarchyCache;
   readonly records: RecordCache;
+  readonly clock: RegistryClock;
 }
 
 /** Creates a request's loaders over the reader and the shared caches. */
@@ -74,7 +76,7 @@ class RequestLoaders implements Loaders {
   ) {}
 
   state(): Promise<RegistryState> {
-    return (this.statePromise ??= this.source.registryState().then((read) => {
+    return (this.statePromise ??= this.caches.clock.current().then((read) => {
       this.stateRead = read;
       return read;
     }));

@@ -13,7 +13,7 @@ export class RecordCache {
   hits = 0;
   misses = 0;
 
-  constructor(private readonly maxEntries = 100_000) {}
+  constructor(private readonly maxEntries = 50_000) {}
 
   /** The cached values of `keys` at `version` (undefined where not cached). */
   lookup<V>(version: number, kind: string, keys: readonly string[]): (V | null | undefined)[] {

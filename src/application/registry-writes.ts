@@ -6,6 +6,7 @@ import { RegistryWriter } from '../persistence/registry-store';
 import { asConstraintViolation, type ConstraintViolation } from '../persistence/sql-errors';
 import type { HierarchyCache } from './hierarchy-cache';
 import type { Loaders } from './loaders';
+import type { RegistryClock } from './registry-clock';
 
 /** What a change sees: the writer, and the type hierarchy as committed before it. */
 export interface ChangeScope {
@@ -18,6 +19,7 @@ export class RegistryWrites {
   constructor(
     private readonly db: Database,
     private readonly caches: { hierarchy: HierarchyCache },
+    private readonly clock: RegistryClock,
   ) {}
 
   /**
@@ -27,15 +29,18 @@ export class RegistryWrites {
    */
   async change<T>(loaders: Loaders, work: (scope: ChangeScope) => Promise<T>, onViolation?: (violation: ConstraintViolation) => DomainError): Promise<T> {
     try {
-      return await this.db.write(async (tx) => {
+      const { result, after } = await this.db.write(async (tx) => {
         const writer = new RegistryWriter(tx);
         const before = await writer.beginChange();
         let hierarchy: Promise<TypeHierarchy> | null = null;
-        return work({
+        const result = await work({
           writer,
           hierarchy: () => (hierarchy ??= this.caches.hierarchy.get(before.typesVersion, () => writer.reader.allTypes())),
         });
+        return { result, after: await writer.reader.registryState() };
       });
+      this.clock.committed(after);
+      return result;
     } catch (error) {
       const violation = asConstraintViolation(error);
       if (violation) throw onViolation?.(violation) ?? new ConflictError('the change conflicts with the current registry; re-read and try again');

@@ -25,7 +25,7 @@ export class ResponseCache {
   hits = 0;
   misses = 0;
 
-  constructor(private readonly maxBytes = 64 * 1024 * 1024) {}
+  constructor(private readonly maxBytes = 32 * 1024 * 1024) {}
 
   /** The cache key of a POSTed GraphQL request, or null when it cannot be cached. */
   static keyOf(body: unknown, accept: string | undefined): string | null {

@@ -32,3 +32,19 @@ describe('SQLite settings', () => {
     expect(String((error as { driverError?: { code?: string } })?.driverError?.code)).to.equal('SQLITE_CONSTRAINT_FOREIGNKEY');
   });
 });
+
+describe('one server per SQLite file', () => {
+  it('refuses a second server on the same file, in one clear line, and allows one after the first stops', async () => {
+    const first = await startServer(sqlite);
+    let refused: Error | null = null;
+    try {
+      await startServer(sqlite, { database: first.config.database });
+    } catch (error) {
+      refused = error as Error;
+    }
+    expect(refused?.message).to.match(/^another registry server is already using .*registry-test-.*; run one server per SQLite file, or use PostgreSQL for several instances$/);
+    await first.close();
+    const second = await startServer(sqlite, { database: first.config.database });
+    await second.close();
+  });
+});

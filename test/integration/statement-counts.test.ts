@@ -12,6 +12,9 @@ const DASHBOARD = `query($first: Int) { tools(first: $first) { totalCount edges 
 
 describeEachBackend('SQL statement counts', (backend) => {
   let server: TestServer;
+  // Reading the registry version: one statement per request on PostgreSQL (other instances may write);
+  // none on SQLite, where this process owns the file and keeps the version in memory.
+  const version = backend.name === 'postgres' ? 1 : 0;
 
   let writes = 0;
   /** Statements for a request right after a write: the record cache is empty for the new registry version. */
@@ -52,13 +55,13 @@ describeEachBackend('SQL statement counts', (backend) => {
     const five = await cold(DASHBOARD, { first: 5 });
     const fifty = await cold(DASHBOARD, { first: 50 });
     expect(five).to.equal(fifty);
-    // page, count, registry state, slots, static resources
-    expect(fifty).to.equal(5);
-    // Asked afresh at the same version, slots and static resources come from the record cache: page, count, registry state.
-    expect(await warm(DASHBOARD, { first: 5 }, true)).to.equal(3);
-    expect(await warm(DASHBOARD, { first: 50 }, true)).to.equal(3);
-    // Asked again, the whole answer comes from the response cache after one check of the registry version.
-    expect(await warm(DASHBOARD, { first: 50 })).to.equal(1);
+    // page, count, slots, static resources (+ the version)
+    expect(fifty).to.equal(4 + version);
+    // Asked afresh at the same version, slots and static resources come from the record cache: page, count (+ the version).
+    expect(await warm(DASHBOARD, { first: 5 }, true)).to.equal(2 + version);
+    expect(await warm(DASHBOARD, { first: 50 }, true)).to.equal(2 + version);
+    // Asked again, the whole answer comes from the response cache after a check of the registry version.
+    expect(await warm(DASHBOARD, { first: 50 })).to.equal(version);
   });
 
   it('batches the page: one statement each for slots and static resources', async () => {
@@ -78,11 +81,11 @@ describeEachBackend('SQL statement counts', (backend) => {
     const shallow = await cold(resolve('tool-00'));
     const deep = await cold(resolve('tool-09'));
     expect(shallow).to.equal(deep);
-    // registry state, tool, project, slots, links, static resource, param resource
-    expect(deep).to.equal(7);
-    // At the same version, everything but the registry state comes from the record cache, or the whole answer from the response cache.
-    expect(await warm(resolve('tool-00'), undefined, true)).to.equal(1);
-    expect(await warm(resolve('tool-09'), undefined, true)).to.equal(1);
-    expect(await warm(resolve('tool-09'))).to.equal(1);
+    // tool, project, slots, links, static resource, param resource (+ the version)
+    expect(deep).to.equal(6 + version);
+    // At the same version, everything comes from the record cache, or the whole answer from the response cache.
+    expect(await warm(resolve('tool-00'), undefined, true)).to.equal(version);
+    expect(await warm(resolve('tool-09'), undefined, true)).to.equal(version);
+    expect(await warm(resolve('tool-09'))).to.equal(version);
   });
 });

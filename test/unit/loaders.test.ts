@@ -2,10 +2,11 @@ import { expect } from 'chai';
 import { HierarchyCache } from '../../src/application/hierarchy-cache';
 import { createLoaders } from '../../src/application/loaders';
 import { RecordCache } from '../../src/application/record-cache';
+import { LocalClock, SharedDatabaseClock } from '../../src/application/registry-clock';
 import type { ResourceInfo, TypeNode } from '../../src/core/model';
 import type { RegistryReader } from '../../src/persistence/registry-store';
 
-const caches = () => ({ hierarchy: new HierarchyCache(), records: new RecordCache() });
+const caches = (reader: RegistryReader) => ({ hierarchy: new HierarchyCache(), records: new RecordCache(), clock: new SharedDatabaseClock(reader) });
 
 /** A reader double that records every batch it is asked for. */
 function spyReader() {
@@ -41,7 +42,7 @@ function spyReader() {
 describe('createLoaders', () => {
   it('batches lookups made in one tick into one call, answering in key order with null for a miss', async () => {
     const { reader, batches } = spyReader();
-    const loaders = createLoaders(reader, caches());
+    const loaders = createLoaders(reader, caches(reader));
     const found = await Promise.all(['b', 'missing', 'a', 'b'].map((id) => loaders.resourceById.load(id)));
     expect(batches.resourcesByIds).to.deep.equal([['b', 'missing', 'a']]);
     expect(found.map((r) => r?.id ?? null)).to.deep.equal(['b', null, 'a', 'b']);
@@ -49,7 +50,7 @@ describe('createLoaders', () => {
 
   it('groups slots by tool in one batch', async () => {
     const { reader, batches } = spyReader();
-    const loaders = createLoaders(reader, caches());
+    const loaders = createLoaders(reader, caches(reader));
     const slots = await Promise.all(['t1', 't2'].map((id) => loaders.slotsByToolId.load(id)));
     expect(batches.slots).to.deep.equal([['t1', 't2']]);
     expect(slots.map((s) => s.map((x) => x.toolId))).to.deep.equal([['t1'], ['t2']]);
@@ -58,20 +59,20 @@ describe('createLoaders', () => {
   it('reads the registry state once per request, and loads types only when their version moves', async () => {
     const { reader, batches, bumpTypes } = spyReader();
     const cache = new HierarchyCache();
-    const first = createLoaders(reader, { hierarchy: cache, records: new RecordCache() });
+    const first = createLoaders(reader, { hierarchy: cache, records: new RecordCache(), clock: new SharedDatabaseClock(reader) });
     await Promise.all([first.hierarchy(), first.hierarchy(), first.state()]);
-    const second = createLoaders(reader, { hierarchy: cache, records: new RecordCache() });
+    const second = createLoaders(reader, { hierarchy: cache, records: new RecordCache(), clock: new SharedDatabaseClock(reader) });
     await second.hierarchy();
     expect(batches.state).to.have.length(2);
     expect(batches.types).to.have.length(1);
     bumpTypes();
-    await createLoaders(reader, { hierarchy: cache, records: new RecordCache() }).hierarchy();
+    await createLoaders(reader, { hierarchy: cache, records: new RecordCache(), clock: new SharedDatabaseClock(reader) }).hierarchy();
     expect(batches.types).to.have.length(2);
   });
 
   it('forgets what it read after a write (clearAll), and reads the new registry version', async () => {
     const { reader, batches, bumpVersion } = spyReader();
-    const loaders = createLoaders(reader, caches());
+    const loaders = createLoaders(reader, caches(reader));
     await loaders.resourceById.load('a');
     await loaders.state();
     bumpVersion(); // what a write does
@@ -84,7 +85,7 @@ describe('createLoaders', () => {
 
   it('answers later requests at the same registry version from the record cache, misses included', async () => {
     const { reader, batches } = spyReader();
-    const shared = caches();
+    const shared = caches(reader);
     await createLoaders(reader, shared).resourceById.loadMany(['a', 'missing']);
     const again = await createLoaders(reader, shared).resourceById.loadMany(['a', 'missing', 'b']);
     expect(batches.resourcesByIds).to.deep.equal([['a', 'missing'], ['b']]);
@@ -93,7 +94,7 @@ describe('createLoaders', () => {
 
   it('reads everything again once the registry version moves', async () => {
     const { reader, batches, bumpVersion } = spyReader();
-    const shared = caches();
+    const shared = caches(reader);
     await createLoaders(reader, shared).resourceById.load('a');
     bumpVersion();
     await createLoaders(reader, shared).resourceById.load('a');
@@ -120,5 +121,18 @@ describe('RecordCache', () => {
     const cache = new RecordCache(2);
     cache.store(1, 'r', [['a', 1], ['b', 2], ['c', 3]]);
     expect(cache.lookup(1, 'r', ['a', 'b', 'c'])).to.deep.equal([undefined, 2, 3]);
+  });
+});
+
+describe('LocalClock', () => {
+  it('reads the counters once at start, then advances only with commits', async () => {
+    let reads = 0;
+    const reader = { registryState: async () => (reads++, { version: 3, typesVersion: 1 }) } as unknown as RegistryReader;
+    const clock = await LocalClock.start(reader);
+    expect(await clock.current()).to.deep.equal({ version: 3, typesVersion: 1 });
+    clock.committed({ version: 4, typesVersion: 2 });
+    clock.committed({ version: 2, typesVersion: 0 });
+    expect(await clock.current()).to.deep.equal({ version: 4, typesVersion: 2 });
+    expect(reads).to.equal(1);
   });
 });
