@@ -21,6 +21,8 @@ export interface Loaders {
   readonly reader: RegistryReader;
   /** The type hierarchy, current as of `state()`. */
   hierarchy(): Promise<TypeHierarchy>;
+  /** The hierarchy if this request has loaded it already, so field resolvers can answer without a promise. */
+  loadedHierarchy(): TypeHierarchy | undefined;
   readonly resourceById: DataLoader<string, ResourceInfo | null>;
   readonly resourceByRef: DataLoader<string, ResourceInfo | null>;
   readonly toolById: DataLoader<string, ToolRecord | null>;
@@ -67,6 +69,7 @@ class RequestLoaders implements Loaders {
   private statePromise: Promise<RegistryState> | null = null;
   private stateRead: RegistryState | undefined;
   private hierarchyPromise: Promise<TypeHierarchy> | null = null;
+  private hierarchyLoaded: TypeHierarchy | undefined;
   private made = new Map<string, DataLoader<never, unknown, unknown>>();
   private versionedReader: RegistryReader | null = null;
 
@@ -87,7 +90,13 @@ class RequestLoaders implements Loaders {
   }
 
   hierarchy(): Promise<TypeHierarchy> {
-    return (this.hierarchyPromise ??= this.state().then((s) => this.caches.hierarchy.get(s.typesVersion, () => this.source.allTypes())));
+    return (this.hierarchyPromise ??= this.state()
+      .then((s) => this.caches.hierarchy.get(s.typesVersion, () => this.source.allTypes()))
+      .then((types) => (this.hierarchyLoaded = types)));
+  }
+
+  loadedHierarchy(): TypeHierarchy | undefined {
+    return this.hierarchyLoaded;
   }
 
   /**
@@ -159,6 +168,7 @@ class RequestLoaders implements Loaders {
     this.statePromise = null;
     this.stateRead = undefined;
     this.hierarchyPromise = null;
+    this.hierarchyLoaded = undefined;
     for (const loader of this.made.values()) loader.clearAll();
   }
 

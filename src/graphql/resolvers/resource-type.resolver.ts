@@ -4,6 +4,7 @@ import type { TypeNode } from '../../core/model';
 import type { RequestContext } from '../context';
 import { ConnectionArgs, ResourceTypeFilter } from '../inputs/connection.args';
 import { RegisterResourceTypeInput } from '../inputs/register-resource-type.input';
+import { fromHierarchy } from '../hierarchy-access';
 import { pageRequest, toConnection } from '../pagination';
 import { ResourceType, ResourceTypeConnection } from '../types/resource-type.type';
 import { ResourceConnection } from '../types/resource.type';
@@ -48,17 +49,17 @@ export class ResourceTypeResolver {
   }
 
   @FieldResolver(() => [ResourceType], { description: 'Direct parents, in declaration order.' })
-  async parentTypes(@Root() type: TypeRow, @Ctx() ctx: RequestContext): Promise<TypeRow[]> {
-    return (await ctx.loaders.hierarchy()).parentsOf(type.id);
+  parentTypes(@Root() type: TypeRow, @Ctx() ctx: RequestContext): TypeRow[] | Promise<TypeRow[]> {
+    return fromHierarchy(ctx.loaders, (types) => types.parentsOf(type.id));
   }
 
   @FieldResolver(() => [ResourceType], { description: 'Every type reachable through parentTypes, nearest first.' })
-  async ancestors(@Root() type: TypeRow, @Ctx() ctx: RequestContext): Promise<readonly TypeRow[]> {
-    return (await ctx.loaders.hierarchy()).ancestorsOf(type.id);
+  ancestors(@Root() type: TypeRow, @Ctx() ctx: RequestContext): readonly TypeRow[] | Promise<readonly TypeRow[]> {
+    return fromHierarchy(ctx.loaders, (types) => types.ancestorsOf(type.id));
   }
 
   @FieldResolver(() => [ResourceType], { description: 'Direct sub-types (types listing this one as a parent), ordered by name.' })
-  async subtypes(@Root() type: TypeRow, @Ctx() ctx: RequestContext): Promise<TypeRow[]> {
-    return (await ctx.loaders.hierarchy()).subtypesOf(type.id);
+  subtypes(@Root() type: TypeRow, @Ctx() ctx: RequestContext): TypeRow[] | Promise<TypeRow[]> {
+    return fromHierarchy(ctx.loaders, (types) => types.subtypesOf(type.id));
   }
 }

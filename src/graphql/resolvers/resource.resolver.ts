@@ -4,6 +4,7 @@ import type { ResourceInfo, TypeNode } from '../../core/model';
 import type { RequestContext } from '../context';
 import { ConnectionArgs, ResourceFilter } from '../inputs/connection.args';
 import { RegisterResourceInput } from '../inputs/register-resource.input';
+import { fromHierarchy } from '../hierarchy-access';
 import { pageRequest, toConnection } from '../pagination';
 import { ResourceType } from '../types/resource-type.type';
 import { Resource, ResourceConnection } from '../types/resource.type';
@@ -48,9 +49,11 @@ export class ResourceResolver {
   }
 
   @FieldResolver(() => ResourceType)
-  async type(@Root() resource: ResourceInfo, @Ctx() ctx: RequestContext): Promise<TypeNode> {
-    const type = (await ctx.loaders.hierarchy()).byId(resource.typeId);
-    if (!type) throw new Error(`resource ${resource.id} has unknown type ${resource.typeId}`);
-    return type;
+  type(@Root() resource: ResourceInfo, @Ctx() ctx: RequestContext): TypeNode | Promise<TypeNode> {
+    return fromHierarchy(ctx.loaders, (types) => {
+      const type = types.byId(resource.typeId);
+      if (!type) throw new Error(`resource ${resource.id} has unknown type ${resource.typeId}`);
+      return type;
+    });
   }
 }

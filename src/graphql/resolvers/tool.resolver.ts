@@ -6,6 +6,7 @@ import type { SlotRecord, ToolRecord } from '../../persistence/records';
 import type { RequestContext } from '../context';
 import { ConnectionArgs, ToolFilter } from '../inputs/connection.args';
 import { RegisterToolInput } from '../inputs/register-tool.input';
+import { fromHierarchy } from '../hierarchy-access';
 import { pageRequest, toConnection } from '../pagination';
 import { BindingExplanation } from '../types/binding-explanation.type';
 import { toExplanation } from '../explanation';
@@ -61,18 +62,22 @@ export class ToolResolver {
   }
 
   @FieldResolver(() => [ResourceSlot], { description: 'Slots, in declaration order.' })
-  resourceSlots(@Root() tool: ToolRecord, @Ctx() ctx: RequestContext): Promise<SlotRecord[]> {
-    return ctx.loaders.slotsByToolId.load(tool.id);
+  async resourceSlots(@Root() tool: ToolRecord, @Ctx() ctx: RequestContext): Promise<SlotRecord[]> {
+    // Load the hierarchy alongside, so every slot's resourceType answers without a promise.
+    const [slots] = await Promise.all([ctx.loaders.slotsByToolId.load(tool.id), ctx.loaders.hierarchy()]);
+    return slots;
   }
 }
 
 @Resolver(() => ResourceSlot)
 export class ResourceSlotResolver {
   @FieldResolver(() => ResourceType, { description: 'The type a resource must have, or descend from, to fill this slot.' })
-  async resourceType(@Root() slot: SlotRecord, @Ctx() ctx: RequestContext): Promise<TypeNode> {
-    const type = (await ctx.loaders.hierarchy()).byId(slot.typeId);
-    if (!type) throw new Error(`slot ${slot.toolId}/${slot.name} has unknown type ${slot.typeId}`);
-    return type;
+  resourceType(@Root() slot: SlotRecord, @Ctx() ctx: RequestContext): TypeNode | Promise<TypeNode> {
+    return fromHierarchy(ctx.loaders, (types) => {
+      const type = types.byId(slot.typeId);
+      if (!type) throw new Error(`slot ${slot.toolId}/${slot.name} has unknown type ${slot.typeId}`);
+      return type;
+    });
   }
 
   @FieldResolver(() => Resource, { nullable: true, description: 'For STATIC slots: the bound resource.' })
