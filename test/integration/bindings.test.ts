@@ -184,6 +184,12 @@ describeEachBackend('resolveBindings', (backend) => {
     expect(twice.extensions?.problems).to.deep.equal([{ field: 'params[1].slot', message: "slot 'out' is given twice (params[0] and params[1])" }]);
   });
 
+  it('caps params at 64', async () => {
+    const params = Array.from({ length: 65 }, () => ({ slot: 'out', resource: 't/scratch' }));
+    const error = await failure('params', 'p', params);
+    expect(error.extensions).to.deep.equal({ code: 'BAD_USER_INPUT', problems: [{ field: 'params', message: 'params must have at most 64 entries' }] });
+  });
+
   it('refuses a malformed param slot name with BAD_USER_INPUT naming the field', async () => {
     const error = await failure('params', 'p', [{ slot: 'Out!', resource: 't/scratch' }]);
     expect(error.extensions?.problems[0].field).to.equal('params[0].slot');

@@ -80,6 +80,33 @@ describe('HTTP and error hygiene', () => {
     }
   });
 
+  it('hides field suggestions ("Did you mean …") in production, and shows them otherwise', async () => {
+    const typo = '{ tool(ref: "demo/mixed") { nam } }';
+    const development = await server.gql(typo);
+    expect(development.body.errors?.[0].message).to.match(/Did you mean "name"/);
+    const production = await startServer(sqlite, { production: true, adminToken: 'a-long-enough-admin-token' });
+    try {
+      const { status, body } = await production.gql(typo);
+      expect(status).to.equal(400);
+      expect(body.errors?.[0].message).to.not.match(/Did you mean/);
+      expect(body.errors?.[0].extensions?.code).to.equal('GRAPHQL_VALIDATION_FAILED');
+    } finally {
+      await production.close();
+    }
+  });
+
+  it('turns introspection off with INTROSPECTION=false', async () => {
+    const closed = await startServer(sqlite, { introspection: false });
+    try {
+      const { status, body } = await closed.gql('{ __schema { queryType { name } } }');
+      expect(status).to.equal(400);
+      expect(body.errors?.[0].message).to.match(/introspection is not allowed/i);
+      expect((await closed.gql('{ tools { totalCount } }')).body.errors).to.equal(undefined);
+    } finally {
+      await closed.close();
+    }
+  });
+
   it('gives every response an x-request-id', async () => {
     const response = await post(JSON.stringify({ query: '{ __typename }' }));
     expect(response.headers.get('x-request-id')).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);

@@ -87,5 +87,15 @@ describeEachBackend('SQL statement counts', (backend) => {
     expect(await warm(resolve('tool-00'), undefined, true)).to.equal(version);
     expect(await warm(resolve('tool-09'), undefined, true)).to.equal(version);
     expect(await warm(resolve('tool-09'))).to.equal(version);
+
+    // A registry ten times larger takes the same number of statements.
+    const r2 = registryOf(server);
+    for (let i = 0; i < 100; i++) await r2.resource(`bulk/r${i}`, `level-${i % 10}`);
+    for (let i = 0; i < 20; i++) {
+      await r2.project(`bulk/p${i}`);
+      await r2.link(`bulk/p${i}`, `bulk/r${i}`);
+    }
+    expect(await cold(resolve('tool-09'))).to.equal(6 + version);
+    expect(await cold(DASHBOARD, { first: 50 })).to.equal(4 + version);
   });
 });
