@@ -1,4 +1,6 @@
 import BetterSqlite3 from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 
 /** Held for the life of the process; the operating system releases it if the process dies. */
 export interface OwnerLock {
@@ -14,6 +16,8 @@ export interface OwnerLock {
  */
 export function acquireSqliteOwnerLock(path: string): OwnerLock {
   const lockPath = `${path}-server.lock`;
+  // A new database's folder may not exist yet (TypeORM would create it a moment later).
+  mkdirSync(dirname(lockPath), { recursive: true });
   const connection = new BetterSqlite3(lockPath, { timeout: 0 });
   try {
     connection.pragma('locking_mode = EXCLUSIVE');

@@ -34,6 +34,18 @@ describe('SQLite settings', () => {
 });
 
 describe('one server per SQLite file', () => {
+  it('starts on a database whose folder does not exist yet (a fresh clone)', async () => {
+    const base = await sqlite.freshDatabase();
+    if (base.kind !== 'sqlite') throw new Error('expected SQLite');
+    const path = base.path.replace(/\.sqlite$/, '/nested/folder/registry.sqlite');
+    const server = await startServer(sqlite, { database: { kind: 'sqlite', path }, demoData: true });
+    try {
+      expect((await server.data(`{ tools { totalCount } }`)).tools.totalCount).to.equal(1);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('refuses a second server on the same file, in one clear line, and allows one after the first stops', async () => {
     const first = await startServer(sqlite);
     let refused: Error | null = null;
