@@ -33,4 +33,30 @@ describe('request logs', () => {
     ]);
     for (const line of requests) expect(line.durationMs).to.be.a('number').and.at.least(0);
   });
+
+  it('logs an unexpected error with the request id the response carries, stack and all, server-side only', async () => {
+    let responseBody: any;
+    let headerId: string | null = null;
+    const lines = await captureLogs(async (logger) => {
+      const app = await bootstrap(
+        { port: 0, host: '127.0.0.1', database: await sqlite.freshDatabase(), adminToken: null, readToken: null, demoData: false, production: false, logLevel: 'info', introspection: true, countSql: false, responseCache: true },
+        { logger },
+      );
+      try {
+        await app.db.close();
+        const response = await fetch(app.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ tools { totalCount } }' }) });
+        headerId = response.headers.get('x-request-id');
+        responseBody = await response.json();
+      } finally {
+        await app.close().catch(() => undefined);
+      }
+    });
+    const requestId = responseBody.errors[0].extensions.requestId;
+    expect(requestId).to.equal(headerId);
+    const logged = lines.find((l) => l.msg === 'unexpected error');
+    expect(logged, JSON.stringify(lines)).to.not.equal(undefined);
+    expect(logged.requestId).to.equal(requestId);
+    expect(logged.err.stack).to.be.a('string').and.match(/\n\s+at /);
+    expect(JSON.stringify(responseBody)).to.not.match(/\n\s+at /);
+  });
 });
