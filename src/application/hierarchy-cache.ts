@@ -10,8 +10,6 @@ import { TypeHierarchy } from '../core/type-hierarchy';
 export class HierarchyCache {
   private current: { typesVersion: number; hierarchy: TypeHierarchy } | null = null;
   private loading: { typesVersion: number; promise: Promise<TypeHierarchy> } | null = null;
-  /** How many times the types were loaded from the database (for tests). */
-  loads = 0;
 
   /** The hierarchy at `typesVersion` or newer; loads it with `load` when this copy is older. */
   get(typesVersion: number, load: () => Promise<TypeNode[]>): Promise<TypeHierarchy> {
@@ -22,7 +20,6 @@ export class HierarchyCache {
       if (!this.current || this.current.typesVersion < typesVersion) this.current = { typesVersion, hierarchy };
       return hierarchy;
     });
-    this.loads += 1;
     const attempt = { typesVersion, promise };
     this.loading = attempt;
     const clear = () => {

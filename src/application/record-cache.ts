@@ -9,9 +9,6 @@
 export class RecordCache {
   private version = -1;
   private readonly kinds = new Map<string, Map<string, unknown>>();
-  /** Lookups answered from memory, and lookups that went to the database (for tests and the benchmark). */
-  hits = 0;
-  misses = 0;
 
   constructor(private readonly maxEntries = 50_000) {}
 
@@ -19,16 +16,10 @@ export class RecordCache {
   lookup<V>(version: number, kind: string, keys: readonly string[]): (V | null | undefined)[] {
     if (version !== this.version) {
       this.moveTo(version);
-      this.misses += keys.length;
       return keys.map(() => undefined);
     }
     const map = this.kinds.get(kind);
-    return keys.map((key) => {
-      const value = map?.get(key) as V | null | undefined;
-      if (value === undefined) this.misses += 1;
-      else this.hits += 1;
-      return value;
-    });
+    return keys.map((key) => map?.get(key) as V | null | undefined);
   }
 
   /** Stores values read at `version`; ignored when the cache has already moved to a newer version. */

@@ -22,8 +22,6 @@ const MAX_KEY_LENGTH = 8 * 1024;
 export class ResponseCache {
   private readonly entries = new Map<string, CachedResponse>();
   private bytes = 0;
-  hits = 0;
-  misses = 0;
 
   constructor(private readonly maxBytes = 32 * 1024 * 1024) {}
 

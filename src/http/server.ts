@@ -154,11 +154,9 @@ export async function createHttpServer(deps: HttpDependencies): Promise<{ fastif
         const entry = responses!.get(key);
         // Only a request that ran successfully before has an entry, so reading the version here never serves a refused request.
         if (entry && (entry.version === null || entry.version === (await currentVersion(scope.loaders)))) {
-          responses!.hits += 1;
           Object.assign(scope.report, { operationName: entry.operationName, operationType: 'query', cache: 'hit' });
           return reply.header('content-type', entry.contentType).header('x-registry-cache', 'hit').send(entry.body);
         }
-        responses!.misses += 1;
         scope.report.cache = 'miss';
       }
       const body: unknown = await executeGraphQL.call(fastify, request as Parameters<typeof executeGraphQL>[0], reply as Parameters<typeof executeGraphQL>[1]);
