@@ -1,3 +1,7 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Loaders } from '../application/loaders';
+import type { Access, RequestReport } from '../graphql/context';
+
 /**
  * Whole GraphQL responses to read-only operations, kept in memory and keyed
  * on the request (query text, operation name, variables, Accept header). An
@@ -63,4 +67,69 @@ export class ResponseCache {
     this.entries.delete(key);
     this.bytes -= key.length + entry.body.length;
   }
+}
+
+/** What the cache needs of a request: who asks, its loaders (the registry version), and its report. */
+export interface CacheScope {
+  readonly access: Access;
+  readonly loaders: Loaders;
+  readonly report: RequestReport;
+}
+
+/**
+ * Wraps the GraphQL route: a repeated read-only request is answered from the
+ * cache while the registry still holds the version its answer was computed at;
+ * anything else runs through GraphQL, and a successful query answer is kept.
+ * Every answer says `x-registry-cache: hit | miss | bypass`. With no cache
+ * (RESPONSE_CACHE=false) every request runs.
+ */
+export function withResponseCache(
+  cache: ResponseCache | null,
+  scopeOf: (request: FastifyRequest) => CacheScope,
+  execute: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
+) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
+    const scope = scopeOf(request);
+    const key = cache && request.method === 'POST' && scope.access.canRead && !bypassesCache(request) ? cacheableKey(request) : null;
+    if (key) {
+      const entry = cache!.get(key);
+      // Only a request that ran successfully before has an entry, so reading the version here never serves a refused request.
+      if (entry && (entry.version === null || entry.version === (await currentVersion(scope.loaders)))) {
+        Object.assign(scope.report, { operationName: entry.operationName, operationType: 'query', cache: 'hit' });
+        return reply.header('content-type', entry.contentType).header('x-registry-cache', 'hit').send(entry.body);
+      }
+      scope.report.cache = 'miss';
+    }
+    const body = await execute(request, reply);
+    reply.header('x-registry-cache', scope.report.cache);
+    const { report } = scope;
+    // Tagged with the version read before the first data read; an answer that read registry data without it is not kept.
+    const version = scope.loaders.readVersion();
+    if (key && typeof body === 'string' && reply.statusCode === 200 && report.operationType === 'query' && report.errorCodes.length === 0 && (version !== undefined || !report.readsRegistry)) {
+      cache!.set(key, { body, contentType: String(reply.getHeader('content-type')), version: report.readsRegistry ? version! : null, operationName: report.operationName });
+    }
+    return body;
+  };
+}
+
+/** The registry version now, or NaN when it cannot be read (then nothing is served from the cache). */
+async function currentVersion(loaders: Loaders): Promise<number> {
+  try {
+    return (await loaders.state()).version;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** `Cache-Control: no-cache` (or `no-store`) on a request asks for a fresh answer. */
+function bypassesCache(request: FastifyRequest): boolean {
+  const header = request.headers['cache-control'];
+  return typeof header === 'string' && /no-cache|no-store/i.test(header);
+}
+
+/** The response-cache key of a request, or null for one that is never cached (mutations included). */
+function cacheableKey(request: FastifyRequest): string | null {
+  const query = (request.body as { query?: unknown } | undefined)?.query;
+  if (typeof query === 'string' && /^\s*mutation\b/.test(query)) return null;
+  return ResponseCache.keyOf(request.body, request.headers.accept);
 }

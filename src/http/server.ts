@@ -12,12 +12,12 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Loaders } from '../application/loaders';
 import type { AppConfig } from '../config';
-import type { Access, RequestContext, RequestReport, Services } from '../graphql/context';
+import type { RequestContext, RequestReport, Services } from '../graphql/context';
 import { readAccessPlugin } from '../graphql/authorization';
 import { errorReportingPlugin, formatError } from '../graphql/error-mapping';
 import { costLimitPlugin, limitRules, QUERY_LIMITS } from '../graphql/query-limits';
 import { TokenAuthenticator } from './authentication';
-import { ResponseCache } from './response-cache';
+import { ResponseCache, withResponseCache, type CacheScope } from './response-cache';
 import { defaultGraphiqlDir, GraphiqlBundle, graphiqlLandingPage, graphiqlPageHeaders, registerGraphiqlAssets } from './graphiql';
 
 /** Largest request body accepted (413 beyond). */
@@ -124,7 +124,7 @@ export async function createHttpServer(deps: HttpDependencies): Promise<{ fastif
   });
 
   // What one request carries from the route handler into the GraphQL context.
-  const scopes = new WeakMap<object, { access: Access; loaders: Loaders; report: RequestReport }>();
+  const scopes = new WeakMap<object, CacheScope>();
   const scopeOf = (request: FastifyRequest) => {
     let scope = scopes.get(request);
     if (!scope) {
@@ -141,34 +141,14 @@ export async function createHttpServer(deps: HttpDependencies): Promise<{ fastif
       return { requestId: request.id, access, services: deps.services, loaders, log: request.log, report };
     },
   });
-  const responses = deps.config.responseCache ? new ResponseCache() : null;
 
   fastify.route({
     url: '/graphql',
     method: ['GET', 'POST', 'OPTIONS'],
     onSend: graphiqlPageHeaders(),
-    async handler(request, reply) {
-      const scope = scopeOf(request);
-      const key = responses && request.method === 'POST' && scope.access.canRead && !bypassesCache(request) ? cacheableKey(request) : null;
-      if (key) {
-        const entry = responses!.get(key);
-        // Only a request that ran successfully before has an entry, so reading the version here never serves a refused request.
-        if (entry && (entry.version === null || entry.version === (await currentVersion(scope.loaders)))) {
-          Object.assign(scope.report, { operationName: entry.operationName, operationType: 'query', cache: 'hit' });
-          return reply.header('content-type', entry.contentType).header('x-registry-cache', 'hit').send(entry.body);
-        }
-        scope.report.cache = 'miss';
-      }
-      const body: unknown = await executeGraphQL.call(fastify, request as Parameters<typeof executeGraphQL>[0], reply as Parameters<typeof executeGraphQL>[1]);
-      reply.header('x-registry-cache', scope.report.cache);
-      const { report } = scope;
-      // Tagged with the version read before the first data read; an answer that read registry data without it is not kept.
-      const version = scope.loaders.readVersion();
-      if (key && typeof body === 'string' && reply.statusCode === 200 && report.operationType === 'query' && report.errorCodes.length === 0 && (version !== undefined || !report.readsRegistry)) {
-        responses!.set(key, { body, contentType: String(reply.getHeader('content-type')), version: report.readsRegistry ? version! : null, operationName: report.operationName });
-      }
-      return body;
-    },
+    handler: withResponseCache(deps.config.responseCache ? new ResponseCache() : null, scopeOf, async (request, reply) =>
+      executeGraphQL.call(fastify, request as Parameters<typeof executeGraphQL>[0], reply as Parameters<typeof executeGraphQL>[1]),
+    ),
   });
 
   registerGraphiqlAssets(fastify, graphiql);
@@ -190,28 +170,6 @@ export async function createHttpServer(deps: HttpDependencies): Promise<{ fastif
   });
 
   return { fastify, apollo };
-}
-
-/** The registry version now, or NaN when it cannot be read (then nothing is served from the cache). */
-async function currentVersion(loaders: Loaders): Promise<number> {
-  try {
-    return (await loaders.state()).version;
-  } catch {
-    return Number.NaN;
-  }
-}
-
-/** `Cache-Control: no-cache` (or `no-store`) on a request asks for a fresh answer. */
-function bypassesCache(request: FastifyRequest): boolean {
-  const header = request.headers['cache-control'];
-  return typeof header === 'string' && /no-cache|no-store/i.test(header);
-}
-
-/** The response-cache key of a request, or null for one that is never cached (mutations included). */
-function cacheableKey(request: FastifyRequest): string | null {
-  const query = (request.body as { query?: unknown } | undefined)?.query;
-  if (typeof query === 'string' && /^\s*mutation\b/.test(query)) return null;
-  return ResponseCache.keyOf(request.body, request.headers.accept);
 }
 
 /** A GraphQL-shaped error body, so every client can read every failure the same way. */
