@@ -37,7 +37,7 @@ export class RegistryWrites {
           writer,
           hierarchy: () => (hierarchy ??= this.caches.hierarchy.get(before.typesVersion, () => writer.reader.allTypes())),
         });
-        return { result, after: await writer.reader.registryState() };
+        return { result, after: writer.committedState() };
       });
       this.clock.committed(after);
       return result;

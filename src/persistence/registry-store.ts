@@ -245,19 +245,32 @@ export class RegistryWriter {
     this.reader = new RegistryReader(tx.query, tx.sql);
   }
 
+  /** The counters once this transaction commits (known after beginChange). */
+  private counters: RegistryState | null = null;
+
   /**
    * Bumps the registry version. Run first in every write transaction: on
    * PostgreSQL the row lock it takes orders writers across instances.
-   * Returns the counters as they stood before this transaction's changes.
+   * Returns the counters with the new version and the types version as it
+   * stood before this transaction.
    */
   async beginChange(): Promise<RegistryState> {
     await this.tx.query('UPDATE registry_state SET version = version + 1 WHERE id = 1');
-    return this.reader.registryState();
+    const state = await this.reader.registryState();
+    this.counters = state;
+    return state;
   }
 
   /** Records that this transaction changed resource types. */
   async markTypesChanged(): Promise<void> {
     await this.tx.query('UPDATE registry_state SET types_version = types_version + 1 WHERE id = 1');
+    if (this.counters) this.counters = { ...this.counters, typesVersion: this.counters.typesVersion + 1 };
+  }
+
+  /** The counters this transaction leaves (writers are ordered by the row lock, so nothing else moves them meanwhile). */
+  committedState(): RegistryState {
+    if (!this.counters) throw new Error('committedState() before beginChange()');
+    return this.counters;
   }
 
   async insertType(type: TypeNode): Promise<void> {
