@@ -56,7 +56,8 @@ export async function buildGraphiql(dir: string = defaultGraphiqlDir()): Promise
   const files = result.outputFiles.map((file) => ({ name: basename(file.path), contents: file.contents }));
   const script = files.find((f) => extname(f.name) === '.js');
   const stylesheet = files.find((f) => extname(f.name) === '.css');
-  if (!script || !stylesheet || files.length !== 2) throw new Error(`esbuild wrote ${files.map((f) => f.name).join(', ')}; expected one .js and one .css file`);
+  if (!script || !stylesheet || files.length !== 2)
+    throw new Error(`esbuild wrote ${files.map((f) => f.name).join(', ')}; expected one .js and one .css file`);
   const manifest: GraphiqlManifest = { script: script.name, stylesheet: stylesheet.name, gzip: true };
 
   const staging = `${dir}.tmp-${process.pid}`;
@@ -99,7 +100,10 @@ export function graphiqlBuildIsCurrent(dir: string = defaultGraphiqlDir()): bool
   if (!existsSync(manifestPath)) return false;
   try {
     const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as GraphiqlManifest;
-    if (![manifest.script, manifest.stylesheet].every((name) => typeof name === 'string' && existsSync(join(dir, name)))) return false;
+    if (
+      ![manifest.script, manifest.stylesheet].every((name) => typeof name === 'string' && existsSync(join(dir, name)))
+    )
+      return false;
   } catch {
     return false;
   }

@@ -91,10 +91,16 @@ async function main(argv: string[]): Promise<number> {
   }
   const outcomes = found.files.map((file) => readRegistryFile(file));
   // Registry files first: tool files may use the types and resources they define.
-  const ordered = [...outcomes.filter((o) => o.ok && o.value.kind === 'registry'), ...outcomes.filter((o) => !(o.ok && o.value.kind === 'registry'))];
+  const ordered = [
+    ...outcomes.filter((o) => o.ok && o.value.kind === 'registry'),
+    ...outcomes.filter((o) => !(o.ok && o.value.kind === 'registry')),
+  ];
 
   const client = new GraphQLClient(options.url, options.token);
-  const output = new Output(options.progress && ordered.length > 1 && Boolean(process.stdout.isTTY && process.stderr.isTTY), ordered.length + found.problems.length);
+  const output = new Output(
+    options.progress && ordered.length > 1 && Boolean(process.stdout.isTTY && process.stderr.isTTY),
+    ordered.length + found.problems.length,
+  );
   const counts: Record<Status, number> = { registered: 0, updated: 0, valid: 0, failed: 0, skipped: 0 };
   let unreachable: string | null = null;
 
@@ -111,19 +117,32 @@ async function main(argv: string[]): Promise<number> {
     }
     const results: EntryResult[] = [];
     for (const entry of outcome.value.entries) {
-      const stop = unreachable !== null || (outcome.value.kind === 'registry' && results.some((r) => r.status === 'failed'));
+      const stop =
+        unreachable !== null || (outcome.value.kind === 'registry' && results.some((r) => r.status === 'failed'));
       if (stop) {
-        results.push({ entry, status: 'skipped', note: unreachable !== null ? 'not sent: the server cannot be reached' : 'not sent: an earlier entry of this file failed' });
+        results.push({
+          entry,
+          status: 'skipped',
+          note:
+            unreachable !== null
+              ? 'not sent: the server cannot be reached'
+              : 'not sent: an earlier entry of this file failed',
+        });
         continue;
       }
       try {
         // A registry file in a dry run is only checked here: its tools may need the types it would register.
-        if (options.dryRun && outcome.value.kind === 'registry') results.push({ entry, status: 'valid', note: 'would be registered' });
+        if (options.dryRun && outcome.value.kind === 'registry')
+          results.push({ entry, status: 'valid', note: 'would be registered' });
         else results.push(await send(client, entry, options));
       } catch (error) {
         if (!(error instanceof UnreachableError)) throw error;
         unreachable = error.message;
-        results.push({ entry, status: 'failed', error: { message: error.message, extensions: { code: 'UNREACHABLE' } } });
+        results.push({
+          entry,
+          status: 'failed',
+          error: { message: error.message, extensions: { code: 'UNREACHABLE' } },
+        });
       }
     }
     for (const result of results) counts[result.status]++;
@@ -135,8 +154,15 @@ async function main(argv: string[]): Promise<number> {
   const files = ordered.length + found.problems.length;
   const parts = options.dryRun
     ? [`${counts.valid} valid`, `${counts.failed} failed`, `${counts.skipped} skipped`]
-    : [`${counts.registered} registered`, ...(options.update ? [`${counts.updated} updated`] : []), `${counts.failed} failed`, `${counts.skipped} skipped`];
-  console.log(`${parts.join(', ')} (${files} file${files === 1 ? '' : 's'}${options.dryRun ? '; dry run, nothing stored' : ''})`);
+    : [
+        `${counts.registered} registered`,
+        ...(options.update ? [`${counts.updated} updated`] : []),
+        `${counts.failed} failed`,
+        `${counts.skipped} skipped`,
+      ];
+  console.log(
+    `${parts.join(', ')} (${files} file${files === 1 ? '' : 's'}${options.dryRun ? '; dry run, nothing stored' : ''})`,
+  );
   return counts.failed > 0 ? 1 : 0;
 }
 
@@ -168,10 +194,17 @@ function parseCommandLine(argv: string[]): { options: Options; paths: string[] }
   } catch {
     throw new UsageError(`--url is not a URL: ${url}`);
   }
-  if (protocol !== 'http:' && protocol !== 'https:') throw new UsageError(`--url must be an http:// or https:// URL: ${url}`);
+  if (protocol !== 'http:' && protocol !== 'https:')
+    throw new UsageError(`--url must be an http:// or https:// URL: ${url}`);
   const token = values.token ?? process.env.ADMIN_TOKEN ?? '';
   return {
-    options: { url, token: token === '' ? null : token, dryRun: values['dry-run'] ?? false, update: values.update ?? false, progress: !values['no-progress'] },
+    options: {
+      url,
+      token: token === '' ? null : token,
+      dryRun: values['dry-run'] ?? false,
+      update: values.update ?? false,
+      progress: !values['no-progress'],
+    },
     paths: positionals,
   };
 }
@@ -185,28 +218,49 @@ const MUTATIONS: Record<Exclude<EntryKind, 'tool'>, { operation: string; inputTy
 
 const REGISTER_TOOL = 'mutation Register($i: RegisterToolInput!) { registerTool(input: $i) { id } }';
 const UPDATE_TOOL = 'mutation Update($i: RegisterToolInput!) { updateTool(input: $i) { id } }';
-const VALIDATE_TOOL = 'query Validate($i: RegisterToolInput!, $name: String!) { validateTool(input: $i) { slot field message } tool(ref: $name) { id } }';
+const VALIDATE_TOOL =
+  'query Validate($i: RegisterToolInput!, $name: String!) { validateTool(input: $i) { slot field message } tool(ref: $name) { id } }';
 
 /** Sends one entry: the mutation that registers it, or in a dry run what can be checked without storing. */
 async function send(client: GraphQLClient, entry: Entry, options: Options): Promise<EntryResult> {
   if (entry.kind !== 'tool') {
     const { operation, inputType } = MUTATIONS[entry.kind];
-    const { errors } = await client.request(`mutation Register($i: ${inputType}!) { ${operation}(input: $i) { id } }`, { i: entry.input });
+    const { errors } = await client.request(`mutation Register($i: ${inputType}!) { ${operation}(input: $i) { id } }`, {
+      i: entry.input,
+    });
     return errors ? { entry, status: 'failed', error: errors[0] } : { entry, status: 'registered' };
   }
 
   if (options.dryRun) {
-    const { data, errors } = await client.request<{ validateTool: { slot: string | null; field: string; message: string }[]; tool: { id: string } | null }>(VALIDATE_TOOL, {
+    const { data, errors } = await client.request<{
+      validateTool: { slot: string | null; field: string; message: string }[];
+      tool: { id: string } | null;
+    }>(VALIDATE_TOOL, {
       i: entry.input,
       name: entry.input.name,
     });
-    if (errors || !data) return { entry, status: 'failed', error: errors?.[0] ?? { message: 'no data in the response' } };
+    if (errors || !data)
+      return { entry, status: 'failed', error: errors?.[0] ?? { message: 'no data in the response' } };
     if (data.validateTool.length > 0) {
       const n = data.validateTool.length;
-      return { entry, status: 'failed', error: { message: `${n} problem${n === 1 ? '' : 's'}`, extensions: { code: 'TOOL_VALIDATION_FAILED', problems: data.validateTool } } };
+      return {
+        entry,
+        status: 'failed',
+        error: {
+          message: `${n} problem${n === 1 ? '' : 's'}`,
+          extensions: { code: 'TOOL_VALIDATION_FAILED', problems: data.validateTool },
+        },
+      };
     }
     if (data.tool && !options.update) {
-      return { entry, status: 'failed', error: { message: `a tool named '${entry.input.name}' already exists (--update replaces it)`, extensions: { code: 'CONFLICT' } } };
+      return {
+        entry,
+        status: 'failed',
+        error: {
+          message: `a tool named '${entry.input.name}' already exists (--update replaces it)`,
+          extensions: { code: 'CONFLICT' },
+        },
+      };
     }
     return { entry, status: 'valid', note: data.tool ? 'would be updated' : 'would be registered' };
   }
@@ -215,7 +269,8 @@ async function send(client: GraphQLClient, entry: Entry, options: Options): Prom
     const updated = await client.request(UPDATE_TOOL, { i: entry.input });
     if (!updated.errors) return { entry, status: 'updated' };
     // Not there yet: --update registers it.
-    if (updated.errors[0].extensions?.code !== 'NOT_FOUND') return { entry, status: 'failed', error: updated.errors[0] };
+    if (updated.errors[0].extensions?.code !== 'NOT_FOUND')
+      return { entry, status: 'failed', error: updated.errors[0] };
   }
   const { errors } = await client.request(REGISTER_TOOL, { i: entry.input });
   return errors ? { entry, status: 'failed', error: errors[0] } : { entry, status: 'registered' };
@@ -228,18 +283,27 @@ class GraphQLClient {
     private readonly token: string | null,
   ) {}
 
-  async request<T = unknown>(query: string, variables: Record<string, unknown>): Promise<{ data?: T | null; errors?: GraphQLError[] }> {
+  async request<T = unknown>(
+    query: string,
+    variables: Record<string, unknown>,
+  ): Promise<{ data?: T | null; errors?: GraphQLError[] }> {
     let response: Response;
     try {
       response = await fetch(this.url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json', ...(this.token ? { authorization: `Bearer ${this.token}` } : {}) },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
+        },
         body: JSON.stringify({ query, variables }),
         signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
       });
     } catch (error) {
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-      throw new UnreachableError(`cannot reach ${this.url}: ${cause?.code ?? cause?.message ?? (error as Error).message}`);
+      throw new UnreachableError(
+        `cannot reach ${this.url}: ${cause?.code ?? cause?.message ?? (error as Error).message}`,
+      );
     }
     const text = await response.text();
     let body: { data?: T | null; errors?: GraphQLError[] } | null = null;
@@ -249,7 +313,14 @@ class GraphQLClient {
       body = null;
     }
     if (!body || typeof body !== 'object' || (!('data' in body) && !Array.isArray(body.errors))) {
-      return { errors: [{ message: `HTTP ${response.status} ${response.statusText}: not a GraphQL response (${text.slice(0, 120).trim() || 'empty body'})`, extensions: { code: `HTTP_${response.status}` } }] };
+      return {
+        errors: [
+          {
+            message: `HTTP ${response.status} ${response.statusText}: not a GraphQL response (${text.slice(0, 120).trim() || 'empty body'})`,
+            extensions: { code: `HTTP_${response.status}` },
+          },
+        ],
+      };
     }
     return { data: body.data, errors: body.errors?.length ? body.errors : undefined };
   }
@@ -258,7 +329,10 @@ class GraphQLClient {
 /** A file that did not pass the local checks: every problem with its place. */
 function reportInvalid(outcome: Extract<FileOutcome, { ok: false }>): string {
   const n = outcome.problems.length;
-  return [`FAIL  ${outcome.file}: ${n} problem${n === 1 ? '' : 's'}`, ...outcome.problems.map((p) => `        ${formatProblem(p)}`)].join('\n');
+  return [
+    `FAIL  ${outcome.file}: ${n} problem${n === 1 ? '' : 's'}`,
+    ...outcome.problems.map((p) => `        ${formatProblem(p)}`),
+  ].join('\n');
 }
 
 /** One file's result: a line when everything went well, else a line per entry with the server's error and problems. */
@@ -274,14 +348,22 @@ function reportFile(file: RegistryFile, results: readonly EntryResult[]): string
   }
   if (results.length === 1 && results[0].error) {
     const [first, ...more] = describeError(file, results[0].entry, results[0].error);
-    return [`FAIL  ${file.file}: ${describeEntry(results[0].entry)}: ${first}`, ...more.map((line) => `        ${line}`)].join('\n');
+    return [
+      `FAIL  ${file.file}: ${describeEntry(results[0].entry)}: ${first}`,
+      ...more.map((line) => `        ${line}`),
+    ].join('\n');
   }
   const lines = [`FAIL  ${file.file}: ${notDone.length} of ${results.length} entries not done`];
   for (const result of results) {
     const head = `        ${describeEntry(result.entry)}: `;
     if (result.status === 'skipped') lines.push(`${head}skipped (${result.note})`);
     else if (result.status !== 'failed' || !result.error) lines.push(`${head}${verbOf(result)}`);
-    else lines.push(...describeError(file, result.entry, result.error).map((line, i) => (i === 0 ? `${head}${line}` : `          ${line}`)));
+    else
+      lines.push(
+        ...describeError(file, result.entry, result.error).map((line, i) =>
+          i === 0 ? `${head}${line}` : `          ${line}`,
+        ),
+      );
   }
   return lines.join('\n');
 }
@@ -296,8 +378,15 @@ function describeError(file: RegistryFile, entry: Entry, error: GraphQLError): s
   const code = error.extensions?.code ?? 'ERROR';
   const problems = error.extensions?.problems ?? [];
   if (problems.length === 0) return [`${code}: ${error.message}`];
-  const located: FileProblem[] = problems.map((p) => ({ file: file.file, ...locateServerProblem(file, entry, p), message: p.message }));
-  located.sort((a, b) => (a.position?.line ?? 0) - (b.position?.line ?? 0) || (a.position?.column ?? 0) - (b.position?.column ?? 0));
+  const located: FileProblem[] = problems.map((p) => ({
+    file: file.file,
+    ...locateServerProblem(file, entry, p),
+    message: p.message,
+  }));
+  located.sort(
+    (a, b) =>
+      (a.position?.line ?? 0) - (b.position?.line ?? 0) || (a.position?.column ?? 0) - (b.position?.column ?? 0),
+  );
   return [`${code} (${problems.length} problem${problems.length === 1 ? '' : 's'})`, ...located.map(formatProblem)];
 }
 
@@ -321,7 +410,17 @@ class Output {
   private readonly bar: ReturnType<MultiBar['create']> | null;
 
   constructor(progress: boolean, total: number) {
-    this.bars = progress ? new MultiBar({ format: 'register {bar} {value}/{total} files  {file}', hideCursor: true, clearOnComplete: true, stream: process.stderr }, Presets.shades_classic) : null;
+    this.bars = progress
+      ? new MultiBar(
+          {
+            format: 'register {bar} {value}/{total} files  {file}',
+            hideCursor: true,
+            clearOnComplete: true,
+            stream: process.stderr,
+          },
+          Presets.shades_classic,
+        )
+      : null;
     this.bar = this.bars ? this.bars.create(total, 0, { file: '' }) : null;
   }
 

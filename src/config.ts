@@ -5,8 +5,7 @@
 
 /** Where the registry is stored. */
 export type DatabaseConfig =
-  | { readonly kind: 'sqlite'; readonly path: string }
-  | { readonly kind: 'postgres'; readonly url: string };
+  { readonly kind: 'sqlite'; readonly path: string } | { readonly kind: 'postgres'; readonly url: string };
 
 /** Everything the server reads from its environment. */
 export interface AppConfig {
@@ -57,12 +56,22 @@ export const MIN_PRODUCTION_TOKEN_LENGTH = 16;
 /** Rules across values: production needs a strong ADMIN_TOKEN; the two tokens must differ. */
 export function checkConfig(config: AppConfig): AppConfig {
   if (config.production) {
-    if (!config.adminToken) throw new ConfigError('ADMIN_TOKEN is required when NODE_ENV=production (without it anyone could change the registry)');
-    for (const [name, token] of [['ADMIN_TOKEN', config.adminToken], ['READ_TOKEN', config.readToken]] as const) {
-      if (token !== null && token.length < MIN_PRODUCTION_TOKEN_LENGTH) throw new ConfigError(`${name} must be at least ${MIN_PRODUCTION_TOKEN_LENGTH} characters when NODE_ENV=production`);
+    if (!config.adminToken)
+      throw new ConfigError(
+        'ADMIN_TOKEN is required when NODE_ENV=production (without it anyone could change the registry)',
+      );
+    for (const [name, token] of [
+      ['ADMIN_TOKEN', config.adminToken],
+      ['READ_TOKEN', config.readToken],
+    ] as const) {
+      if (token !== null && token.length < MIN_PRODUCTION_TOKEN_LENGTH)
+        throw new ConfigError(
+          `${name} must be at least ${MIN_PRODUCTION_TOKEN_LENGTH} characters when NODE_ENV=production`,
+        );
     }
   }
-  if (config.adminToken !== null && config.adminToken === config.readToken) throw new ConfigError('READ_TOKEN must differ from ADMIN_TOKEN');
+  if (config.adminToken !== null && config.adminToken === config.readToken)
+    throw new ConfigError('READ_TOKEN must differ from ADMIN_TOKEN');
   return config;
 }
 
@@ -70,7 +79,10 @@ export function checkConfig(config: AppConfig): AppConfig {
 export function parseDatabaseUrl(url: string): DatabaseConfig {
   if (url.startsWith('sqlite:')) {
     const path = url.slice('sqlite:'.length);
-    if (path === '') throw new ConfigError('DATABASE_URL "sqlite:" needs a file path, e.g. sqlite:./data/registry.sqlite, or sqlite::memory:');
+    if (path === '')
+      throw new ConfigError(
+        'DATABASE_URL "sqlite:" needs a file path, e.g. sqlite:./data/registry.sqlite, or sqlite::memory:',
+      );
     return { kind: 'sqlite', path };
   }
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
@@ -87,7 +99,8 @@ export function parseDatabaseUrl(url: string): DatabaseConfig {
 function parsePort(value: string | undefined): number {
   if (value === undefined || value === '') return 4000;
   const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT must be an integer from 0 to 65535 (got "${value}")`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new ConfigError(`PORT must be an integer from 0 to 65535 (got "${value}")`);
   return port;
 }
 
@@ -101,7 +114,8 @@ function parseBoolean(name: string, value: string | undefined, fallback: boolean
 
 function parseLogLevel(value: string | undefined): string {
   if (value === undefined || value === '') return 'info';
-  if (!LOG_LEVELS.includes(value)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${value}")`);
+  if (!LOG_LEVELS.includes(value))
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${value}")`);
   return value;
 }
 

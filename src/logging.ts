@@ -8,8 +8,17 @@ import pino, { type Logger } from 'pino';
 export function createLogger(level: string, pretty = Boolean(process.stdout.isTTY)): Logger {
   const options: pino.LoggerOptions = {
     level,
-    redact: { paths: ['req.headers.authorization', 'headers.authorization', 'authorization', 'token'], censor: '[redacted]' },
+    redact: {
+      paths: ['req.headers.authorization', 'headers.authorization', 'authorization', 'token'],
+      censor: '[redacted]',
+    },
   };
   if (!pretty) return pino(options);
-  return pino(options, pino.transport({ target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } }));
+  return pino(
+    options,
+    pino.transport({
+      target: 'pino-pretty',
+      options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' },
+    }),
+  );
 }

@@ -39,10 +39,16 @@ export interface RunningApp {
  * demo data into a new registry, builds the schema and starts HTTP. The tests
  * start the server through this same function.
  */
-export async function bootstrap(config: AppConfig, options: { logger?: Logger; graphiqlDir?: string } = {}): Promise<RunningApp> {
+export async function bootstrap(
+  config: AppConfig,
+  options: { logger?: Logger; graphiqlDir?: string } = {},
+): Promise<RunningApp> {
   checkConfig(config);
   const logger = options.logger ?? createLogger(config.logLevel);
-  const ownerLock = config.database.kind === 'sqlite' && config.database.path !== ':memory:' ? acquireSqliteOwnerLock(config.database.path) : null;
+  const ownerLock =
+    config.database.kind === 'sqlite' && config.database.path !== ':memory:'
+      ? acquireSqliteOwnerLock(config.database.path)
+      : null;
   const db = await Database.open(config.database, {
     warn: (message) => logger.warn(message),
     error: (details, message) => logger.error(details, message),
@@ -66,7 +72,11 @@ export async function bootstrap(config: AppConfig, options: { logger?: Logger; g
     const newLoaders = () => createLoaders(reader, caches);
 
     // Only the start that created the schema loads the demo, so several instances starting at once on an empty database load it once.
-    if (config.demoData && applied.includes(SCHEMA_CREATING_MIGRATION) && (await reader.registryState()).version === 0) {
+    if (
+      config.demoData &&
+      applied.includes(SCHEMA_CREATING_MIGRATION) &&
+      (await reader.registryState()).version === 0
+    ) {
       await loadDemoData(services, newLoaders());
       logger.info('new registry: loaded the demo data (DEMO_DATA=false skips this)');
     }
@@ -81,7 +91,9 @@ export async function bootstrap(config: AppConfig, options: { logger?: Logger; g
         await db.ping();
         return db.isMigrated();
       },
-      debugRoutes: config.countSql ? { '/debug/sql-stats': () => ({ statements: db.counter.count, memory: process.memoryUsage() }) } : {},
+      debugRoutes: config.countSql
+        ? { '/debug/sql-stats': () => ({ statements: db.counter.count, memory: process.memoryUsage() }) }
+        : {},
       graphiqlDir: options.graphiqlDir,
     });
     await fastify.listen({ port: config.port, host: config.host });
@@ -157,7 +169,8 @@ const SHUTDOWN_GRACE_MS = 9000;
 function describeStartupError(error: unknown): string {
   const err = error as { code?: string; message?: string };
   if (err?.code === 'EADDRINUSE') return `port already in use (${err.message})`;
-  if (err?.code === 'ECONNREFUSED') return 'the database refused the connection (is it running, and is DATABASE_URL right?)';
+  if (err?.code === 'ECONNREFUSED')
+    return 'the database refused the connection (is it running, and is DATABASE_URL right?)';
   return (err?.message ?? String(error)).split('\n')[0];
 }
 

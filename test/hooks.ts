@@ -8,7 +8,9 @@ export const mochaHooks = {
     await stopAllProcesses();
     await closeAllServers();
     if (!(await postgresAvailable())) {
-      console.log(`\n  NOTE: the PostgreSQL half of the suite was SKIPPED: no PostgreSQL answered at ${POSTGRES_ADMIN_URL}.\n  Set TEST_POSTGRES_URL, or start PostgreSQL on 127.0.0.1:5432 (REQUIRE_POSTGRES=1 makes this a failure).\n`);
+      console.log(
+        `\n  NOTE: the PostgreSQL half of the suite was SKIPPED: no PostgreSQL answered at ${POSTGRES_ADMIN_URL}.\n  Set TEST_POSTGRES_URL, or start PostgreSQL on 127.0.0.1:5432 (REQUIRE_POSTGRES=1 makes this a failure).\n`,
+      );
     }
     await cleanUpBackends();
   },

@@ -57,11 +57,42 @@ export function registryShape(resources: number): RegistryShape {
 
 /** Words for slot names, link aliases and resource short names, so that the alias and short-name rules get used. */
 export const SLOT_WORDS = [
-  'repo', 'config', 'output', 'input', 'cache', 'data', 'logs', 'src', 'build', 'docs',
-  'assets', 'workspace', 'secrets', 'models', 'reports', 'artifacts', 'scratch', 'backup', 'templates', 'fixtures',
+  'repo',
+  'config',
+  'output',
+  'input',
+  'cache',
+  'data',
+  'logs',
+  'src',
+  'build',
+  'docs',
+  'assets',
+  'workspace',
+  'secrets',
+  'models',
+  'reports',
+  'artifacts',
+  'scratch',
+  'backup',
+  'templates',
+  'fixtures',
 ] as const;
 
-const TYPE_WORDS = ['git-checkout', 'fs-directory', 'bucket', 'volume', 'dataset', 'model', 'queue', 'topic', 'database', 'secret', 'cluster', 'image'];
+const TYPE_WORDS = [
+  'git-checkout',
+  'fs-directory',
+  'bucket',
+  'volume',
+  'dataset',
+  'model',
+  'queue',
+  'topic',
+  'database',
+  'secret',
+  'cluster',
+  'image',
+];
 
 /** Probabilities that shape the data; see the README's Performance section. */
 const MIX = {
@@ -125,7 +156,12 @@ export function cachePath(cacheDir: string, size: number, seed: string): string 
 }
 
 /** The database for (size, seed): the cached file, or a new one built now (also when `regenerate`). */
-export async function cachedRegistry(cacheDir: string, size: number, seed: string, regenerate = false): Promise<CachedRegistry> {
+export async function cachedRegistry(
+  cacheDir: string,
+  size: number,
+  seed: string,
+  regenerate = false,
+): Promise<CachedRegistry> {
   const path = cachePath(cacheDir, size, seed);
   let generatedMs: number | null = null;
   if (regenerate || !existsSync(path)) {
@@ -197,7 +233,12 @@ function buildRows(shape: RegistryShape, random: Random): Rows {
         if (!parents.includes(candidate)) parents.push(candidate);
       }
     }
-    const type: TypeNode = { id: newId(), name: `${TYPE_WORDS[i % TYPE_WORDS.length]}-l${level}-${i}`, description: null, parentIds: parents };
+    const type: TypeNode = {
+      id: newId(),
+      name: `${TYPE_WORDS[i % TYPE_WORDS.length]}-l${level}-${i}`,
+      description: null,
+      parentIds: parents,
+    };
     types.push(type);
     byLevel[level].push(type);
     const inherited = parents.length > 0 && typeRandom.chance(MIX.inheritWord) ? wordOf.get(parents[0]) : undefined;
@@ -287,8 +328,13 @@ function checkRows(rows: Rows, hierarchy: TypeHierarchy): void {
     fail(`tool name '${tool.name}'`, checkResourceName(tool.name));
     for (const slot of tool.slots) {
       fail(`slot name '${slot.name}'`, checkSlotName(slot.name));
-      if (slot.staticResourceId !== null && !hierarchy.isCompatible(typeOf.get(slot.staticResourceId) ?? '', slot.typeId)) {
-        throw new Error(`generator produced a static slot whose resource does not fit (tool ${tool.name}, slot ${slot.name})`);
+      if (
+        slot.staticResourceId !== null &&
+        !hierarchy.isCompatible(typeOf.get(slot.staticResourceId) ?? '', slot.typeId)
+      ) {
+        throw new Error(
+          `generator produced a static slot whose resource does not fit (tool ${tool.name}, slot ${slot.name})`,
+        );
       }
     }
   }
@@ -301,8 +347,12 @@ function insertRows(path: string, rows: Rows): GeneratedCounts {
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('synchronous = OFF');
     const insertType = sqlite.prepare('INSERT INTO resource_type (id, name, description) VALUES (?, ?, NULL)');
-    const insertParent = sqlite.prepare('INSERT INTO resource_type_parent (type_id, parent_id, ordinal) VALUES (?, ?, ?)');
-    const insertResource = sqlite.prepare('INSERT INTO resource (id, name, short_name, type_id, description) VALUES (?, ?, ?, ?, NULL)');
+    const insertParent = sqlite.prepare(
+      'INSERT INTO resource_type_parent (type_id, parent_id, ordinal) VALUES (?, ?, ?)',
+    );
+    const insertResource = sqlite.prepare(
+      'INSERT INTO resource (id, name, short_name, type_id, description) VALUES (?, ?, ?, ?, NULL)',
+    );
     const insertProject = sqlite.prepare('INSERT INTO project (id, name, description) VALUES (?, ?, NULL)');
     const insertLink = sqlite.prepare('INSERT INTO project_resource (project_id, resource_id, alias) VALUES (?, ?, ?)');
     const insertTool = sqlite.prepare('INSERT INTO tool (id, name, description) VALUES (?, ?, NULL)');
@@ -340,13 +390,23 @@ function insertRows(path: string, rows: Rows): GeneratedCounts {
       for (const tool of rows.tools) {
         insertTool.run(tool.id, tool.name);
         tool.slots.forEach((slot, ordinal) => {
-          insertSlot.run(tool.id, ordinal, slot.name, slot.typeId, slot.access, slot.binding, slot.staticResourceId, slot.required ? 1 : 0);
+          insertSlot.run(
+            tool.id,
+            ordinal,
+            slot.name,
+            slot.typeId,
+            slot.access,
+            slot.binding,
+            slot.staticResourceId,
+            slot.required ? 1 : 0,
+          );
           counts.slots += 1;
           counts.slotsByBinding[slot.binding] += 1;
         });
       }
       // Each registration in the real server bumps `version` once, and each type registration `types_version` too.
-      const writes = rows.types.length + rows.resources.length + rows.projects.length + counts.links + rows.tools.length;
+      const writes =
+        rows.types.length + rows.resources.length + rows.projects.length + counts.links + rows.tools.length;
       setState.run(writes, rows.types.length);
     })();
     const broken = sqlite.pragma('foreign_key_check') as unknown[];

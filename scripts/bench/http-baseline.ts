@@ -16,7 +16,9 @@ const server = createServer((request, response) => {
       response.writeHead(405, { 'content-type': 'application/json' }).end('{"error":"POST only"}');
       return;
     }
-    response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': ANSWER.length }).end(ANSWER);
+    response
+      .writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': ANSWER.length })
+      .end(ANSWER);
   });
 });
 

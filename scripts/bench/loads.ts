@@ -9,7 +9,15 @@ import type { PreparedRequest } from './workloads';
 import { cpus } from 'node:os';
 import { cpuBetween, cpuSnapshot, RssSampler, sleep, sqlStatements } from './processes';
 
-export type LoadName = 'http' | 'floor' | 'resolve' | 'dashboard' | 'write' | 'floor (no cache)' | 'resolve (no cache)' | 'dashboard (no cache)';
+export type LoadName =
+  | 'http'
+  | 'floor'
+  | 'resolve'
+  | 'dashboard'
+  | 'write'
+  | 'floor (no cache)'
+  | 'resolve (no cache)'
+  | 'dashboard (no cache)';
 
 /** Sent with the "(no cache)" loads: asks the server for a fresh answer, past its response cache. */
 export const NO_CACHE = { 'cache-control': 'no-cache' } as const;
@@ -135,7 +143,9 @@ export async function runLoad<E>(load: LoadDefinition<E>, settings: LoadSettings
     sqlStatements: statements,
     sqlPerRequest: statements !== null && sent > 0 ? statements / sent : null,
     rssMaxBytes: sampler ? sampler.maxBytes : null,
-    cpuCores: cpu ? { target: cpu.byPid.get(settings.targetPid) ?? 0, client: cpu.byPid.get(process.pid) ?? 0, others: cpu.others } : null,
+    cpuCores: cpu
+      ? { target: cpu.byPid.get(settings.targetPid) ?? 0, client: cpu.byPid.get(process.pid) ?? 0, others: cpu.others }
+      : null,
     checks,
     warmup,
   };
@@ -158,11 +168,25 @@ interface ConnectionContext {
 }
 
 /** One autocannon run of `seconds`, with its answers checked. */
-function fire<E>(load: LoadDefinition<E>, seconds: number, connections: number): Promise<{ result: autocannon.Result; checks: ResponseChecks; latencies: LatencyRecorder }> {
+function fire<E>(
+  load: LoadDefinition<E>,
+  seconds: number,
+  connections: number,
+): Promise<{ result: autocannon.Result; checks: ResponseChecks; latencies: LatencyRecorder }> {
   const latencies = new LatencyRecorder();
-  const checks: ResponseChecks = { responses: 0, non2xx: 0, graphqlErrors: 0, wrongBodies: 0, verified: 0, connectionErrors: 0, timeouts: 0, samples: [] };
+  const checks: ResponseChecks = {
+    responses: 0,
+    non2xx: 0,
+    graphqlErrors: 0,
+    wrongBodies: 0,
+    verified: 0,
+    connectionErrors: 0,
+    timeouts: 0,
+    samples: [],
+  };
   const note = (what: string, body: string) => {
-    if (checks.samples.length < 5) checks.samples.push(`${what}: ${body.length > 300 ? `${body.slice(0, 300)}…` : body}`);
+    if (checks.samples.length < 5)
+      checks.samples.push(`${what}: ${body.length > 300 ? `${body.slice(0, 300)}…` : body}`);
   };
 
   const onResponse = (status: number, body: string, context: object) => {
@@ -225,7 +249,9 @@ function fire<E>(load: LoadDefinition<E>, seconds: number, connections: number):
         }
       },
     );
-    instance.on('response', (_client: unknown, _status: number, _bytes: number, responseTimeMs: number) => latencies.record(responseTimeMs));
+    instance.on('response', (_client: unknown, _status: number, _bytes: number, responseTimeMs: number) =>
+      latencies.record(responseTimeMs),
+    );
     instance.on('reqError', (error: unknown) => note('request error', String((error as Error)?.message ?? error)));
   });
 }

@@ -58,7 +58,12 @@ export function loadRegistryModel(path: string): RegistryModel {
 
     const types = new Map<string, TypeNode & { parentIds: string[] }>();
     for (const row of all('SELECT id, name, description FROM resource_type ORDER BY id')) {
-      types.set(String(row.id), { id: String(row.id), name: String(row.name), description: row.description === null ? null : String(row.description), parentIds: [] });
+      types.set(String(row.id), {
+        id: String(row.id),
+        name: String(row.name),
+        description: row.description === null ? null : String(row.description),
+        parentIds: [],
+      });
     }
     let typeParents = 0;
     for (const row of all('SELECT type_id, parent_id FROM resource_type_parent ORDER BY type_id, ordinal')) {
@@ -68,7 +73,9 @@ export function loadRegistryModel(path: string): RegistryModel {
     const typeList = [...types.values()];
     const hierarchy = new TypeHierarchy(typeList);
 
-    const resources: ResourceInfo[] = all('SELECT id, name, short_name, type_id, description FROM resource ORDER BY id').map((row) => ({
+    const resources: ResourceInfo[] = all(
+      'SELECT id, name, short_name, type_id, description FROM resource ORDER BY id',
+    ).map((row) => ({
       id: String(row.id),
       name: String(row.name),
       shortName: String(row.short_name),
@@ -84,7 +91,8 @@ export function loadRegistryModel(path: string): RegistryModel {
     }
 
     const projects = new Map<string, ProjectModel>();
-    for (const row of all('SELECT id, name FROM project ORDER BY id')) projects.set(String(row.id), { id: String(row.id), name: String(row.name), links: [] });
+    for (const row of all('SELECT id, name FROM project ORDER BY id'))
+      projects.set(String(row.id), { id: String(row.id), name: String(row.name), links: [] });
     let links = 0;
     let aliasedLinks = 0;
     for (const row of all('SELECT project_id, resource_id, alias FROM project_resource')) {
@@ -96,13 +104,19 @@ export function loadRegistryModel(path: string): RegistryModel {
       if (row.alias !== null) aliasedLinks += 1;
     }
     // The server lists a project's links by resource name; keep the same order.
-    for (const project of projects.values()) project.links.sort((a, b) => (a.resource.name < b.resource.name ? -1 : a.resource.name > b.resource.name ? 1 : 0));
+    for (const project of projects.values())
+      project.links.sort((a, b) =>
+        a.resource.name < b.resource.name ? -1 : a.resource.name > b.resource.name ? 1 : 0,
+      );
 
     const tools = new Map<string, ToolModel>();
-    for (const row of all('SELECT id, name FROM tool ORDER BY id')) tools.set(String(row.id), { id: String(row.id), name: String(row.name), slots: [] });
+    for (const row of all('SELECT id, name FROM tool ORDER BY id'))
+      tools.set(String(row.id), { id: String(row.id), name: String(row.name), slots: [] });
     const slotsByBinding: Record<BindingMode, number> = { CONTEXTUAL: 0, STATIC: 0, PARAMETER: 0 };
     let slots = 0;
-    for (const row of all('SELECT tool_id, name, resource_type_id, access, binding, static_resource_id, required FROM resource_slot ORDER BY tool_id, ordinal')) {
+    for (const row of all(
+      'SELECT tool_id, name, resource_type_id, access, binding, static_resource_id, required FROM resource_slot ORDER BY tool_id, ordinal',
+    )) {
       const binding = String(row.binding) as BindingMode;
       tools.get(String(row.tool_id))?.slots.push({
         name: String(row.name),

@@ -71,7 +71,8 @@ export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): Be
 
   const quick = values.quick === true;
   const seed = values.seed ?? DEFAULT_SEED;
-  if (!/^[A-Za-z0-9_-]{1,40}$/.test(seed)) throw new UsageError(`--seed must be 1–40 letters, digits, '-' or '_' (got "${seed}")`);
+  if (!/^[A-Za-z0-9_-]{1,40}$/.test(seed))
+    throw new UsageError(`--seed must be 1–40 letters, digits, '-' or '_' (got "${seed}")`);
   const size = values.size !== undefined ? parseSize(values.size, '--size') : quick ? QUICK_SIZE : DEFAULT_SIZE;
   const sizes = values.sizes !== undefined ? values.sizes.split(',').map((s) => parseSize(s.trim(), '--sizes')) : null;
   if (sizes && sizes.length === 0) throw new UsageError('--sizes needs at least one size');
@@ -117,6 +118,7 @@ function parsePositive(text: string | undefined, fallback: number, flag: string)
 function parseNonNegative(text: string | undefined, fallback: number, flag: string): number {
   if (text === undefined) return fallback;
   const value = Number(text);
-  if (!Number.isFinite(value) || value < 0) throw new UsageError(`${flag} must be zero or a positive number (got "${text}")`);
+  if (!Number.isFinite(value) || value < 0)
+    throw new UsageError(`${flag} must be zero or a positive number (got "${text}")`);
   return value;
 }

@@ -73,7 +73,10 @@ export class Child {
   /** Waits for the next line of output that matches. */
   waitForLine(pattern: RegExp, timeoutMs: number): Promise<RegExpMatchArray> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => finish(new Error(`${this.name}: no line matching ${pattern} within ${timeoutMs} ms\n${this.output()}`)), timeoutMs);
+      const timer = setTimeout(
+        () => finish(new Error(`${this.name}: no line matching ${pattern} within ${timeoutMs} ms\n${this.output()}`)),
+        timeoutMs,
+      );
       const onData = (chunk: Buffer) => {
         const match = chunk.toString('utf8').match(pattern);
         if (match) finish(null, match);
@@ -133,7 +136,10 @@ export interface RegistryServer {
 export function productionNodeArgs(root: string): string[] {
   const script: unknown = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts?.['start:built'];
   const words = typeof script === 'string' ? script.trim().split(/\s+/) : [];
-  if (words[0] !== 'node' || !words.includes('dist/src/main.js')) throw new Error(`package.json "start:built" must be "node [flags] dist/src/main.js" (got ${JSON.stringify(script)})`);
+  if (words[0] !== 'node' || !words.includes('dist/src/main.js'))
+    throw new Error(
+      `package.json "start:built" must be "node [flags] dist/src/main.js" (got ${JSON.stringify(script)})`,
+    );
   return words.slice(1).map((word) => (word === 'dist/src/main.js' ? join(root, 'dist', 'src', 'main.js') : word));
 }
 
@@ -255,9 +261,11 @@ export class RssSampler {
 /** The server's SQL statement count so far (GET /debug/sql-stats). */
 export async function sqlStatements(origin: string): Promise<number> {
   const response = await fetch(`${origin}/debug/sql-stats`);
-  if (response.status !== 200) throw new Error(`GET /debug/sql-stats answered ${response.status}; is BENCH_COUNT_SQL=1 set?`);
+  if (response.status !== 200)
+    throw new Error(`GET /debug/sql-stats answered ${response.status}; is BENCH_COUNT_SQL=1 set?`);
   const body = (await response.json()) as { statements?: unknown };
-  if (typeof body.statements !== 'number') throw new Error('GET /debug/sql-stats did not return { statements: <number> }');
+  if (typeof body.statements !== 'number')
+    throw new Error('GET /debug/sql-stats did not return { statements: <number> }');
   return body.statements;
 }
 
@@ -293,7 +301,11 @@ export function cpuSnapshot(pids: readonly number[]): CpuSnapshot | null {
 }
 
 /** Average cores busy between two snapshots: the whole machine, each process, and everything else. */
-export function cpuBetween(before: CpuSnapshot | null, after: CpuSnapshot | null, cores: number): { machine: number; byPid: Map<number, number>; others: number } | null {
+export function cpuBetween(
+  before: CpuSnapshot | null,
+  after: CpuSnapshot | null,
+  cores: number,
+): { machine: number; byPid: Map<number, number>; others: number } | null {
   if (!before || !after) return null;
   const total = after.machineTotal - before.machineTotal;
   if (total <= 0) return null;

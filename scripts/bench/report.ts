@@ -95,7 +95,12 @@ export interface MachineInfo {
 
 export function machineInfo(): MachineInfo {
   const list = cpus();
-  return { cpus: list.length, cpuModel: list[0]?.model ?? 'unknown', node: process.version, platform: `${process.platform}-${process.arch}` };
+  return {
+    cpus: list.length,
+    cpuModel: list[0]?.model ?? 'unknown',
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+  };
 }
 
 /** Adds each load's ratio: floor to http, every other server load to floor. */
@@ -106,8 +111,13 @@ export function withRatios(loads: readonly LoadResult[]): LoadRow[] {
   const freshFloor = rate('floor (no cache)');
   return loads.map((load) => {
     if (load.name === 'http') return { ...load, ratio: null };
-    if (load.name === 'floor' || load.name === 'floor (no cache)') return { ...load, ratio: http ? { value: load.requestsPerSecond / http, to: 'http' } : null };
-    if (load.name.endsWith('(no cache)')) return { ...load, ratio: freshFloor ? { value: load.requestsPerSecond / freshFloor, to: 'floor (no cache)' } : null };
+    if (load.name === 'floor' || load.name === 'floor (no cache)')
+      return { ...load, ratio: http ? { value: load.requestsPerSecond / http, to: 'http' } : null };
+    if (load.name.endsWith('(no cache)'))
+      return {
+        ...load,
+        ratio: freshFloor ? { value: load.requestsPerSecond / freshFloor, to: 'floor (no cache)' } : null,
+      };
     return { ...load, ratio: floor ? { value: load.requestsPerSecond / floor, to: 'floor' } : null };
   });
 }
@@ -117,7 +127,11 @@ export function fullTargets(rows: readonly LoadRow[], server: FullReport['server
   const row = (name: LoadName) => rows.find((r) => r.name === name);
   const ratioCheck = (name: LoadName, min: number, to: string): TargetCheck => {
     const ratio = row(name)?.ratio?.value;
-    return { target: `${name} ≥ ${min} × ${to} req/s`, measured: ratio === undefined ? 'not measured' : `${ratio.toFixed(3)} × ${to}`, pass: ratio === undefined ? null : ratio >= min };
+    return {
+      target: `${name} ≥ ${min} × ${to} req/s`,
+      measured: ratio === undefined ? 'not measured' : `${ratio.toFixed(3)} × ${to}`,
+      pass: ratio === undefined ? null : ratio >= min,
+    };
   };
   const sqlCheck = (name: LoadName, max: number): TargetCheck => {
     const perRequest = row(name)?.sqlPerRequest;
@@ -131,17 +145,29 @@ export function fullTargets(rows: readonly LoadRow[], server: FullReport['server
     ratioCheck('floor', TARGETS.floorToHttp, 'http'),
     ratioCheck('resolve', TARGETS.resolveToFloor, 'floor'),
     ratioCheck('dashboard', TARGETS.dashboardToFloor, 'floor'),
-    { ...ratioCheck('dashboard', TARGETS.dashboardToFloorStretch, 'floor'), target: `dashboard ≥ ${TARGETS.dashboardToFloorStretch} × floor req/s (stretch)` },
+    {
+      ...ratioCheck('dashboard', TARGETS.dashboardToFloorStretch, 'floor'),
+      target: `dashboard ≥ ${TARGETS.dashboardToFloorStretch} × floor req/s (stretch)`,
+    },
     sqlCheck('resolve', TARGETS.resolveSqlPerRequest),
     sqlCheck('dashboard', TARGETS.dashboardSqlPerRequest),
-    { target: `server RSS ≤ ${mb(TARGETS.rssBytes)} MB`, measured: `${mb(server.rssMaxBytes)} MB (max)`, pass: server.rssMaxBytes <= TARGETS.rssBytes },
-    { target: `start-up ≤ ${TARGETS.startupMs / 1000} s`, measured: `${(server.startupMs / 1000).toFixed(2)} s`, pass: server.startupMs <= TARGETS.startupMs },
+    {
+      target: `server RSS ≤ ${mb(TARGETS.rssBytes)} MB`,
+      measured: `${mb(server.rssMaxBytes)} MB (max)`,
+      pass: server.rssMaxBytes <= TARGETS.rssBytes,
+    },
+    {
+      target: `start-up ≤ ${TARGETS.startupMs / 1000} s`,
+      measured: `${(server.startupMs / 1000).toFixed(2)} s`,
+      pass: server.startupMs <= TARGETS.startupMs,
+    },
   ];
 }
 
 /** The growth target: resolve p50 at the largest size at most 1.3 × at the smallest. */
 export function growthTargets(steps: readonly GrowthStep[], p50Ratio: number | null): TargetCheck[] {
-  if (steps.length < 2 || p50Ratio === null) return [{ target: `resolve p50 growth ≤ ${TARGETS.growthP50Ratio}×`, measured: 'needs two sizes', pass: null }];
+  if (steps.length < 2 || p50Ratio === null)
+    return [{ target: `resolve p50 growth ≤ ${TARGETS.growthP50Ratio}×`, measured: 'needs two sizes', pass: null }];
   const first = steps[0].registry.size;
   const last = steps[steps.length - 1].registry.size;
   return [
@@ -170,7 +196,9 @@ export function fullTable(report: FullReport): string {
   for (const row of report.loads) {
     const ratio = row.ratio ? `${row.ratio.value.toFixed(3)} × ${row.ratio.to}` : '—';
     const sql = row.sqlPerRequest == null ? '—' : row.sqlPerRequest.toFixed(2);
-    lines.push(`| ${row.name} | ${int(row.requestsPerSecond)} | ${ms(row.latencyMs.p50)} | ${ms(row.latencyMs.p99)} | ${ratio} | ${sql} | ${cpu(row)} | ${totalErrors(row)} |`);
+    lines.push(
+      `| ${row.name} | ${int(row.requestsPerSecond)} | ${ms(row.latencyMs.p50)} | ${ms(row.latencyMs.p99)} | ${ratio} | ${sql} | ${cpu(row)} | ${totalErrors(row)} |`,
+    );
   }
   const r = report.registry;
   lines.push(
@@ -209,14 +237,19 @@ export function growthTable(report: GrowthReport): string {
 
 /** PASS/FAIL lines. */
 export function targetLines(targets: readonly TargetCheck[]): string {
-  return targets.map((t) => `${t.pass === null ? 'N/A ' : t.pass ? 'PASS' : 'FAIL'}  ${t.target}: ${t.measured}`).join('\n');
+  return targets
+    .map((t) => `${t.pass === null ? 'N/A ' : t.pass ? 'PASS' : 'FAIL'}  ${t.target}: ${t.measured}`)
+    .join('\n');
 }
 
 /** The bad answers of each load that had any, for the console. */
 export function errorLines(loads: readonly LoadResult[]): string {
   const lines: string[] = [];
   for (const load of loads) {
-    for (const [phase, checks] of [['measured', load.checks], ['warm-up', load.warmup?.checks]] as const) {
+    for (const [phase, checks] of [
+      ['measured', load.checks],
+      ['warm-up', load.warmup?.checks],
+    ] as const) {
       if (!checks || errorCount(checks) === 0) continue;
       lines.push(
         `${load.name} (${phase}): ${checks.non2xx} non-2xx, ${checks.graphqlErrors} with GraphQL errors, ${checks.wrongBodies} unexpected bodies, ${checks.connectionErrors} connection errors, ${checks.timeouts} timeouts`,

@@ -11,7 +11,14 @@ import { cachedRegistry, removeDatabaseFiles, type CachedRegistry } from './gene
 import { hasErrors, NO_CACHE, runLoad, type LoadDefinition, type LoadResult, type LoadSettings } from './loads';
 import { loadRegistryModel, type RegistryModel } from './model';
 import { formatSize, type BenchOptions } from './options';
-import { BENCH_ADMIN_TOKEN, rssBytes, sleep, startHttpBaseline, startRegistryServer, type RegistryServer } from './processes';
+import {
+  BENCH_ADMIN_TOKEN,
+  rssBytes,
+  sleep,
+  startHttpBaseline,
+  startRegistryServer,
+  type RegistryServer,
+} from './processes';
 import { Random } from './random';
 import {
   fullTargets,
@@ -66,14 +73,22 @@ async function prepareRegistry(root: string, options: BenchOptions, size: number
   );
   const model = loadRegistryModel(cached.path);
   const { pairs, mix } = chooseResolvePairs(model, new Random(options.seed).derive(`pairs-${size}`), RESOLVE_PAIRS);
-  if (pairs.length === 0) throw new Error(`no tool × project pair resolves in the ${formatSize(size)} registry; nothing to measure`);
+  if (pairs.length === 0)
+    throw new Error(`no tool × project pair resolves in the ${formatSize(size)} registry; nothing to measure`);
   progress(`resolve pairs: ${describeMix(mix)}`);
   return {
     cached,
     model,
     pairs,
     mix,
-    info: { size, seed: options.seed, file: cached.path, bytes: cached.bytes, generatedMs: cached.generatedMs, counts: model.counts },
+    info: {
+      size,
+      seed: options.seed,
+      file: cached.path,
+      bytes: cached.bytes,
+      generatedMs: cached.generatedMs,
+      counts: model.counts,
+    },
   };
 }
 
@@ -88,7 +103,11 @@ function workingCopy(root: string, source: string): string {
 }
 
 /** Starts the server on a working copy, runs `work`, and always stops it and removes the copy. */
-async function withServer<T>(root: string, registry: PreparedRegistry, work: (server: RegistryServer) => Promise<T>): Promise<T> {
+async function withServer<T>(
+  root: string,
+  registry: PreparedRegistry,
+  work: (server: RegistryServer) => Promise<T>,
+): Promise<T> {
   const file = workingCopy(root, registry.cached.path);
   try {
     const server = await startRegistryServer(root, file);
@@ -115,7 +134,12 @@ function settings(options: BenchOptions, server: RegistryServer | null, targetPi
   };
 }
 
-function resolveLoad(server: RegistryServer, registry: PreparedRegistry, random: Random, fresh = false): LoadDefinition<ExpectedSlot[]> {
+function resolveLoad(
+  server: RegistryServer,
+  registry: PreparedRegistry,
+  random: Random,
+  fresh = false,
+): LoadDefinition<ExpectedSlot[]> {
   const requests = resolveRequests(registry.pairs);
   return {
     name: fresh ? 'resolve (no cache)' : 'resolve',
@@ -136,7 +160,11 @@ async function prime(server: RegistryServer, registry: PreparedRegistry): Promis
     Array.from({ length: 10 }, async () => {
       while (next < bodies.length) {
         const body = bodies[next++];
-        const response = await fetch(server.graphqlUrl, { method: 'POST', headers: { 'content-type': 'application/json', ...NO_CACHE }, body });
+        const response = await fetch(server.graphqlUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...NO_CACHE },
+          body,
+        });
         await response.arrayBuffer();
       }
     }),
@@ -149,7 +177,9 @@ async function measured<E>(load: LoadDefinition<E>, loadSettings: LoadSettings):
   progress(
     `${load.name}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.latencyMs.p50.toFixed(2)} ms, p99 ${result.latencyMs.p99.toFixed(2)} ms` +
       (result.sqlPerRequest === null ? '' : `, ${result.sqlPerRequest.toFixed(2)} SQL/request`) +
-      (result.cpuCores ? `, CPU cores: target ${result.cpuCores.target.toFixed(2)}, client ${result.cpuCores.client.toFixed(2)}, others ${result.cpuCores.others.toFixed(2)}` : '') +
+      (result.cpuCores
+        ? `, CPU cores: target ${result.cpuCores.target.toFixed(2)}, client ${result.cpuCores.client.toFixed(2)}, others ${result.cpuCores.others.toFixed(2)}`
+        : '') +
       (hasErrors(result) ? ' — ERRORS' : ''),
   );
   return result;
@@ -166,7 +196,19 @@ export async function runFull(root: string, options: BenchOptions): Promise<Full
   const baseline = await startHttpBaseline(root);
   try {
     const body = graphqlBody(FLOOR_QUERY);
-    loads.push(await measured({ name: 'http', url: baseline.url, next: () => ({ body, expect: null }), fixed: true, verify: verifyFloor, verifyEvery: 1 }, settings(options, null, baseline.process.pid)));
+    loads.push(
+      await measured(
+        {
+          name: 'http',
+          url: baseline.url,
+          next: () => ({ body, expect: null }),
+          fixed: true,
+          verify: verifyFloor,
+          verifyEvery: 1,
+        },
+        settings(options, null, baseline.process.pid),
+      ),
+    );
   } finally {
     await baseline.process.stop();
   }
@@ -175,24 +217,75 @@ export async function runFull(root: string, options: BenchOptions): Promise<Full
   await withServer(root, registry, async (running) => {
     const at = settings(options, running);
     const floorBody = graphqlBody(FLOOR_QUERY);
-    loads.push(await measured({ name: 'floor', url: running.graphqlUrl, next: () => ({ body: floorBody, expect: null }), fixed: true, verify: verifyFloor, verifyEvery: 1 }, at));
+    loads.push(
+      await measured(
+        {
+          name: 'floor',
+          url: running.graphqlUrl,
+          next: () => ({ body: floorBody, expect: null }),
+          fixed: true,
+          verify: verifyFloor,
+          verifyEvery: 1,
+        },
+        at,
+      ),
+    );
     loads.push(await measured(resolveLoad(running, registry, random), at));
     const pages = dashboardRequests(registry.model);
-    loads.push(await measured({ name: 'dashboard', url: running.graphqlUrl, next: () => random.pick(pages), verify: verifyDashboard, verifyEvery: 10 }, at));
+    loads.push(
+      await measured(
+        {
+          name: 'dashboard',
+          url: running.graphqlUrl,
+          next: () => random.pick(pages),
+          verify: verifyDashboard,
+          verifyEvery: 10,
+        },
+        at,
+      ),
+    );
     // The same three past the response cache: what the GraphQL layer and the resolution engine cost on their own.
     loads.push(
       await measured(
-        { name: 'floor (no cache)', url: running.graphqlUrl, next: () => ({ body: floorBody, expect: null }), fixed: true, verify: verifyFloor, verifyEvery: 1, headers: NO_CACHE },
+        {
+          name: 'floor (no cache)',
+          url: running.graphqlUrl,
+          next: () => ({ body: floorBody, expect: null }),
+          fixed: true,
+          verify: verifyFloor,
+          verifyEvery: 1,
+          headers: NO_CACHE,
+        },
         at,
       ),
     );
     loads.push(await measured(resolveLoad(running, registry, random, true), at));
     loads.push(
-      await measured({ name: 'dashboard (no cache)', url: running.graphqlUrl, next: () => random.pick(pages), verify: verifyDashboard, verifyEvery: 10, headers: NO_CACHE }, at),
+      await measured(
+        {
+          name: 'dashboard (no cache)',
+          url: running.graphqlUrl,
+          next: () => random.pick(pages),
+          verify: verifyDashboard,
+          verifyEvery: 10,
+          headers: NO_CACHE,
+        },
+        at,
+      ),
     );
     const nextTool = writeRequests(registry.model, random.derive('write'), `run-${Date.now().toString(36)}`);
     loads.push(
-      await measured({ name: 'write', url: running.graphqlUrl, next: nextTool, verify: verifyWrite, verifyEvery: 1, headers: { authorization: `Bearer ${BENCH_ADMIN_TOKEN}` } }, at),
+      await measured(
+        {
+          name: 'write',
+          url: running.graphqlUrl,
+          next: nextTool,
+          verify: verifyWrite,
+          verifyEvery: 1,
+          headers: { authorization: `Bearer ${BENCH_ADMIN_TOKEN}` },
+        },
+        at,
+      ),
     );
 
     await sleep(500);
@@ -231,7 +324,13 @@ export async function runGrowth(root: string, options: BenchOptions, sizes: read
       await prime(running, registry);
       const resolve = await measured(resolveLoad(running, registry, random, true), settings(options, running));
       const rss = Math.max(resolve.rssMaxBytes ?? 0, rssBytes(running.process.pid) ?? 0);
-      steps.push({ registry: registry.info, resolvePairs: registry.mix, startupMs: running.startupMs, rssMaxBytes: rss, resolve });
+      steps.push({
+        registry: registry.info,
+        resolvePairs: registry.mix,
+        startupMs: running.startupMs,
+        rssMaxBytes: rss,
+        resolve,
+      });
     });
   }
   const first = steps[0]?.resolve.latencyMs.p50;

@@ -71,7 +71,11 @@ export interface ResolveMix {
  * by id); the rest stay deferred. Small registries are searched exhaustively
  * in random order, large ones by random sampling.
  */
-export function chooseResolvePairs(model: RegistryModel, random: Random, target: number): { pairs: ResolvePair[]; mix: ResolveMix } {
+export function chooseResolvePairs(
+  model: RegistryModel,
+  random: Random,
+  target: number,
+): { pairs: ResolvePair[]; mix: ResolveMix } {
   const { tools, projects, hierarchy } = model;
   const families = new Map<string, ResourceInfo[][]>();
   /** Resource lists of every type that fills a slot of `typeId` (the type and its descendants), non-empty ones only. */
@@ -134,7 +138,8 @@ export function chooseResolvePairs(model: RegistryModel, random: Random, target:
       const rule = r.status === 'BOUND' ? (r.how ?? 'BOUND') : r.status;
       byRule[rule] = (byRule[rule] ?? 0) + 1;
     }
-    if (resolutions.some((r) => r.slot.binding === 'CONTEXTUAL' && r.status === 'BOUND')) pairsWithContextualBinding += 1;
+    if (resolutions.some((r) => r.slot.binding === 'CONTEXTUAL' && r.status === 'BOUND'))
+      pairsWithContextualBinding += 1;
   }
 
   return {
@@ -183,7 +188,11 @@ export function graphqlBody(query: string, variables?: Record<string, unknown>):
 /** The resolve bodies, one per pair. */
 export function resolveRequests(pairs: readonly ResolvePair[]): PreparedRequest<ExpectedSlot[]>[] {
   return pairs.map((pair) => ({
-    body: graphqlBody(RESOLVE_QUERY, { tool: pair.tool, project: pair.project, params: pair.params.length > 0 ? pair.params : null }),
+    body: graphqlBody(RESOLVE_QUERY, {
+      tool: pair.tool,
+      project: pair.project,
+      params: pair.params.length > 0 ? pair.params : null,
+    }),
     expect: pair.expected,
   }));
 }
@@ -217,7 +226,14 @@ export function dashboardRequests(model: RegistryModel): PreparedRequest<Expecte
 }
 
 /** registerTool input slots, with types and static resources named by ref. */
-type SlotInput = { name: string; resourceType: string; access: string; binding: string; staticResource?: string; required: boolean };
+type SlotInput = {
+  name: string;
+  resourceType: string;
+  access: string;
+  binding: string;
+  staticResource?: string;
+  required: boolean;
+};
 
 /**
  * Makes registerTool bodies with fresh, unique names. The slots copy those of
@@ -233,7 +249,9 @@ export function writeRequests(model: RegistryModel, random: Random, runTag: stri
         resourceType: model.hierarchy.byId(slot.typeId)?.name ?? slot.typeId,
         access: slot.access,
         binding: slot.binding,
-        ...(slot.staticResourceId ? { staticResource: model.resourceById.get(slot.staticResourceId)?.name ?? slot.staticResourceId } : {}),
+        ...(slot.staticResourceId
+          ? { staticResource: model.resourceById.get(slot.staticResourceId)?.name ?? slot.staticResourceId }
+          : {}),
         required: slot.required,
       })),
     );
@@ -274,19 +292,24 @@ export function verifyResolve(body: string, expected: readonly ExpectedSlot[]): 
 
 /** A page holds the expected number of tools, starting at the expected one, each with its slots. */
 export function verifyDashboard(body: string, expected: ExpectedPage): string | null {
-  const tools = (JSON.parse(body) as { data?: { tools?: { edges?: { node?: { name?: string; resourceSlots?: unknown } }[] } } }).data?.tools;
+  const tools = (
+    JSON.parse(body) as { data?: { tools?: { edges?: { node?: { name?: string; resourceSlots?: unknown } }[] } } }
+  ).data?.tools;
   const edges = tools?.edges;
   if (!Array.isArray(edges)) return 'no tools.edges list';
   if (edges.length !== expected.edges) return `${edges.length} tools, expected ${expected.edges}`;
-  if (expected.firstName !== null && edges[0]?.node?.name !== expected.firstName) return `page starts at ${edges[0]?.node?.name}, expected ${expected.firstName}`;
-  if (!edges.every((e) => Array.isArray(e.node?.resourceSlots) && (e.node?.resourceSlots as unknown[]).length > 0)) return 'a tool without resourceSlots';
+  if (expected.firstName !== null && edges[0]?.node?.name !== expected.firstName)
+    return `page starts at ${edges[0]?.node?.name}, expected ${expected.firstName}`;
+  if (!edges.every((e) => Array.isArray(e.node?.resourceSlots) && (e.node?.resourceSlots as unknown[]).length > 0))
+    return 'a tool without resourceSlots';
   return null;
 }
 
 /** The registered tool comes back with its name and an id. */
 export function verifyWrite(body: string, expectedName: string): string | null {
   const tool = (JSON.parse(body) as { data?: { registerTool?: { id?: string; name?: string } } }).data?.registerTool;
-  if (!tool || tool.name !== expectedName) return `registerTool returned ${JSON.stringify(tool)}, expected name ${expectedName}`;
+  if (!tool || tool.name !== expectedName)
+    return `registerTool returned ${JSON.stringify(tool)}, expected name ${expectedName}`;
   if (typeof tool.id !== 'string' || tool.id.length !== 26) return 'registerTool returned no id';
   return null;
 }

@@ -1,6 +1,13 @@
 import { BadInputError, BindingResolutionError, NotFoundError } from '../core/errors';
 import { checkListSize, LIMITS } from '../core/grammar';
-import { checkParams, resolveSlots, summarize, type BindingOutcome, type ParamValue, type SlotResolution } from '../core/binding-resolution';
+import {
+  checkParams,
+  resolveSlots,
+  summarize,
+  type BindingOutcome,
+  type ParamValue,
+  type SlotResolution,
+} from '../core/binding-resolution';
 import type { ResourceInfo } from '../core/model';
 import type { ProjectRecord, ToolRecord } from '../persistence/records';
 import type { Loaders } from './loaders';
@@ -26,14 +33,24 @@ export interface ToolResolution {
  */
 export class BindingService {
   /** resolveBindings: every slot's result, or BINDING_RESOLUTION_FAILED listing every failing slot. */
-  async resolve(toolRef: string, projectRef: string, params: readonly BindingParam[], loaders: Loaders): Promise<BindingOutcome[]> {
+  async resolve(
+    toolRef: string,
+    projectRef: string,
+    params: readonly BindingParam[],
+    loaders: Loaders,
+  ): Promise<BindingOutcome[]> {
     const summary = summarize((await this.explain(toolRef, projectRef, params, loaders)).slots);
     if (!summary.ok) throw new BindingResolutionError(summary.problems);
     return summary.results;
   }
 
   /** Resolves every slot and keeps the full account of each (what explainBindings shows). */
-  async explain(toolRef: string, projectRef: string, params: readonly BindingParam[], loaders: Loaders): Promise<ToolResolution> {
+  async explain(
+    toolRef: string,
+    projectRef: string,
+    params: readonly BindingParam[],
+    loaders: Loaders,
+  ): Promise<ToolResolution> {
     requireWellFormedRef('tool', toolRef);
     requireWellFormedRef('project', projectRef);
     const sizeProblem = checkListSize(params.length, LIMITS.params);
@@ -54,7 +71,12 @@ export class BindingService {
     return this.explainFor(tool, project, [], loaders);
   }
 
-  private async explainFor(tool: ToolRecord, project: ProjectRecord, params: readonly BindingParam[], loaders: Loaders): Promise<ToolResolution> {
+  private async explainFor(
+    tool: ToolRecord,
+    project: ProjectRecord,
+    params: readonly BindingParam[],
+    loaders: Loaders,
+  ): Promise<ToolResolution> {
     const slots = await loaders.slotsByToolId.load(tool.id);
     const paramProblems = checkParams(tool.name, slots, params);
     if (paramProblems.length > 0) throw new BadInputError(paramProblems);
@@ -75,7 +97,13 @@ export class BindingService {
     const paramBySlot = new Map<string, ParamValue>();
     params.forEach((p, i) => paramBySlot.set(p.slot, { ref: p.resource, resource: unwrap(paramResources[i]) }));
 
-    const resolutions = resolveSlots(slots, { projectName: project.name, hierarchy, links, staticResources: staticById, params: paramBySlot });
+    const resolutions = resolveSlots(slots, {
+      projectName: project.name,
+      hierarchy,
+      links,
+      staticResources: staticById,
+      params: paramBySlot,
+    });
     return { tool, project, slots: resolutions };
   }
 }

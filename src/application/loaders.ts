@@ -118,45 +118,80 @@ class RequestLoaders implements Loaders {
   }
 
   get resourceById() {
-    return this.loader<ResourceInfo | null>('resourceById', () => this.cached<ResourceInfo>('resource', (ids) => this.source.resourcesByIds(ids).then((rows) => byKey(ids, rows, (r) => r.id))));
+    return this.loader<ResourceInfo | null>('resourceById', () =>
+      this.cached<ResourceInfo>('resource', (ids) =>
+        this.source.resourcesByIds(ids).then((rows) => byKey(ids, rows, (r) => r.id)),
+      ),
+    );
   }
   get resourceByRef() {
-    return this.loader<ResourceInfo | null>('resourceByRef', () => this.cached<ResourceInfo>('resource-ref', (refs) => this.source.resourcesByRefs(refs).then((rows) => byRef(refs, rows))));
+    return this.loader<ResourceInfo | null>('resourceByRef', () =>
+      this.cached<ResourceInfo>('resource-ref', (refs) =>
+        this.source.resourcesByRefs(refs).then((rows) => byRef(refs, rows)),
+      ),
+    );
   }
   get toolById() {
-    return this.loader<ToolRecord | null>('toolById', () => this.cached<ToolRecord>('tool', (ids) => this.source.toolsByIds(ids).then((rows) => byKey(ids, rows, (r) => r.id))));
+    return this.loader<ToolRecord | null>('toolById', () =>
+      this.cached<ToolRecord>('tool', (ids) =>
+        this.source.toolsByIds(ids).then((rows) => byKey(ids, rows, (r) => r.id)),
+      ),
+    );
   }
   get toolByRef() {
-    return this.loader<ToolRecord | null>('toolByRef', () => this.cached<ToolRecord>('tool-ref', (refs) => this.source.toolsByRefs(refs).then((rows) => byRef(refs, rows))));
+    return this.loader<ToolRecord | null>('toolByRef', () =>
+      this.cached<ToolRecord>('tool-ref', (refs) => this.source.toolsByRefs(refs).then((rows) => byRef(refs, rows))),
+    );
   }
   get projectById() {
-    return this.loader<ProjectRecord | null>('projectById', () => this.cached<ProjectRecord>('project', (ids) => this.source.projectsByIds(ids).then((rows) => byKey(ids, rows, (r) => r.id))));
+    return this.loader<ProjectRecord | null>('projectById', () =>
+      this.cached<ProjectRecord>('project', (ids) =>
+        this.source.projectsByIds(ids).then((rows) => byKey(ids, rows, (r) => r.id)),
+      ),
+    );
   }
   get projectByRef() {
-    return this.loader<ProjectRecord | null>('projectByRef', () => this.cached<ProjectRecord>('project-ref', (refs) => this.source.projectsByRefs(refs).then((rows) => byRef(refs, rows))));
+    return this.loader<ProjectRecord | null>('projectByRef', () =>
+      this.cached<ProjectRecord>('project-ref', (refs) =>
+        this.source.projectsByRefs(refs).then((rows) => byRef(refs, rows)),
+      ),
+    );
   }
   get slotsByToolId() {
-    return this.loader<SlotRecord[]>('slotsByToolId', () =>
-      this.cached<SlotRecord[]>('slots', (ids) => this.source.slotsByToolIds(ids).then((rows) => groupBy(ids, rows, (r) => r.toolId))) as (
-        ids: readonly string[],
-      ) => Promise<SlotRecord[][]>,
+    return this.loader<SlotRecord[]>(
+      'slotsByToolId',
+      () =>
+        this.cached<SlotRecord[]>('slots', (ids) =>
+          this.source.slotsByToolIds(ids).then((rows) => groupBy(ids, rows, (r) => r.toolId)),
+        ) as (ids: readonly string[]) => Promise<SlotRecord[][]>,
     );
   }
   get linksByProjectId() {
-    return this.loader<LinkRecord[]>('linksByProjectId', () =>
-      this.cached<LinkRecord[]>('links', (ids) => this.source.linksByProjectIds(ids).then((rows) => groupBy(ids, rows, (r) => r.projectId))) as (
-        ids: readonly string[],
-      ) => Promise<LinkRecord[][]>,
+    return this.loader<LinkRecord[]>(
+      'linksByProjectId',
+      () =>
+        this.cached<LinkRecord[]>('links', (ids) =>
+          this.source.linksByProjectIds(ids).then((rows) => groupBy(ids, rows, (r) => r.projectId)),
+        ) as (ids: readonly string[]) => Promise<LinkRecord[][]>,
     );
   }
   get staticSlotsByResourceId() {
-    return this.loader<{ toolId: string; slot: string }[]>('staticSlotsByResourceId', () => (ids: readonly string[]) => this.reader.staticSlotsByResourceIds(ids).then((rows) => groupBy(ids, rows, (r) => r.resourceId)));
+    return this.loader<{ toolId: string; slot: string }[]>(
+      'staticSlotsByResourceId',
+      () => (ids: readonly string[]) =>
+        this.reader.staticSlotsByResourceIds(ids).then((rows) => groupBy(ids, rows, (r) => r.resourceId)),
+    );
   }
   get linksByResourceId() {
-    return this.loader<{ projectId: string; alias: string | null }[]>('linksByResourceId', () => (ids: readonly string[]) => this.reader.linksByResourceIds(ids).then((rows) => groupBy(ids, rows, (r) => r.resourceId)));
+    return this.loader<{ projectId: string; alias: string | null }[]>(
+      'linksByResourceId',
+      () => (ids: readonly string[]) =>
+        this.reader.linksByResourceIds(ids).then((rows) => groupBy(ids, rows, (r) => r.resourceId)),
+    );
   }
   get compatibleResources(): DataLoader<CompatibleResourcesKey, Page<ResourceInfo>, string> {
-    let loader = this.made.get('compatibleResources') as DataLoader<CompatibleResourcesKey, Page<ResourceInfo>, string> | undefined;
+    let loader = this.made.get('compatibleResources') as
+      DataLoader<CompatibleResourcesKey, Page<ResourceInfo>, string> | undefined;
     if (!loader) {
       loader = new DataLoader((keys) => this.compatiblePages(keys), { cacheKeyFn: compatibleKey });
       this.made.set('compatibleResources', loader as unknown as DataLoader<never, unknown, unknown>);
@@ -173,7 +208,10 @@ class RequestLoaders implements Loaders {
   }
 
   /** The loader of this name, made on first use. */
-  private loader<V>(name: string, batch: () => (keys: readonly string[]) => Promise<(V | Error)[]>): DataLoader<string, V> {
+  private loader<V>(
+    name: string,
+    batch: () => (keys: readonly string[]) => Promise<(V | Error)[]>,
+  ): DataLoader<string, V> {
     let loader = this.made.get(name) as DataLoader<string, V> | undefined;
     if (!loader) {
       loader = new DataLoader<string, V>(batch());
@@ -193,7 +231,11 @@ class RequestLoaders implements Loaders {
       const missing = keys.filter((_, i) => found[i] === undefined);
       if (missing.length === 0) return found as (V | null)[];
       const loaded = await load(missing);
-      this.caches.records.store(version, kind, missing.map((key, i) => [key, loaded[i]] as const));
+      this.caches.records.store(
+        version,
+        kind,
+        missing.map((key, i) => [key, loaded[i]] as const),
+      );
       let next = 0;
       return found.map((value) => (value === undefined ? loaded[next++] : value));
     };
@@ -210,7 +252,10 @@ class RequestLoaders implements Loaders {
     }
     for (const group of groups.values()) {
       const { first, afterName } = group[0];
-      const sets = group.map((key) => ({ key: key.typeId, typeIds: [key.typeId, ...types.descendantsOf(key.typeId).map((t) => t.id)] }));
+      const sets = group.map((key) => ({
+        key: key.typeId,
+        typeIds: [key.typeId, ...types.descendantsOf(key.typeId).map((t) => t.id)],
+      }));
       const pages = await this.reader.resourcePagesByTypeSets(sets, first, afterName);
       for (const key of group) results.set(compatibleKey(key), pages.get(key.typeId)!);
     }

@@ -68,7 +68,10 @@ export class ProjectService {
           throw new ConflictError(`resource '${resource.name}' is already linked to project '${project.name}'`);
         }
         const holder = alias === null ? undefined : links.find((l) => l.alias === alias);
-        if (holder) throw new ConflictError(`alias '${alias}' is already used in project '${project.name}' by resource '${holder.resource.name}'`);
+        if (holder)
+          throw new ConflictError(
+            `alias '${alias}' is already used in project '${project.name}' by resource '${holder.resource.name}'`,
+          );
         await writer.insertLink(project.id, resource.id, alias);
         return project;
       },
@@ -90,14 +93,21 @@ export class ProjectService {
     return this.writes.change(loaders, async ({ writer }) => {
       const { project, resource } = await this.findBoth(writer.reader, command);
       if (!(await writer.deleteLink(project.id, resource.id))) {
-        throw new NotFoundError('link', `${project.name} → ${resource.name}`, `resource '${resource.name}' is not linked to project '${project.name}'`);
+        throw new NotFoundError(
+          'link',
+          `${project.name} → ${resource.name}`,
+          `resource '${resource.name}' is not linked to project '${project.name}'`,
+        );
       }
       return project;
     });
   }
 
   private async findBoth(reader: RegistryReader, refs: { project: string; resource: string }) {
-    const [[project], [resource]] = await Promise.all([reader.projectsByRefs([refs.project]), reader.resourcesByRefs([refs.resource])]);
+    const [[project], [resource]] = await Promise.all([
+      reader.projectsByRefs([refs.project]),
+      reader.resourcesByRefs([refs.resource]),
+    ]);
     if (!project) throw new NotFoundError('project', refs.project);
     if (!resource) throw new NotFoundError('resource', refs.resource);
     return { project, resource };

@@ -27,7 +27,11 @@ export class RegistryWrites {
    * domain error `onViolation` gives (CONFLICT by default). Afterwards the
    * request's loaders are cleared, so the rest of the request reads the change.
    */
-  async change<T>(loaders: Loaders, work: (scope: ChangeScope) => Promise<T>, onViolation?: (violation: ConstraintViolation) => DomainError): Promise<T> {
+  async change<T>(
+    loaders: Loaders,
+    work: (scope: ChangeScope) => Promise<T>,
+    onViolation?: (violation: ConstraintViolation) => DomainError,
+  ): Promise<T> {
     try {
       const { result, after } = await this.db.write(async (tx) => {
         const writer = new RegistryWriter(tx);
@@ -35,7 +39,8 @@ export class RegistryWrites {
         let hierarchy: Promise<TypeHierarchy> | null = null;
         const result = await work({
           writer,
-          hierarchy: () => (hierarchy ??= this.caches.hierarchy.get(before.typesVersion, () => writer.reader.allTypes())),
+          hierarchy: () =>
+            (hierarchy ??= this.caches.hierarchy.get(before.typesVersion, () => writer.reader.allTypes())),
         });
         return { result, after: writer.committedState() };
       });
@@ -43,7 +48,11 @@ export class RegistryWrites {
       return result;
     } catch (error) {
       const violation = asConstraintViolation(error);
-      if (violation) throw onViolation?.(violation) ?? new ConflictError('the change conflicts with the current registry; re-read and try again');
+      if (violation)
+        throw (
+          onViolation?.(violation) ??
+          new ConflictError('the change conflicts with the current registry; re-read and try again')
+        );
       throw error;
     } finally {
       loaders.clearAll();

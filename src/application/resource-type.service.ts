@@ -31,7 +31,11 @@ export class ResourceTypeService {
   }
 
   /** A page of the resources that fill a slot of this type: the type and every sub-type, at any depth. */
-  compatibleResources(typeId: string, request: Pick<PageRequest, 'first' | 'afterName'>, loaders: Loaders): Promise<Page<ResourceInfo>> {
+  compatibleResources(
+    typeId: string,
+    request: Pick<PageRequest, 'first' | 'afterName'>,
+    loaders: Loaders,
+  ): Promise<Page<ResourceInfo>> {
     return loaders.compatibleResources.load({ typeId, first: request.first, afterName: request.afterName });
   }
 
@@ -42,9 +46,18 @@ export class ResourceTypeService {
   async register(command: RegisterResourceTypeCommand, loaders: Loaders): Promise<TypeNode> {
     const parentRefs = command.parentTypes ?? [];
     const problems = parentRefs.flatMap((ref, index) => {
-      if (ref === command.name) return [{ field: `input.parentTypes[${index}]`, message: `type '${command.name}' cannot list itself as a parent` }];
+      if (ref === command.name)
+        return [
+          { field: `input.parentTypes[${index}]`, message: `type '${command.name}' cannot list itself as a parent` },
+        ];
       const first = parentRefs.indexOf(ref);
-      if (first !== index) return [{ field: `input.parentTypes[${index}]`, message: `parent '${ref}' is listed twice (parentTypes[${first}] and parentTypes[${index}])` }];
+      if (first !== index)
+        return [
+          {
+            field: `input.parentTypes[${index}]`,
+            message: `parent '${ref}' is listed twice (parentTypes[${first}] and parentTypes[${index}])`,
+          },
+        ];
       return [];
     });
     if (problems.length > 0) throw new BadInputError(problems);
@@ -56,13 +69,19 @@ export class ResourceTypeService {
         const parents = parentRefs.map((ref) => types.byRef(ref, isIdRef(ref)));
         const unknown = parentRefs.filter((_, i) => !parents[i]);
         if (unknown.length > 0) {
-          throw new NotFoundError('resource type', unknown[0], `parent type${unknown.length > 1 ? 's' : ''} ${unknown.map((r) => `'${r}'`).join(', ')} ${unknown.length > 1 ? 'are' : 'is'} not registered`);
+          throw new NotFoundError(
+            'resource type',
+            unknown[0],
+            `parent type${unknown.length > 1 ? 's' : ''} ${unknown.map((r) => `'${r}'`).join(', ')} ${unknown.length > 1 ? 'are' : 'is'} not registered`,
+          );
         }
         const parentIds = parents.map((p) => p!.id);
-        if (types.byName(command.name)) throw new ConflictError(`a resource type named '${command.name}' already exists`);
+        if (types.byName(command.name))
+          throw new ConflictError(`a resource type named '${command.name}' already exists`);
         const type: TypeNode = { id: newId(), name: command.name, description: command.description ?? null, parentIds };
         // Rule: no cycle may form (a new type cannot close one, but the check guards every insert path).
-        if (types.wouldCreateCycle(type.id, parentIds)) throw new BadInputError([{ field: 'input.parentTypes', message: 'these parents would form a cycle' }]);
+        if (types.wouldCreateCycle(type.id, parentIds))
+          throw new BadInputError([{ field: 'input.parentTypes', message: 'these parents would form a cycle' }]);
         await writer.insertType(type);
         await writer.markTypesChanged();
         return type;
@@ -84,12 +103,24 @@ export class ResourceTypeService {
         const type = types.byRef(ref, isIdRef(ref));
         if (!type) throw new NotFoundError('resource type', ref);
         const usedBy: UsageRef[] = [
-          ...types.subtypesOf(type.id).map((t) => ({ kind: 'RESOURCE_TYPE' as const, name: t.name, detail: 'sub-type' })),
-          ...(await writer.reader.resourceNamesOfType(type.id, USED_BY_SHOWN + 1)).map((name) => ({ kind: 'RESOURCE' as const, name })),
-          ...(await writer.reader.slotUsesOfType(type.id, USED_BY_SHOWN + 1)).map((u) => ({ kind: 'TOOL' as const, name: u.tool, detail: `slot '${u.slot}'` })),
+          ...types
+            .subtypesOf(type.id)
+            .map((t) => ({ kind: 'RESOURCE_TYPE' as const, name: t.name, detail: 'sub-type' })),
+          ...(await writer.reader.resourceNamesOfType(type.id, USED_BY_SHOWN + 1)).map((name) => ({
+            kind: 'RESOURCE' as const,
+            name,
+          })),
+          ...(await writer.reader.slotUsesOfType(type.id, USED_BY_SHOWN + 1)).map((u) => ({
+            kind: 'TOOL' as const,
+            name: u.tool,
+            detail: `slot '${u.slot}'`,
+          })),
         ];
         if (usedBy.length > 0) {
-          throw new ConflictError(`resource type '${type.name}' is still used by sub-types, resources or tool slots; remove those first`, usedBy.slice(0, USED_BY_SHOWN));
+          throw new ConflictError(
+            `resource type '${type.name}' is still used by sub-types, resources or tool slots; remove those first`,
+            usedBy.slice(0, USED_BY_SHOWN),
+          );
         }
         const deleted = await writer.deleteType(type.id);
         await writer.markTypesChanged();

@@ -37,7 +37,11 @@ export class ResourceService {
   }
 
   /** A page of resources by name; a type filter includes every sub-type at any depth unless told not to. */
-  async list(request: PageRequest, typeFilter: ResourceTypeFilter | null, loaders: Loaders): Promise<Page<ResourceInfo>> {
+  async list(
+    request: PageRequest,
+    typeFilter: ResourceTypeFilter | null,
+    loaders: Loaders,
+  ): Promise<Page<ResourceInfo>> {
     let typeIds: string[] | null = null;
     if (typeFilter) {
       requireWellFormedRef('filter.type', typeFilter.type);
@@ -53,8 +57,14 @@ export class ResourceService {
 
   /** Who uses a resource, through the request's loaders (batched across many resources). */
   async usedBy(resource: ResourceInfo, loaders: Loaders): Promise<ResourceUsage> {
-    const [slots, links] = await Promise.all([loaders.staticSlotsByResourceId.load(resource.id), loaders.linksByResourceId.load(resource.id)]);
-    const [tools, projects] = await Promise.all([loaders.toolById.loadMany(slots.map((s) => s.toolId)), loaders.projectById.loadMany(links.map((l) => l.projectId))]);
+    const [slots, links] = await Promise.all([
+      loaders.staticSlotsByResourceId.load(resource.id),
+      loaders.linksByResourceId.load(resource.id),
+    ]);
+    const [tools, projects] = await Promise.all([
+      loaders.toolById.loadMany(slots.map((s) => s.toolId)),
+      loaders.projectById.loadMany(links.map((l) => l.projectId)),
+    ]);
     return {
       staticBindings: slots.flatMap((slot, i) => {
         const tool = present(tools[i]);

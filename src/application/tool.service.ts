@@ -75,15 +75,21 @@ export class ToolService {
   /** registerTool's static checks, without storing anything: every problem, or none. */
   async validate(command: RegisterToolCommand, loaders: Loaders): Promise<ToolProblem[]> {
     const staticResources = await loaders.resourceByRef.loadMany(staticRefsOf(command));
-    const found = staticResources.map((r) => {
-      if (r instanceof Error) throw r;
-      return r;
-    }).filter((r): r is ResourceInfo => r !== null);
+    const found = staticResources
+      .map((r) => {
+        if (r instanceof Error) throw r;
+        return r;
+      })
+      .filter((r): r is ResourceInfo => r !== null);
     return validateToolSlots(command.resourceSlots, lookups(await loaders.hierarchy(), found)).problems;
   }
 
   /** Runs the static checks inside a write; throws TOOL_VALIDATION_FAILED listing every problem. */
-  private async checkedSlots(command: RegisterToolCommand, types: TypeHierarchy, reader: RegistryReader): Promise<SlotDefinition[]> {
+  private async checkedSlots(
+    command: RegisterToolCommand,
+    types: TypeHierarchy,
+    reader: RegistryReader,
+  ): Promise<SlotDefinition[]> {
     const staticResources = await reader.resourcesByRefs(staticRefsOf(command));
     const { problems, slots } = validateToolSlots(command.resourceSlots, lookups(types, staticResources));
     if (problems.length > 0) throw new ToolValidationError(problems);
@@ -109,7 +115,9 @@ export class ToolService {
 
 /** The distinct static resource refs a tool names. */
 function staticRefsOf(command: RegisterToolCommand): string[] {
-  return [...new Set(command.resourceSlots.map((s) => withDefaults(s).staticResource).filter((r): r is string => r !== null))];
+  return [
+    ...new Set(command.resourceSlots.map((s) => withDefaults(s).staticResource).filter((r): r is string => r !== null)),
+  ];
 }
 
 /** Lookups for the core's static checks over already-loaded data. */

@@ -106,7 +106,11 @@ export function summarize(resolutions: readonly SlotResolution[]): BindingSummar
  * a param for a slot the tool lacks, for a slot that is not PARAMETER-bound,
  * or a second param for the same slot.
  */
-export function checkParams(toolName: string, slots: readonly SlotDefinition[], params: readonly { slot: string }[]): FieldProblem[] {
+export function checkParams(
+  toolName: string,
+  slots: readonly SlotDefinition[],
+  params: readonly { slot: string }[],
+): FieldProblem[] {
   const problems: FieldProblem[] = [];
   const bySlotName = new Map(slots.map((s) => [s.name, s]));
   const firstIndex = new Map<string, number>();
@@ -116,9 +120,15 @@ export function checkParams(toolName: string, slots: readonly SlotDefinition[], 
     if (!slot) {
       problems.push({ field, message: `tool '${toolName}' has no slot '${param.slot}'` });
     } else if (slot.binding !== 'PARAMETER') {
-      problems.push({ field, message: `slot '${param.slot}' is ${slot.binding}-bound; only PARAMETER slots take params` });
+      problems.push({
+        field,
+        message: `slot '${param.slot}' is ${slot.binding}-bound; only PARAMETER slots take params`,
+      });
     } else if (firstIndex.has(param.slot)) {
-      problems.push({ field, message: `slot '${param.slot}' is given twice (params[${firstIndex.get(param.slot)}] and params[${index}])` });
+      problems.push({
+        field,
+        message: `slot '${param.slot}' is given twice (params[${firstIndex.get(param.slot)}] and params[${index}])`,
+      });
     } else {
       firstIndex.set(param.slot, index);
     }
@@ -130,7 +140,7 @@ export function checkParams(toolName: string, slots: readonly SlotDefinition[], 
 
 /** Rule: a STATIC slot binds its registered resource when the type fits. */
 function resolveStatic(slot: SlotDefinition, context: ResolutionContext): SlotResolution {
-  const resource = slot.staticResourceId ? context.staticResources.get(slot.staticResourceId) ?? null : null;
+  const resource = slot.staticResourceId ? (context.staticResources.get(slot.staticResourceId) ?? null) : null;
   const ref = resource?.name ?? slot.staticResourceId ?? '';
   return bindNamedResource(slot, context, ref, resource, 'STATIC', `static resource '${ref}'`);
 }
@@ -165,8 +175,21 @@ function bindNamedResource(
       status: 'FAILED',
       reason: 'NOT_FOUND',
       message,
-      fix: how === 'STATIC' ? `register resource '${ref}', or re-register the tool with an existing resource` : `pass the name or id of a registered resource of type ${slotType}`,
-      candidates: [{ resource: null, ref, alias: null, accepted: false, rejection: 'NOT_FOUND', typeChain: [], message: `no resource '${ref}' is registered` }],
+      fix:
+        how === 'STATIC'
+          ? `register resource '${ref}', or re-register the tool with an existing resource`
+          : `pass the name or id of a registered resource of type ${slotType}`,
+      candidates: [
+        {
+          resource: null,
+          ref,
+          alias: null,
+          accepted: false,
+          rejection: 'NOT_FOUND',
+          typeChain: [],
+          message: `no resource '${ref}' is registered`,
+        },
+      ],
     });
   }
   const typeChain = context.hierarchy.chainOf(resource.typeId);
@@ -177,7 +200,17 @@ function bindNamedResource(
       reason: 'TYPE_MISMATCH',
       message: `slot '${slot.name}': ${mismatch}`,
       fix: `use a resource of type ${describeTypeFamily(context, slot.typeId)}`,
-      candidates: [{ resource, ref: resource.name, alias: null, accepted: false, rejection: 'TYPE_MISMATCH', typeChain, message: mismatch }],
+      candidates: [
+        {
+          resource,
+          ref: resource.name,
+          alias: null,
+          accepted: false,
+          rejection: 'TYPE_MISMATCH',
+          typeChain,
+          message: mismatch,
+        },
+      ],
     });
   }
   return outcome(slot, {
@@ -185,7 +218,17 @@ function bindNamedResource(
     how,
     resource,
     message: `slot '${slot.name}' is bound to ${what}`,
-    candidates: [{ resource, ref: resource.name, alias: null, accepted: true, rejection: null, typeChain, message: `type ${typeChain.join(' → ')} fits '${slotType}'` }],
+    candidates: [
+      {
+        resource,
+        ref: resource.name,
+        alias: null,
+        accepted: true,
+        rejection: null,
+        typeChain,
+        message: `type ${typeChain.join(' → ')} fits '${slotType}'`,
+      },
+    ],
   });
 }
 
@@ -208,13 +251,19 @@ function resolveContextual(slot: SlotDefinition, context: ResolutionContext): Sl
   const chainOf = (link: LinkedResource) => context.hierarchy.chainOf(link.resource.typeId);
   // Verdicts are built only when asked for (explanations, failures): resolving needs just the decision.
   const mismatched = () =>
-    mismatchedLinks.map((link) => verdict(link, chainOf(link), 'TYPE_MISMATCH', typeMismatchMessage(link.resource, chainOf(link), slotType)));
+    mismatchedLinks.map((link) =>
+      verdict(link, chainOf(link), 'TYPE_MISMATCH', typeMismatchMessage(link.resource, chainOf(link), slotType)),
+    );
 
   // Rule: no compatible candidate fails a required slot, and leaves an optional one unbound.
   if (compatible.length === 0) {
     const missing = `no resource of type ${describeTypeFamily(context, slot.typeId)} is linked to project ${context.projectName}`;
     if (!slot.required) {
-      return outcome(slot, { status: 'UNBOUND_OPTIONAL', message: `optional slot '${slot.name}' is left unbound: ${missing}`, candidates: mismatched });
+      return outcome(slot, {
+        status: 'UNBOUND_OPTIONAL',
+        message: `optional slot '${slot.name}' is left unbound: ${missing}`,
+        candidates: mismatched,
+      });
     }
     return outcome(slot, {
       status: 'FAILED',
@@ -228,10 +277,16 @@ function resolveContextual(slot: SlotDefinition, context: ResolutionContext): Sl
   // Rule: exactly one compatible candidate binds.
   if (compatible.length === 1) {
     const [only] = compatible;
-    return bindLink(slot, only, 'SINGLE_CANDIDATE', `the only linked resource of type ${describeTypeFamily(context, slot.typeId)}`, () => [
-      verdict(only, chainOf(only), null, `the only linked resource whose type fits '${slotType}'`),
-      ...mismatched(),
-    ]);
+    return bindLink(
+      slot,
+      only,
+      'SINGLE_CANDIDATE',
+      `the only linked resource of type ${describeTypeFamily(context, slot.typeId)}`,
+      () => [
+        verdict(only, chainOf(only), null, `the only linked resource whose type fits '${slotType}'`),
+        ...mismatched(),
+      ],
+    );
   }
 
   // Rule: among several, the one whose link alias equals the slot name binds.
@@ -242,7 +297,12 @@ function resolveContextual(slot: SlotDefinition, context: ResolutionContext): Sl
       ...compatible.map((l) =>
         l === chosen
           ? verdict(l, chainOf(l), null, `linked under alias '${slot.name}', the slot's name`)
-          : verdict(l, chainOf(l), 'NOT_CHOSEN_ALIAS', `fits, but '${chosen.resource.name}' is linked under alias '${slot.name}'`),
+          : verdict(
+              l,
+              chainOf(l),
+              'NOT_CHOSEN_ALIAS',
+              `fits, but '${chosen.resource.name}' is linked under alias '${slot.name}'`,
+            ),
       ),
       ...mismatched(),
     ]);
@@ -256,7 +316,12 @@ function resolveContextual(slot: SlotDefinition, context: ResolutionContext): Sl
       ...compatible.map((l) =>
         l === chosen
           ? verdict(l, chainOf(l), null, `short name '${l.resource.shortName}' equals the slot's name`)
-          : verdict(l, chainOf(l), 'NOT_CHOSEN_SHORT_NAME', `fits, but '${chosen.resource.name}' has the short name '${slot.name}'`),
+          : verdict(
+              l,
+              chainOf(l),
+              'NOT_CHOSEN_SHORT_NAME',
+              `fits, but '${chosen.resource.name}' has the short name '${slot.name}'`,
+            ),
       ),
       ...mismatched(),
     ]);
@@ -278,7 +343,12 @@ function resolveContextual(slot: SlotDefinition, context: ResolutionContext): Sl
     candidates: () => [
       ...compatible.map((l) =>
         tied.includes(l)
-          ? verdict(l, chainOf(l), 'AMBIGUOUS', `fits, and is tied with ${tied.length - 1} other${tied.length === 2 ? '' : 's'}`)
+          ? verdict(
+              l,
+              chainOf(l),
+              'AMBIGUOUS',
+              `fits, and is tied with ${tied.length - 1} other${tied.length === 2 ? '' : 's'}`,
+            )
           : verdict(l, chainOf(l), 'NOT_CHOSEN_SHORT_NAME', `fits, but its short name is not '${slot.name}'`),
       ),
       ...mismatched(),
@@ -286,7 +356,13 @@ function resolveContextual(slot: SlotDefinition, context: ResolutionContext): Sl
   });
 }
 
-function bindLink(slot: SlotDefinition, link: LinkedResource, how: BindHow, why: string, candidates: () => CandidateVerdict[]): SlotResolution {
+function bindLink(
+  slot: SlotDefinition,
+  link: LinkedResource,
+  how: BindHow,
+  why: string,
+  candidates: () => CandidateVerdict[],
+): SlotResolution {
   return outcome(slot, {
     status: 'BOUND',
     how,
@@ -301,7 +377,9 @@ function bindLink(slot: SlotDefinition, link: LinkedResource, how: BindHow, why:
 function outcome(
   slot: SlotDefinition,
   parts: Partial<Omit<SlotResolution, 'slot' | 'status' | 'message' | 'candidates'>> &
-    Pick<SlotResolution, 'status' | 'message'> & { candidates?: readonly CandidateVerdict[] | (() => readonly CandidateVerdict[]) },
+    Pick<SlotResolution, 'status' | 'message'> & {
+      candidates?: readonly CandidateVerdict[] | (() => readonly CandidateVerdict[]);
+    },
 ): SlotResolution {
   const given = parts.candidates ?? [];
   let built: readonly CandidateVerdict[] | null = typeof given === 'function' ? null : given;
@@ -320,8 +398,21 @@ function outcome(
   };
 }
 
-function verdict(link: LinkedResource, typeChain: readonly string[], rejection: Rejection | null, message: string): CandidateVerdict {
-  return { resource: link.resource, ref: link.resource.name, alias: link.alias, accepted: rejection === null, rejection, typeChain, message };
+function verdict(
+  link: LinkedResource,
+  typeChain: readonly string[],
+  rejection: Rejection | null,
+  message: string,
+): CandidateVerdict {
+  return {
+    resource: link.resource,
+    ref: link.resource.name,
+    alias: link.alias,
+    accepted: rejection === null,
+    rejection,
+    typeChain,
+    message,
+  };
 }
 
 function toProblem(resolution: SlotResolution): BindingProblem {

@@ -43,14 +43,22 @@ export abstract class DomainError extends Error {
 export class BadInputError extends DomainError {
   readonly code = 'BAD_USER_INPUT';
   constructor(readonly problems: readonly FieldProblem[]) {
-    super(problems.length === 1 ? problems[0].message : `${problems.length} input problems: ${problems.map((p) => p.message).join('; ')}`);
+    super(
+      problems.length === 1
+        ? problems[0].message
+        : `${problems.length} input problems: ${problems.map((p) => p.message).join('; ')}`,
+    );
   }
 }
 
 /** A ref (tool, project, resource or type) that names nothing. */
 export class NotFoundError extends DomainError {
   readonly code = 'NOT_FOUND';
-  constructor(readonly kind: string, readonly ref: string, message?: string) {
+  constructor(
+    readonly kind: string,
+    readonly ref: string,
+    message?: string,
+  ) {
     super(message ?? `no ${kind} '${ref}' is registered`);
   }
 }
@@ -58,7 +66,10 @@ export class NotFoundError extends DomainError {
 /** A duplicate name, alias or link, or a delete of something still in use. */
 export class ConflictError extends DomainError {
   readonly code = 'CONFLICT';
-  constructor(message: string, readonly usedBy: readonly UsageRef[] = []) {
+  constructor(
+    message: string,
+    readonly usedBy: readonly UsageRef[] = [],
+  ) {
     super(message);
   }
 }
@@ -67,7 +78,9 @@ export class ConflictError extends DomainError {
 export class ToolValidationError extends DomainError {
   readonly code = 'TOOL_VALIDATION_FAILED';
   constructor(readonly problems: readonly ToolProblem[]) {
-    super(`tool definition has ${problems.length} problem${problems.length === 1 ? '' : 's'}: ${problems.map((p) => p.message).join('; ')}`);
+    super(
+      `tool definition has ${problems.length} problem${problems.length === 1 ? '' : 's'}: ${problems.map((p) => p.message).join('; ')}`,
+    );
   }
 }
 
@@ -75,6 +88,8 @@ export class ToolValidationError extends DomainError {
 export class BindingResolutionError extends DomainError {
   readonly code = 'BINDING_RESOLUTION_FAILED';
   constructor(readonly problems: readonly BindingProblem[]) {
-    super(`${problems.length} slot${problems.length === 1 ? '' : 's'} could not be bound: ${problems.map((p) => p.slot).join(', ')}`);
+    super(
+      `${problems.length} slot${problems.length === 1 ? '' : 's'} could not be bound: ${problems.map((p) => p.slot).join(', ')}`,
+    );
   }
 }

@@ -100,7 +100,8 @@ export function checkListSize(length: number, max: number): string | null {
 
 /** A page size between 1 and the maximum. */
 export function checkPageSize(first: number): string | null {
-  if (!Number.isInteger(first) || first < 1 || first > LIMITS.pageSize) return `must be between 1 and ${LIMITS.pageSize}`;
+  if (!Number.isInteger(first) || first < 1 || first > LIMITS.pageSize)
+    return `must be between 1 and ${LIMITS.pageSize}`;
   return null;
 }
 

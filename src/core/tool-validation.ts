@@ -65,22 +65,36 @@ export function validateToolSlots(drafts: readonly SlotDraft[], lookups: ToolVal
     // Rule: slot names are unique within a tool.
     const firstIndex = firstIndexByName.get(slot.name);
     if (firstIndex === undefined) firstIndexByName.set(slot.name, index);
-    else problems.push({ slot: slot.name, field: 'name', message: `${label} repeats the name of slot ${firstIndex + 1}` });
+    else
+      problems.push({ slot: slot.name, field: 'name', message: `${label} repeats the name of slot ${firstIndex + 1}` });
 
     // Rule: the slot's resource type must be registered.
     const type = lookups.typeByRef(slot.resourceType);
-    if (!type) problems.push({ slot: slot.name, field: 'resourceType', message: `${label} requires resource type '${slot.resourceType}', which is not registered` });
+    if (!type)
+      problems.push({
+        slot: slot.name,
+        field: 'resourceType',
+        message: `${label} requires resource type '${slot.resourceType}', which is not registered`,
+      });
 
     let staticResourceId: string | null = null;
     if (slot.binding === 'STATIC') {
       if (slot.staticResource === null) {
         // Rule: a STATIC slot names its resource.
-        problems.push({ slot: slot.name, field: 'staticResource', message: `${label} is STATIC but names no staticResource` });
+        problems.push({
+          slot: slot.name,
+          field: 'staticResource',
+          message: `${label} is STATIC but names no staticResource`,
+        });
       } else {
         const resource = lookups.resourceByRef(slot.staticResource);
         if (!resource) {
           // Rule: the static resource must be registered.
-          problems.push({ slot: slot.name, field: 'staticResource', message: `${label} binds resource '${slot.staticResource}', which is not registered` });
+          problems.push({
+            slot: slot.name,
+            field: 'staticResource',
+            message: `${label} binds resource '${slot.staticResource}', which is not registered`,
+          });
         } else if (type && !lookups.hierarchy.isCompatible(resource.typeId, type.id)) {
           // Rule: the static resource's type must fit the slot's type.
           const chain = lookups.hierarchy.chainOf(resource.typeId).join(' → ');
@@ -95,7 +109,11 @@ export function validateToolSlots(drafts: readonly SlotDraft[], lookups: ToolVal
       }
     } else if (slot.staticResource !== null) {
       // Rule: only STATIC slots name a static resource.
-      problems.push({ slot: slot.name, field: 'staticResource', message: `${label} is ${slot.binding}, so it must not name a staticResource` });
+      problems.push({
+        slot: slot.name,
+        field: 'staticResource',
+        message: `${label} is ${slot.binding}, so it must not name a staticResource`,
+      });
     }
 
     if (type) {

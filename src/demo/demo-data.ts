@@ -56,6 +56,7 @@ async function apply(services: Services, loaders: Loaders, entry: Entry): Promis
 export function repositoryRoot(from: string = __dirname): string {
   for (let dir = from; ; dir = dirname(dir)) {
     if (existsSync(join(dir, 'package.json'))) return dir;
-    if (dirname(dir) === dir) throw new Error(`demo data: no package.json above ${relative(process.cwd(), from) || '.'}`);
+    if (dirname(dir) === dir)
+      throw new Error(`demo data: no package.json above ${relative(process.cwd(), from) || '.'}`);
   }
 }

@@ -27,11 +27,16 @@ export class ForbiddenError extends DomainError {
 export const authChecker: AuthChecker<RequestContext> = ({ context }, roles) => {
   const { access } = context;
   if (roles.includes(WRITE) && !access.canWrite) {
-    if (access.presented === 'read') throw new ForbiddenError('the read token cannot change the registry; use the admin token');
-    throw new UnauthenticatedError('changing the registry needs the admin token: send Authorization: Bearer <ADMIN_TOKEN>');
+    if (access.presented === 'read')
+      throw new ForbiddenError('the read token cannot change the registry; use the admin token');
+    throw new UnauthenticatedError(
+      'changing the registry needs the admin token: send Authorization: Bearer <ADMIN_TOKEN>',
+    );
   }
   if (roles.includes(READ) && !access.canRead) {
-    throw new UnauthenticatedError('reading the registry needs a token: send Authorization: Bearer <READ_TOKEN or ADMIN_TOKEN>');
+    throw new UnauthenticatedError(
+      'reading the registry needs a token: send Authorization: Bearer <READ_TOKEN or ADMIN_TOKEN>',
+    );
   }
   return true;
 };
@@ -46,9 +51,12 @@ export const readAccessPlugin: ApolloServerPlugin<RequestContext> = {
     if (contextValue.access.canRead) return;
     return {
       async didResolveOperation() {
-        throw new GraphQLError('reading the registry needs a token: send Authorization: Bearer <READ_TOKEN or ADMIN_TOKEN>', {
-          extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } },
-        });
+        throw new GraphQLError(
+          'reading the registry needs a token: send Authorization: Bearer <READ_TOKEN or ADMIN_TOKEN>',
+          {
+            extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } },
+          },
+        );
       },
     };
   },

@@ -1,13 +1,7 @@
 import { unwrapResolverError } from '@apollo/server/errors';
 import type { ApolloServerPlugin } from '@apollo/server';
 import { GraphQLError, Kind, type GraphQLFormattedError } from 'graphql';
-import {
-  BadInputError,
-  BindingResolutionError,
-  ConflictError,
-  DomainError,
-  ToolValidationError,
-} from '../core/errors';
+import { BadInputError, BindingResolutionError, ConflictError, DomainError, ToolValidationError } from '../core/errors';
 import type { RequestContext } from './context';
 
 /** The message of every unexpected error: nothing about what went wrong inside leaks out. */
@@ -21,7 +15,10 @@ export const INTERNAL_MESSAGE = 'Internal server error';
  */
 export function formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
   const original = unwrapResolverError(error);
-  const where = { ...(formatted.locations ? { locations: formatted.locations } : {}), ...(formatted.path ? { path: formatted.path } : {}) };
+  const where = {
+    ...(formatted.locations ? { locations: formatted.locations } : {}),
+    ...(formatted.path ? { path: formatted.path } : {}),
+  };
 
   if (original instanceof DomainError) {
     return { message: original.message, ...where, extensions: { code: original.code, ...domainDetails(original) } };
@@ -49,18 +46,24 @@ export const errorReportingPlugin: ApolloServerPlugin<RequestContext> = {
       async didEncounterErrors({ errors, contextValue, operationName }) {
         for (const error of errors) {
           if (isExpectedError(error)) continue;
-          contextValue.log.error({ err: unwrapResolverError(error), requestId: contextValue.requestId, operationName, path: error.path }, 'unexpected error');
+          contextValue.log.error(
+            { err: unwrapResolverError(error), requestId: contextValue.requestId, operationName, path: error.path },
+            'unexpected error',
+          );
         }
       },
       async willSendResponse({ response, contextValue, request, operation }) {
         contextValue.report.operationName = request.operationName ?? operation?.name?.value ?? null;
         contextValue.report.operationType = operation?.operation ?? null;
-        contextValue.report.readsRegistry = !operation || !operation.selectionSet.selections.every((s) => s.kind === Kind.FIELD && s.name.value.startsWith('__'));
+        contextValue.report.readsRegistry =
+          !operation ||
+          !operation.selectionSet.selections.every((s) => s.kind === Kind.FIELD && s.name.value.startsWith('__'));
         if (response.body.kind !== 'single') return;
         for (const error of response.body.singleResult.errors ?? []) {
           const code = typeof error.extensions?.code === 'string' ? error.extensions.code : 'UNKNOWN';
           contextValue.report.errorCodes.push(code);
-          if (code === 'INTERNAL_SERVER_ERROR') (error.extensions as Record<string, unknown>).requestId = contextValue.requestId;
+          if (code === 'INTERNAL_SERVER_ERROR')
+            (error.extensions as Record<string, unknown>).requestId = contextValue.requestId;
         }
       },
     };
@@ -68,7 +71,11 @@ export const errorReportingPlugin: ApolloServerPlugin<RequestContext> = {
 };
 
 function domainDetails(error: DomainError): Record<string, unknown> {
-  if (error instanceof BadInputError || error instanceof ToolValidationError || error instanceof BindingResolutionError) {
+  if (
+    error instanceof BadInputError ||
+    error instanceof ToolValidationError ||
+    error instanceof BindingResolutionError
+  ) {
     return { problems: error.problems };
   }
   if (error instanceof ConflictError && error.usedBy.length > 0) return { usedBy: error.usedBy };
@@ -79,5 +86,9 @@ function domainDetails(error: DomainError): Record<string, unknown> {
 function isExpectedGraphQLError(error: unknown, original: unknown): boolean {
   if (!(error instanceof GraphQLError)) return false;
   if (!error.originalError) return true;
-  return original instanceof GraphQLError && typeof original.extensions?.code === 'string' && original.extensions.code !== 'INTERNAL_SERVER_ERROR';
+  return (
+    original instanceof GraphQLError &&
+    typeof original.extensions?.code === 'string' &&
+    original.extensions.code !== 'INTERNAL_SERVER_ERROR'
+  );
 }

@@ -13,7 +13,11 @@ export function encodeCursor(name: string): string {
 /** The name a cursor points after; a cursor this server did not make is BAD_USER_INPUT. */
 export function decodeCursor(cursor: string): string {
   const decoded = /^[A-Za-z0-9_-]{1,400}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
-  if (!decoded.startsWith(PREFIX) || decoded.length === PREFIX.length || encodeCursor(decoded.slice(PREFIX.length)) !== cursor) {
+  if (
+    !decoded.startsWith(PREFIX) ||
+    decoded.length === PREFIX.length ||
+    encodeCursor(decoded.slice(PREFIX.length)) !== cursor
+  ) {
     throw new BadInputError([{ field: 'after', message: 'after is not a cursor from this connection' }]);
   }
   return decoded.slice(PREFIX.length);

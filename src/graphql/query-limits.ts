@@ -2,7 +2,13 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
-import { GraphQLError, type DocumentNode, type GraphQLSchema, type ValidationContext, type ValidationRule } from 'graphql';
+import {
+  GraphQLError,
+  type DocumentNode,
+  type GraphQLSchema,
+  type ValidationContext,
+  type ValidationRule,
+} from 'graphql';
 import { getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
 import { LIMITS } from '../core/grammar';
 
@@ -29,9 +35,21 @@ function reject(limit: string) {
 
 /** Validation rules for depth, aliases and directives (graphql-armor), reported as GRAPHQL_VALIDATION_FAILED. */
 export const limitRules: ValidationRule[] = [
-  maxDepthRule({ n: QUERY_LIMITS.depth, propagateOnRejection: false, onReject: [reject('DEPTH')] }) as unknown as ValidationRule,
-  maxAliasesRule({ n: QUERY_LIMITS.aliases, propagateOnRejection: false, onReject: [reject('ALIASES')] }) as unknown as ValidationRule,
-  maxDirectivesRule({ n: QUERY_LIMITS.directives, propagateOnRejection: false, onReject: [reject('DIRECTIVES')] }) as unknown as ValidationRule,
+  maxDepthRule({
+    n: QUERY_LIMITS.depth,
+    propagateOnRejection: false,
+    onReject: [reject('DEPTH')],
+  }) as unknown as ValidationRule,
+  maxAliasesRule({
+    n: QUERY_LIMITS.aliases,
+    propagateOnRejection: false,
+    onReject: [reject('ALIASES')],
+  }) as unknown as ValidationRule,
+  maxDirectivesRule({
+    n: QUERY_LIMITS.directives,
+    propagateOnRejection: false,
+    onReject: [reject('DIRECTIVES')],
+  }) as unknown as ValidationRule,
 ];
 
 /** A connection's cost is what one node costs times the number of nodes it may return. */
@@ -48,14 +66,24 @@ const connectionEstimator: ComplexityEstimator = ({ args, childComplexity, field
 export function costLimitPlugin(schema: GraphQLSchema): ApolloServerPlugin {
   // Apollo keeps one parsed document per query text, so the cost is computed once per (document, operation, variables).
   const costs = new WeakMap<DocumentNode, Map<string, number | null>>();
-  const costOf = (document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown>): number | null => {
+  const costOf = (
+    document: DocumentNode,
+    operationName: string | undefined,
+    variables: Record<string, unknown>,
+  ): number | null => {
     let known = costs.get(document);
     if (!known) costs.set(document, (known = new Map()));
     const key = `${operationName ?? ''}\u0000${JSON.stringify(variables)}`;
     let cost = known.get(key);
     if (cost === undefined) {
       try {
-        cost = getComplexity({ schema, query: document, operationName, variables, estimators: [connectionEstimator, simpleEstimator({ defaultComplexity: 1 })] });
+        cost = getComplexity({
+          schema,
+          query: document,
+          operationName,
+          variables,
+          estimators: [connectionEstimator, simpleEstimator({ defaultComplexity: 1 })],
+        });
       } catch {
         // Variables that do not coerce: execution refuses them (400) before any resolver runs.
         cost = null;
@@ -72,9 +100,12 @@ export function costLimitPlugin(schema: GraphQLSchema): ApolloServerPlugin {
           const cost = costOf(document, request.operationName ?? undefined, request.variables ?? {});
           if (cost === null) return;
           if (cost > QUERY_LIMITS.cost) {
-            throw new GraphQLError(`query cost ${cost} exceeds the limit of ${QUERY_LIMITS.cost}; ask for fewer items per connection`, {
-              extensions: { code: 'QUERY_TOO_COMPLEX', cost, limit: QUERY_LIMITS.cost, http: { status: 400 } },
-            });
+            throw new GraphQLError(
+              `query cost ${cost} exceeds the limit of ${QUERY_LIMITS.cost}; ask for fewer items per connection`,
+              {
+                extensions: { code: 'QUERY_TOO_COMPLEX', cost, limit: QUERY_LIMITS.cost, http: { status: 400 } },
+              },
+            );
           }
         },
       };

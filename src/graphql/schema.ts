@@ -9,7 +9,14 @@ import { authChecker } from './authorization';
 import { validateArgument } from './validation';
 
 /** Every resolver class of the API. */
-export const RESOLVERS = [ResourceTypeResolver, ResourceResolver, ProjectResolver, ToolResolver, ResourceSlotResolver, BindingResolver] as const;
+export const RESOLVERS = [
+  ResourceTypeResolver,
+  ResourceResolver,
+  ProjectResolver,
+  ToolResolver,
+  ResourceSlotResolver,
+  BindingResolver,
+] as const;
 
 /**
  * Builds the executable schema. Argument validation is on: class-validator

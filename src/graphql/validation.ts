@@ -53,14 +53,21 @@ export function EachSatisfies(check: (value: never) => string | null): PropertyD
  * reports every problem as BAD_USER_INPUT with the full path of the field,
  * e.g. `input.resourceSlots[2].name` or `params[0].slot`.
  */
-export async function validateArgument(value: unknown, type: Parameters<ValidatorFn>[1], data: ResolverData<object>): Promise<void> {
+export async function validateArgument(
+  value: unknown,
+  type: Parameters<ValidatorFn>[1],
+  data: ResolverData<object>,
+): Promise<void> {
   if (value == null || typeof value !== 'object') return;
   const prefix = argumentName(type, data.info);
   const items = Array.isArray(value) ? value : [value];
   const problems: FieldProblem[] = [];
   for (const [index, item] of items.entries()) {
     if (item == null || typeof item !== 'object') continue;
-    const errors = await validate(item, { forbidUnknownValues: false, validationError: { target: false, value: false } });
+    const errors = await validate(item, {
+      forbidUnknownValues: false,
+      validationError: { target: false, value: false },
+    });
     collect(errors, Array.isArray(value) ? `${prefix}[${index}]` : prefix, problems);
   }
   if (problems.length > 0) throw new BadInputError(problems);
@@ -75,7 +82,11 @@ function argumentName(type: Parameters<ValidatorFn>[1], info: GraphQLResolveInfo
 
 function collect(errors: readonly ValidationError[], prefix: string, into: FieldProblem[]): void {
   for (const error of errors) {
-    const path = /^\d+$/.test(error.property) ? `${prefix}[${error.property}]` : prefix ? `${prefix}.${error.property}` : error.property;
+    const path = /^\d+$/.test(error.property)
+      ? `${prefix}[${error.property}]`
+      : prefix
+        ? `${prefix}.${error.property}`
+        : error.property;
     for (const message of Object.values(error.constraints ?? {})) {
       into.push({ field: path, message: message.replace(new RegExp(`^${error.property}\\b`), path) });
     }

@@ -1,7 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Access } from '../graphql/context';
 
-
 /**
  * Turns the Authorization header into an Access. With ADMIN_TOKEN set, only
  * it may write; with READ_TOKEN set, reading needs either token. Without

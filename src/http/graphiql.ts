@@ -109,7 +109,10 @@ export class GraphiqlBundle {
     } catch (error) {
       if (!this.warned) {
         this.warned = true;
-        this.log?.warn({ dir: this.dir, reason: (error as Error).message }, 'GraphiQL is not built; GET /graphql answers 503 to browsers until `npm run build:graphiql` runs');
+        this.log?.warn(
+          { dir: this.dir, reason: (error as Error).message },
+          'GraphiQL is not built; GET /graphql answers 503 to browsers until `npm run build:graphiql` runs',
+        );
       }
     }
     return this.loaded;
@@ -125,7 +128,8 @@ export class GraphiqlBundle {
     const assets = new Map<string, Asset>();
     for (const name of [manifest.script, manifest.stylesheet]) {
       // The names go into HTML and URLs unescaped: accept only what esbuild writes.
-      if (typeof name !== 'string' || !/^[A-Za-z0-9_-]+\.(js|css)$/.test(name)) throw new Error(`${GRAPHIQL_MANIFEST} names an unexpected file: ${JSON.stringify(name)}`);
+      if (typeof name !== 'string' || !/^[A-Za-z0-9_-]+\.(js|css)$/.test(name))
+        throw new Error(`${GRAPHIQL_MANIFEST} names an unexpected file: ${JSON.stringify(name)}`);
       assets.set(name, {
         body: readFileSync(join(this.dir, name)),
         gzip: manifest.gzip === true ? readFileSync(join(this.dir, `${name}.gz`)) : null,
@@ -161,7 +165,9 @@ function renderPage(manifest: GraphiqlManifest): string {
 }
 
 /** Apollo's landing page (what GET /graphql answers to a browser): our GraphiQL page instead of Apollo Sandbox from a CDN. */
-export function graphiqlLandingPage<TContext extends BaseContext>(bundle: GraphiqlBundle): ApolloServerPlugin<TContext> {
+export function graphiqlLandingPage<TContext extends BaseContext>(
+  bundle: GraphiqlBundle,
+): ApolloServerPlugin<TContext> {
   return {
     async serverWillStart() {
       return {
@@ -200,7 +206,10 @@ export function registerGraphiqlAssets(fastify: FastifyInstance, bundle: Graphiq
     const asset = bundle.load()?.assets.get(request.params.file);
     if (!asset) return reply.callNotFound();
     const gzip = asset.gzip !== null && acceptsGzip(request.headers['accept-encoding']);
-    void reply.header('content-type', asset.contentType).header('cache-control', IMMUTABLE).header('x-content-type-options', 'nosniff');
+    void reply
+      .header('content-type', asset.contentType)
+      .header('cache-control', IMMUTABLE)
+      .header('x-content-type-options', 'nosniff');
     if (asset.gzip) void reply.header('vary', 'accept-encoding');
     if (gzip) void reply.header('content-encoding', 'gzip');
     return reply.send(gzip ? asset.gzip : asset.body);

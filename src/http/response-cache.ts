@@ -90,7 +90,10 @@ export function withResponseCache(
 ) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
     const scope = scopeOf(request);
-    const key = cache && request.method === 'POST' && scope.access.canRead && !bypassesCache(request) ? cacheableKey(request) : null;
+    const key =
+      cache && request.method === 'POST' && scope.access.canRead && !bypassesCache(request)
+        ? cacheableKey(request)
+        : null;
     if (key) {
       const entry = cache!.get(key);
       // Only a request that ran successfully before has an entry, so reading the version here never serves a refused request.
@@ -105,8 +108,20 @@ export function withResponseCache(
     const { report } = scope;
     // Tagged with the version read before the first data read; an answer that read registry data without it is not kept.
     const version = scope.loaders.readVersion();
-    if (key && typeof body === 'string' && reply.statusCode === 200 && report.operationType === 'query' && report.errorCodes.length === 0 && (version !== undefined || !report.readsRegistry)) {
-      cache!.set(key, { body, contentType: String(reply.getHeader('content-type')), version: report.readsRegistry ? version! : null, operationName: report.operationName });
+    if (
+      key &&
+      typeof body === 'string' &&
+      reply.statusCode === 200 &&
+      report.operationType === 'query' &&
+      report.errorCodes.length === 0 &&
+      (version !== undefined || !report.readsRegistry)
+    ) {
+      cache!.set(key, {
+        body,
+        contentType: String(reply.getHeader('content-type')),
+        version: report.readsRegistry ? version! : null,
+        operationName: report.operationName,
+      });
     }
     return body;
   };

@@ -6,7 +6,13 @@ import {
   ApolloServerPluginUsageReportingDisabled,
 } from '@apollo/server/plugin/disabled';
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyRequest,
+} from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
@@ -18,7 +24,13 @@ import { errorReportingPlugin, formatError } from '../graphql/error-mapping';
 import { costLimitPlugin, limitRules, QUERY_LIMITS } from '../graphql/query-limits';
 import { TokenAuthenticator } from './authentication';
 import { ResponseCache, withResponseCache, type CacheScope } from './response-cache';
-import { defaultGraphiqlDir, GraphiqlBundle, graphiqlLandingPage, graphiqlPageHeaders, registerGraphiqlAssets } from './graphiql';
+import {
+  defaultGraphiqlDir,
+  GraphiqlBundle,
+  graphiqlLandingPage,
+  graphiqlPageHeaders,
+  registerGraphiqlAssets,
+} from './graphiql';
 
 /** Largest request body accepted (413 beyond). */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -45,7 +57,9 @@ export interface HttpDependencies {
  * unknown routes): never an HTML page or a stack. The one HTML page is
  * GraphiQL, for a browser's GET /graphql (see ./graphiql.ts).
  */
-export async function createHttpServer(deps: HttpDependencies): Promise<{ fastify: FastifyInstance; apollo: ApolloServer<RequestContext> }> {
+export async function createHttpServer(
+  deps: HttpDependencies,
+): Promise<{ fastify: FastifyInstance; apollo: ApolloServer<RequestContext> }> {
   const fastify = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     // One line per request comes from the onResponse hook below instead of Fastify's two.
@@ -105,7 +119,14 @@ export async function createHttpServer(deps: HttpDependencies): Promise<{ fastif
   fastify.addHook('onResponse', (request, reply, done) => {
     if (!logRequests) return done();
     const report = reports.get(request);
-    const outcome = reply.statusCode >= 500 ? 'error' : reply.statusCode >= 400 ? 'rejected' : report?.errorCodes.length ? 'graphql-errors' : 'ok';
+    const outcome =
+      reply.statusCode >= 500
+        ? 'error'
+        : reply.statusCode >= 400
+          ? 'rejected'
+          : report?.errorCodes.length
+            ? 'graphql-errors'
+            : 'ok';
     request.log.info(
       {
         method: request.method,
@@ -128,8 +149,18 @@ export async function createHttpServer(deps: HttpDependencies): Promise<{ fastif
   const scopeOf = (request: FastifyRequest) => {
     let scope = scopes.get(request);
     if (!scope) {
-      const report: RequestReport = { operationName: null, operationType: null, errorCodes: [], readsRegistry: true, cache: 'bypass' };
-      scope = { access: authenticator.authenticate(request.headers.authorization), loaders: deps.createLoaders(), report };
+      const report: RequestReport = {
+        operationName: null,
+        operationType: null,
+        errorCodes: [],
+        readsRegistry: true,
+        cache: 'bypass',
+      };
+      scope = {
+        access: authenticator.authenticate(request.headers.authorization),
+        loaders: deps.createLoaders(),
+        report,
+      };
       scopes.set(request, scope);
       reports.set(request, report);
     }
@@ -146,8 +177,15 @@ export async function createHttpServer(deps: HttpDependencies): Promise<{ fastif
     url: '/graphql',
     method: ['GET', 'POST', 'OPTIONS'],
     onSend: graphiqlPageHeaders(),
-    handler: withResponseCache(deps.config.responseCache ? new ResponseCache() : null, scopeOf, async (request, reply) =>
-      executeGraphQL.call(fastify, request as Parameters<typeof executeGraphQL>[0], reply as Parameters<typeof executeGraphQL>[1]),
+    handler: withResponseCache(
+      deps.config.responseCache ? new ResponseCache() : null,
+      scopeOf,
+      async (request, reply) =>
+        executeGraphQL.call(
+          fastify,
+          request as Parameters<typeof executeGraphQL>[0],
+          reply as Parameters<typeof executeGraphQL>[1],
+        ),
     ),
   });
 
@@ -166,7 +204,14 @@ export async function createHttpServer(deps: HttpDependencies): Promise<{ fastif
   fastify.setErrorHandler((error: FastifyError, request, reply) => {
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     if (status === 500) request.log.error({ err: error }, 'unexpected HTTP error');
-    void reply.code(status).send(errorBody(httpErrorMessage(error, status), status === 500 ? 'INTERNAL_SERVER_ERROR' : httpErrorCode(error, status)));
+    void reply
+      .code(status)
+      .send(
+        errorBody(
+          httpErrorMessage(error, status),
+          status === 500 ? 'INTERNAL_SERVER_ERROR' : httpErrorCode(error, status),
+        ),
+      );
   });
 
   return { fastify, apollo };

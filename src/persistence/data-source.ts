@@ -7,7 +7,10 @@ import { MIGRATIONS } from './migrations';
 export const SQLITE_BUSY_TIMEOUT_MS = 5000;
 
 /** Options for a DataSource on the configured database. `role: 'reader'` opens SQLite read-only. */
-export function dataSourceOptions(database: DatabaseConfig, options: { logger?: Logger; role?: 'writer' | 'reader' } = {}): DataSourceOptions {
+export function dataSourceOptions(
+  database: DatabaseConfig,
+  options: { logger?: Logger; role?: 'writer' | 'reader' } = {},
+): DataSourceOptions {
   const common = {
     entities: ENTITIES,
     migrations: MIGRATIONS,

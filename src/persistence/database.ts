@@ -160,7 +160,11 @@ const MIGRATION_LOCK_KEY = 7_214_003_117;
 function sqliteReads(reader: DataSource, counter: StatementCounter): QueryFn {
   const statements = new Map<string, { all(...params: unknown[]): unknown[] }>();
   return async <Row>(sql: string, params: readonly unknown[] = []) => {
-    const connection = (reader.driver as unknown as { databaseConnection?: { prepare(sql: string): { all(...p: unknown[]): unknown[] }; open: boolean } }).databaseConnection;
+    const connection = (
+      reader.driver as unknown as {
+        databaseConnection?: { prepare(sql: string): { all(...p: unknown[]): unknown[] }; open: boolean };
+      }
+    ).databaseConnection;
     if (!connection?.open) throw new Error('the database connection is closed');
     let statement = statements.get(sql);
     if (!statement) {
@@ -176,7 +180,9 @@ function sqliteReads(reader: DataSource, counter: StatementCounter): QueryFn {
 /** PostgreSQL reads on TypeORM's pool, with `?` placeholders rewritten to `$n`. */
 function postgresReads(reader: DataSource, counter: StatementCounter): QueryFn {
   return async <Row>(sql: string, params: readonly unknown[] = []) => {
-    const pool = (reader.driver as unknown as { master?: { query(text: string, values: unknown[]): Promise<{ rows: unknown[] }> } }).master;
+    const pool = (
+      reader.driver as unknown as { master?: { query(text: string, values: unknown[]): Promise<{ rows: unknown[] }> } }
+    ).master;
     if (!pool || !reader.isInitialized) throw new Error('the database connection is closed');
     const text = toDialect('postgres', sql);
     counter.logQuery(text);

@@ -1,7 +1,15 @@
 import { isIdRef } from '../core/grammar';
 import type { ResourceInfo, TypeNode } from '../core/model';
 import type { WriteTransaction } from './database';
-import { ProjectEntity, ProjectResourceEntity, ResourceEntity, ResourceSlotEntity, ResourceTypeEntity, ResourceTypeParentEntity, ToolEntity } from './entities';
+import {
+  ProjectEntity,
+  ProjectResourceEntity,
+  ResourceEntity,
+  ResourceSlotEntity,
+  ResourceTypeEntity,
+  ResourceTypeParentEntity,
+  ToolEntity,
+} from './entities';
 import type { LinkRecord, Page, PageRequest, ProjectRecord, RegistryState, SlotRecord, ToolRecord } from './records';
 import type { QueryFn, SqlDialect } from './sql';
 
@@ -36,7 +44,12 @@ export class RegistryReader {
     let current: { id: string; name: string; description: string | null; parentIds: string[] } | null = null;
     for (const row of rows) {
       if (!current || current.id !== row.id) {
-        current = { id: String(row.id), name: String(row.name), description: nullableString(row.description), parentIds: [] };
+        current = {
+          id: String(row.id),
+          name: String(row.name),
+          description: nullableString(row.description),
+          parentIds: [],
+        };
         types.push(current);
       }
       if (row.parent_id != null) current.parentIds.push(String(row.parent_id));
@@ -47,7 +60,9 @@ export class RegistryReader {
   /** Resources by id. */
   async resourcesByIds(ids: readonly string[]): Promise<ResourceInfo[]> {
     if (ids.length === 0) return [];
-    const rows = await this.query(`SELECT ${RESOURCE_COLUMNS} FROM resource r WHERE ${this.sql.inList('r.id')}`, [this.sql.listParam(ids)]);
+    const rows = await this.query(`SELECT ${RESOURCE_COLUMNS} FROM resource r WHERE ${this.sql.inList('r.id')}`, [
+      this.sql.listParam(ids),
+    ]);
     return rows.map(toResource);
   }
 
@@ -59,7 +74,9 @@ export class RegistryReader {
   /** Tools by id. */
   async toolsByIds(ids: readonly string[]): Promise<ToolRecord[]> {
     if (ids.length === 0) return [];
-    const rows = await this.query(`SELECT r.id, r.name, r.description FROM tool r WHERE ${this.sql.inList('r.id')}`, [this.sql.listParam(ids)]);
+    const rows = await this.query(`SELECT r.id, r.name, r.description FROM tool r WHERE ${this.sql.inList('r.id')}`, [
+      this.sql.listParam(ids),
+    ]);
     return rows.map(toNamed);
   }
 
@@ -71,7 +88,10 @@ export class RegistryReader {
   /** Projects by id. */
   async projectsByIds(ids: readonly string[]): Promise<ProjectRecord[]> {
     if (ids.length === 0) return [];
-    const rows = await this.query(`SELECT r.id, r.name, r.description FROM project r WHERE ${this.sql.inList('r.id')}`, [this.sql.listParam(ids)]);
+    const rows = await this.query(
+      `SELECT r.id, r.name, r.description FROM project r WHERE ${this.sql.inList('r.id')}`,
+      [this.sql.listParam(ids)],
+    );
     return rows.map(toNamed);
   }
 
@@ -106,7 +126,11 @@ export class RegistryReader {
       `SELECT l.project_id, l.alias, ${RESOURCE_COLUMNS} FROM project_resource l JOIN resource r ON r.id = l.resource_id WHERE ${this.sql.inList('l.project_id')} ORDER BY l.project_id, r.name`,
       [this.sql.listParam(projectIds)],
     );
-    return rows.map((row) => ({ projectId: String(row.project_id), alias: nullableString(row.alias), resource: toResource(row) }));
+    return rows.map((row) => ({
+      projectId: String(row.project_id),
+      alias: nullableString(row.alias),
+      resource: toResource(row),
+    }));
   }
 
   /** Tool slots that statically bind a resource, as (tool, slot) names. */
@@ -134,23 +158,35 @@ export class RegistryReader {
   }
 
   /** For many resources: the tool slots that bind each statically. */
-  async staticSlotsByResourceIds(resourceIds: readonly string[]): Promise<{ resourceId: string; toolId: string; slot: string }[]> {
+  async staticSlotsByResourceIds(
+    resourceIds: readonly string[],
+  ): Promise<{ resourceId: string; toolId: string; slot: string }[]> {
     if (resourceIds.length === 0) return [];
     const rows = await this.query(
       `SELECT static_resource_id, tool_id, name FROM resource_slot WHERE ${this.sql.inList('static_resource_id')} ORDER BY static_resource_id, tool_id, ordinal`,
       [this.sql.listParam(resourceIds)],
     );
-    return rows.map((r) => ({ resourceId: String(r.static_resource_id), toolId: String(r.tool_id), slot: String(r.name) }));
+    return rows.map((r) => ({
+      resourceId: String(r.static_resource_id),
+      toolId: String(r.tool_id),
+      slot: String(r.name),
+    }));
   }
 
   /** For many resources: the projects that link each, with the alias. */
-  async linksByResourceIds(resourceIds: readonly string[]): Promise<{ resourceId: string; projectId: string; alias: string | null }[]> {
+  async linksByResourceIds(
+    resourceIds: readonly string[],
+  ): Promise<{ resourceId: string; projectId: string; alias: string | null }[]> {
     if (resourceIds.length === 0) return [];
     const rows = await this.query(
       `SELECT resource_id, project_id, alias FROM project_resource WHERE ${this.sql.inList('resource_id')} ORDER BY resource_id, project_id`,
       [this.sql.listParam(resourceIds)],
     );
-    return rows.map((r) => ({ resourceId: String(r.resource_id), projectId: String(r.project_id), alias: nullableString(r.alias) }));
+    return rows.map((r) => ({
+      resourceId: String(r.resource_id),
+      projectId: String(r.project_id),
+      alias: nullableString(r.alias),
+    }));
   }
 
   /**
@@ -158,9 +194,15 @@ export class RegistryReader {
    * of type ids (a type and its sub-types), in two statements whatever the
    * number of keys: the pages (a window function numbers rows per key) and the totals.
    */
-  async resourcePagesByTypeSets(sets: readonly { key: string; typeIds: readonly string[] }[], first: number, afterName: string | null): Promise<Map<string, Page<ResourceInfo>>> {
+  async resourcePagesByTypeSets(
+    sets: readonly { key: string; typeIds: readonly string[] }[],
+    first: number,
+    afterName: string | null,
+  ): Promise<Map<string, Page<ResourceInfo>>> {
     const pairs = sets.flatMap((set) => set.typeIds.map((typeId) => [set.key, typeId] as const));
-    const pages = new Map<string, Page<ResourceInfo>>(sets.map((set) => [set.key, { items: [], totalCount: 0, hasNextPage: false }]));
+    const pages = new Map<string, Page<ResourceInfo>>(
+      sets.map((set) => [set.key, { items: [], totalCount: 0, hasNextPage: false }]),
+    );
     if (pairs.length === 0) return pages;
     const { cte, params } = this.sql.pairsTable('m', 'k', 't', pairs);
     const after = afterName === null ? '' : ' WHERE r.name > ?';
@@ -170,7 +212,10 @@ export class RegistryReader {
         `) x WHERE rn <= ? ORDER BY k, name`,
       [...params, ...(afterName === null ? [] : [afterName]), first + 1],
     );
-    const counts = await this.query(`WITH ${cte} SELECT m.k, COUNT(*) AS n FROM m JOIN resource r ON r.type_id = m.t GROUP BY m.k`, params);
+    const counts = await this.query(
+      `WITH ${cte} SELECT m.k, COUNT(*) AS n FROM m JOIN resource r ON r.type_id = m.t GROUP BY m.k`,
+      params,
+    );
     const items = new Map<string, ResourceInfo[]>();
     for (const row of rows) {
       const key = String(row.k);
@@ -181,7 +226,11 @@ export class RegistryReader {
     const totals = new Map(counts.map((row) => [String(row.k), Number(row.n)]));
     for (const set of sets) {
       const list = items.get(set.key) ?? [];
-      pages.set(set.key, { items: list.slice(0, first), totalCount: totals.get(set.key) ?? 0, hasNextPage: list.length > first });
+      pages.set(set.key, {
+        items: list.slice(0, first),
+        totalCount: totals.get(set.key) ?? 0,
+        hasNextPage: list.length > first,
+      });
     }
     return pages;
   }
@@ -211,12 +260,26 @@ export class RegistryReader {
     const ids = refs.filter(isIdRef);
     const names = refs.filter((ref) => !isIdRef(ref));
     // One index lookup per list; an OR of both would make the planner do more work for the usual case of names only.
-    const where = [ids.length > 0 ? this.sql.inList(`${alias}.id`) : null, names.length > 0 ? this.sql.inList(`${alias}.name`) : null].filter(Boolean).join(' OR ');
-    const params = [...(ids.length > 0 ? [this.sql.listParam(ids)] : []), ...(names.length > 0 ? [this.sql.listParam(names)] : [])];
+    const where = [
+      ids.length > 0 ? this.sql.inList(`${alias}.id`) : null,
+      names.length > 0 ? this.sql.inList(`${alias}.name`) : null,
+    ]
+      .filter(Boolean)
+      .join(' OR ');
+    const params = [
+      ...(ids.length > 0 ? [this.sql.listParam(ids)] : []),
+      ...(names.length > 0 ? [this.sql.listParam(names)] : []),
+    ];
     return this.query(`SELECT ${columns} FROM ${table} ${alias} WHERE ${where}`, params);
   }
 
-  private async page<T>(table: NamedTable, columns: string, request: PageRequest, typeIds: readonly string[] | null, map: (row: Row) => T): Promise<Page<T>> {
+  private async page<T>(
+    table: NamedTable,
+    columns: string,
+    request: PageRequest,
+    typeIds: readonly string[] | null,
+    map: (row: Row) => T,
+  ): Promise<Page<T>> {
     const filters: string[] = [];
     const params: unknown[] = [];
     if (request.nameContains) {
@@ -230,9 +293,16 @@ export class RegistryReader {
     const where = (extra: string[]) => (extra.length > 0 ? ` WHERE ${extra.join(' AND ')}` : '');
     const pageFilters = request.afterName === null ? filters : [...filters, 'name > ?'];
     const pageParams = request.afterName === null ? params : [...params, request.afterName];
-    const rows = await this.query(`SELECT ${columns} FROM ${table}${where(pageFilters)} ORDER BY name LIMIT ?`, [...pageParams, request.first + 1]);
+    const rows = await this.query(`SELECT ${columns} FROM ${table}${where(pageFilters)} ORDER BY name LIMIT ?`, [
+      ...pageParams,
+      request.first + 1,
+    ]);
     const [count] = await this.query(`SELECT COUNT(*) AS n FROM ${table}${where(filters)}`, params);
-    return { items: rows.slice(0, request.first).map(map), totalCount: Number(count.n), hasNextPage: rows.length > request.first };
+    return {
+      items: rows.slice(0, request.first).map(map),
+      totalCount: Number(count.n),
+      hasNextPage: rows.length > request.first,
+    };
   }
 }
 

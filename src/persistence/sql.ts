@@ -46,7 +46,12 @@ export class SqlDialect {
   }
 
   /** A CTE `name(a, b)` holding the given pairs, bound as parameters: JSON on SQLite, two arrays on PostgreSQL. */
-  pairsTable(name: string, a: string, b: string, pairs: readonly (readonly [string, string])[]): { cte: string; params: unknown[] } {
+  pairsTable(
+    name: string,
+    a: string,
+    b: string,
+    pairs: readonly (readonly [string, string])[],
+  ): { cte: string; params: unknown[] } {
     if (this.dialect === 'sqlite') {
       return {
         cte: `${name}(${a}, ${b}) AS (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?))`,

@@ -25,7 +25,9 @@ export function acquireSqliteOwnerLock(path: string): OwnerLock {
   } catch (error) {
     connection.close();
     if ((error as { code?: string }).code === 'SQLITE_BUSY') {
-      throw new Error(`another registry server is already using ${path}; run one server per SQLite file, or use PostgreSQL for several instances`);
+      throw new Error(
+        `another registry server is already using ${path}; run one server per SQLite file, or use PostgreSQL for several instances`,
+      );
     }
     throw error;
   }

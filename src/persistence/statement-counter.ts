@@ -36,7 +36,10 @@ export class StatementCounter implements Logger {
 
   logQueryError(error: string | Error, query: string, _parameters?: unknown[], _queryRunner?: QueryRunner): void {
     // Constraint violations are expected and mapped by the caller; only log the statement, never parameters (they may hold user text).
-    this.sink?.error({ err: typeof error === 'string' ? error : error.message, statement: query.slice(0, 200) }, 'SQL statement failed');
+    this.sink?.error(
+      { err: typeof error === 'string' ? error : error.message, statement: query.slice(0, 200) },
+      'SQL statement failed',
+    );
   }
 
   logQuerySlow(time: number, query: string): void {

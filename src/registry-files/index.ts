@@ -12,7 +12,19 @@ import type { RegistryDocument, ToolDocument } from './schema';
 import { formatPath, parseYaml, type FileProblem, type Position, type YamlSource } from './source';
 import { classify, validateAgainstSchema, type FileKind } from './validate';
 
-export { describeEntry, mapSlot, mapTool, type Entry, type EntryKind, type LinkInput, type ProjectInput, type ResourceInput, type ResourceTypeInput, type SlotInput, type ToolInput } from './map';
+export {
+  describeEntry,
+  mapSlot,
+  mapTool,
+  type Entry,
+  type EntryKind,
+  type LinkInput,
+  type ProjectInput,
+  type ResourceInput,
+  type ResourceTypeInput,
+  type SlotInput,
+  type ToolInput,
+} from './map';
 export { REGISTRY_SCHEMA, TOOL_LIST_SCHEMA, TOOL_SCHEMA } from './schema';
 export { formatPath, formatProblem, type DataPath, type FileProblem, type Position } from './source';
 export { suggest, type FileKind } from './validate';
@@ -26,7 +38,9 @@ export interface RegistryFile {
 }
 
 /** A valid file, or every problem found in it. */
-export type FileOutcome = { readonly ok: true; readonly value: RegistryFile } | { readonly ok: false; readonly file: string; readonly problems: readonly FileProblem[] };
+export type FileOutcome =
+  | { readonly ok: true; readonly value: RegistryFile }
+  | { readonly ok: false; readonly file: string; readonly problems: readonly FileProblem[] };
 
 /**
  * Parses and checks YAML text: syntax, then the schema of its kind, then what
@@ -71,7 +85,18 @@ export function readRegistryFile(path: string, display: string = path): FileOutc
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    return { ok: false, file: display, problems: [{ file: display, position: null, path: '', message: `cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)})` }] };
+    return {
+      ok: false,
+      file: display,
+      problems: [
+        {
+          file: display,
+          position: null,
+          path: '',
+          message: `cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+        },
+      ],
+    };
   }
   return parseRegistryFile(text, display);
 }
@@ -97,7 +122,12 @@ export function findYamlFiles(paths: readonly string[]): { files: string[]; prob
     try {
       isDirectory = statSync(path).isDirectory();
     } catch (error) {
-      problems.push({ file: path, position: null, path: '', message: `cannot read (${(error as NodeJS.ErrnoException).code ?? String(error)})` });
+      problems.push({
+        file: path,
+        position: null,
+        path: '',
+        message: `cannot read (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+      });
       continue;
     }
     if (isDirectory) walk(path);
@@ -119,13 +149,20 @@ export interface ServerProblem {
  * a BAD_USER_INPUT problem a field path (`input.resourceSlots[2].name`). The
  * GraphQL names are turned back into the file's keys. Falls back to the entry.
  */
-export function locateServerProblem(file: RegistryFile, entry: Entry, problem: ServerProblem): { path: string; position: Position | null } {
+export function locateServerProblem(
+  file: RegistryFile,
+  entry: Entry,
+  problem: ServerProblem,
+): { path: string; position: Position | null } {
   const path: (string | number)[] = [...entry.path];
   if (problem.slot != null && entry.kind === 'tool') {
     const indexes = entry.input.resourceSlots.flatMap((s, i) => (s.name === problem.slot ? [i] : []));
     // Slots share a name only when the tool repeats one: then the server's message says which ("slot 2 ('config') …").
     const numbered = /^slot (\d+) \(/.exec(problem.message ?? '');
-    const index = indexes.length > 1 && numbered && indexes.includes(Number(numbered[1]) - 1) ? Number(numbered[1]) - 1 : indexes[0];
+    const index =
+      indexes.length > 1 && numbered && indexes.includes(Number(numbered[1]) - 1)
+        ? Number(numbered[1]) - 1
+        : indexes[0];
     if (index !== undefined) {
       path.push('resource_slots', index);
       if (problem.field) path.push(snakeCase(problem.field));

@@ -104,14 +104,26 @@ export function registryEntries(data: RegistryDocument): { entries: Entry[]; cyc
     });
   }
   (data.resources ?? []).forEach((r, i) =>
-    entries.push({ kind: 'resource', path: ['resources', i], input: { name: r.name, type: r.type, ...(r.description !== undefined ? { description: r.description } : {}) } }),
+    entries.push({
+      kind: 'resource',
+      path: ['resources', i],
+      input: { name: r.name, type: r.type, ...(r.description !== undefined ? { description: r.description } : {}) },
+    }),
   );
   (data.projects ?? []).forEach((p, i) =>
-    entries.push({ kind: 'project', path: ['projects', i], input: { name: p.name, ...(p.description !== undefined ? { description: p.description } : {}) } }),
+    entries.push({
+      kind: 'project',
+      path: ['projects', i],
+      input: { name: p.name, ...(p.description !== undefined ? { description: p.description } : {}) },
+    }),
   );
   (data.projects ?? []).forEach((p, i) =>
     (p.links ?? []).forEach((l, j) =>
-      entries.push({ kind: 'link', path: ['projects', i, 'links', j], input: { project: p.name, resource: l.resource, ...(l.alias !== undefined ? { alias: l.alias } : {}) } }),
+      entries.push({
+        kind: 'link',
+        path: ['projects', i, 'links', j],
+        input: { project: p.name, resource: l.resource, ...(l.alias !== undefined ? { alias: l.alias } : {}) },
+      }),
     ),
   );
   (data.tools ?? []).forEach((t, i) => entries.push({ kind: 'tool', path: ['tools', i], input: mapTool(t) }));
@@ -123,13 +135,17 @@ export function registryEntries(data: RegistryDocument): { entries: Entry[]; cyc
  * file order otherwise. Types on a cycle (or depending on one) are left out
  * and returned apart.
  */
-function parentsFirst<T extends { path: DataPath; type: { name: string; parent_types?: string[] } }>(types: readonly T[]) {
+function parentsFirst<T extends { path: DataPath; type: { name: string; parent_types?: string[] } }>(
+  types: readonly T[],
+) {
   const defined = new Set(types.map((t) => t.type.name));
   const placed = new Set<string>();
   const ordered: T[] = [];
   let pending = [...types];
   while (pending.length > 0) {
-    const ready = pending.filter((t) => (t.type.parent_types ?? []).every((p) => !defined.has(p) || (placed.has(p) && p !== t.type.name)));
+    const ready = pending.filter((t) =>
+      (t.type.parent_types ?? []).every((p) => !defined.has(p) || (placed.has(p) && p !== t.type.name)),
+    );
     if (ready.length === 0) break;
     // Take the first ready one, so file order is kept wherever the parents allow it.
     const next = ready[0];

@@ -8,7 +8,14 @@
  * grammar rule of a string, so a broken pattern or length can be reported
  * with the grammar's own words rather than as a regular expression.
  */
-import { CONTROL_CHARACTERS, LIMITS, RESOURCE_NAME_PATTERN, SLOT_NAME_PATTERN, TYPE_NAME_PATTERN, ULID_PATTERN } from '../core/grammar';
+import {
+  CONTROL_CHARACTERS,
+  LIMITS,
+  RESOURCE_NAME_PATTERN,
+  SLOT_NAME_PATTERN,
+  TYPE_NAME_PATTERN,
+  ULID_PATTERN,
+} from '../core/grammar';
 import { ACCESS_MODES, BINDING_MODES } from '../core/model';
 
 /** The annotation keyword that names a string's grammar rule. */

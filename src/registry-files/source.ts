@@ -1,4 +1,14 @@
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node, type Pair } from 'yaml';
+import {
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseAllDocuments,
+  type Document,
+  type Node,
+  type Pair,
+} from 'yaml';
 
 /** A place in a file: 1-based line and column. */
 export interface Position {
@@ -31,7 +41,8 @@ export interface YamlSource {
 }
 
 /** Either the parsed file, or the YAML syntax problems that kept it from parsing. */
-export type ParseOutcome = { readonly ok: true; readonly source: YamlSource } | { readonly ok: false; readonly problems: FileProblem[] };
+export type ParseOutcome =
+  { readonly ok: true; readonly source: YamlSource } | { readonly ok: false; readonly problems: FileProblem[] };
 
 /**
  * Parses YAML text (YAML 1.2, core schema), keeping the position of every
@@ -46,7 +57,12 @@ export function parseYaml(text: string, file: string): ParseOutcome {
   for (const document of list) {
     for (const error of [...document.errors]) {
       const at = error.linePos?.[0];
-      problems.push({ file, position: at ? { line: at.line, column: at.col } : null, path: '', message: plainYamlMessage(error.message) });
+      problems.push({
+        file,
+        position: at ? { line: at.line, column: at.col } : null,
+        path: '',
+        message: plainYamlMessage(error.message),
+      });
     }
   }
   if (list.length > 1) {
@@ -78,7 +94,9 @@ export function parseYaml(text: string, file: string): ParseOutcome {
         for (const [index, segment] of path.entries()) {
           const last = index === path.length - 1;
           if (isMap(node)) {
-            const pair = (node.items as Pair[]).find((item) => isPair(item) && isScalar(item.key) && String(item.key.value) === String(segment));
+            const pair = (node.items as Pair[]).find(
+              (item) => isPair(item) && isScalar(item.key) && String(item.key.value) === String(segment),
+            );
             if (!pair) break;
             if (last && options.key && isScalar(pair.key)) return pair.key.range ? position(pair.key.range[0]) : null;
             if (!pair.value) return isScalar(pair.key) && pair.key.range ? position(pair.key.range[0]) : null;
@@ -97,7 +115,9 @@ export function parseYaml(text: string, file: string): ParseOutcome {
 
 /** Writes a data path the way people read it: `resource_slots[0].access`. */
 export function formatPath(path: DataPath): string {
-  return path.map((segment, index) => (typeof segment === 'number' ? `[${segment}]` : index === 0 ? segment : `.${segment}`)).join('');
+  return path
+    .map((segment, index) => (typeof segment === 'number' ? `[${segment}]` : index === 0 ? segment : `.${segment}`))
+    .join('');
 }
 
 /** `file:line:column: path: message`, leaving out what is not known. */

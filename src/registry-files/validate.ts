@@ -1,6 +1,14 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { checkDescription, checkResourceName, checkSlotName, checkTypeName } from '../core/grammar';
-import { GRAMMAR_KEYWORD, REGISTRY_KEYS, REGISTRY_SCHEMA, TOOL_KEYS, TOOL_LIST_SCHEMA, TOOL_SCHEMA, type GrammarRule } from './schema';
+import {
+  GRAMMAR_KEYWORD,
+  REGISTRY_KEYS,
+  REGISTRY_SCHEMA,
+  TOOL_KEYS,
+  TOOL_LIST_SCHEMA,
+  TOOL_SCHEMA,
+  type GrammarRule,
+} from './schema';
 import { formatPath, type DataPath, type FileProblem, type YamlSource } from './source';
 
 /** What a file holds, told by its shape: one tool, a list of tools, or a registry. */
@@ -31,8 +39,17 @@ export function classify(source: YamlSource): { kind: FileKind } | { problem: Fi
   const { data } = source;
   if (Array.isArray(data)) return { kind: 'tools' };
   const expected = `expected a tool (${TOOL_KEYS.join(', ')}), a list of tools, or a registry (${REGISTRY_KEYS.join(', ')})`;
-  if (data === null || data === undefined) return { problem: { file: source.file, position: null, path: '', message: `the file is empty; ${expected}` } };
-  if (!isPlainObject(data)) return { problem: { file: source.file, position: source.locate([]), path: '', message: `${expected}, not ${describeValue(data)}` } };
+  if (data === null || data === undefined)
+    return { problem: { file: source.file, position: null, path: '', message: `the file is empty; ${expected}` } };
+  if (!isPlainObject(data))
+    return {
+      problem: {
+        file: source.file,
+        position: source.locate([]),
+        path: '',
+        message: `${expected}, not ${describeValue(data)}`,
+      },
+    };
 
   const keys = Object.keys(data);
   if (keys.some((k) => k === 'name' || k === 'resource_slots')) return { kind: 'tool' };
@@ -41,7 +58,14 @@ export function classify(source: YamlSource): { kind: FileKind } | { problem: Fi
   const registryLike = keys.filter((k) => suggest(k, REGISTRY_KEYS) !== null).length;
   if (toolLike > registryLike) return { kind: 'tool' };
   if (registryLike > toolLike) return { kind: 'registry' };
-  return { problem: { file: source.file, position: source.locate([]), path: '', message: `${expected}; found keys ${keys.map((k) => `'${k}'`).join(', ') || 'none'}` } };
+  return {
+    problem: {
+      file: source.file,
+      position: source.locate([]),
+      path: '',
+      message: `${expected}; found keys ${keys.map((k) => `'${k}'`).join(', ') || 'none'}`,
+    },
+  };
 }
 
 /** Checks a file's data against the schema of its kind; every problem, sorted by place, or none. */
@@ -65,33 +89,51 @@ function describeErrors(source: YamlSource, errors: readonly ErrorObject[]): Fil
     seen.add(key);
     problems.push(problem);
   }
-  return problems.sort((a, b) => (a.position?.line ?? 0) - (b.position?.line ?? 0) || (a.position?.column ?? 0) - (b.position?.column ?? 0));
+  return problems.sort(
+    (a, b) =>
+      (a.position?.line ?? 0) - (b.position?.line ?? 0) || (a.position?.column ?? 0) - (b.position?.column ?? 0),
+  );
 }
 
 function describeError(source: YamlSource, error: ErrorObject): FileProblem {
   const path = parsePointer(error.instancePath);
-  const at = (p: DataPath, key = false) => ({ file: source.file, position: source.locate(p, { key }), path: formatPath(p) });
+  const at = (p: DataPath, key = false) => ({
+    file: source.file,
+    position: source.locate(p, { key }),
+    path: formatPath(p),
+  });
   switch (error.keyword) {
     case 'additionalProperties': {
       const key = String(error.params.additionalProperty);
       const known = Object.keys((error.parentSchema as { properties?: object } | undefined)?.properties ?? {});
       const hint = suggest(key, known);
-      return { ...at([...path, key], true), path: formatPath(path), message: `unknown key '${key}'${hint ? ` (did you mean '${hint}'?)` : ` (expected ${known.join(', ')})`}` };
+      return {
+        ...at([...path, key], true),
+        path: formatPath(path),
+        message: `unknown key '${key}'${hint ? ` (did you mean '${hint}'?)` : ` (expected ${known.join(', ')})`}`,
+      };
     }
     case 'required':
       return { ...at(path), message: `missing key '${String(error.params.missingProperty)}'` };
     case 'type':
-      return { ...at(path), message: `must be ${describeType(String(error.params.type))}, not ${describeValue(error.data)}` };
+      return {
+        ...at(path),
+        message: `must be ${describeType(String(error.params.type))}, not ${describeValue(error.data)}`,
+      };
     case 'enum': {
       const allowed = (error.params.allowedValues as unknown[]).map(String);
       const hint = typeof error.data === 'string' ? suggest(error.data, allowed) : null;
-      return { ...at(path), message: `'${String(error.data)}' is not one of ${allowed.join(', ')}${hint ? ` (did you mean '${hint}'?)` : ''}` };
+      return {
+        ...at(path),
+        message: `'${String(error.data)}' is not one of ${allowed.join(', ')}${hint ? ` (did you mean '${hint}'?)` : ''}`,
+      };
     }
     case 'maxItems':
       return { ...at(path), message: `must have at most ${String(error.params.limit)} entries` };
     default: {
       // pattern, minLength, maxLength, not: say it in the grammar's words when the schema names its rule.
-      const rule = (error.parentSchema as Record<string, unknown> | undefined)?.[GRAMMAR_KEYWORD] as GrammarRule | undefined;
+      const rule = (error.parentSchema as Record<string, unknown> | undefined)?.[GRAMMAR_KEYWORD] as
+        GrammarRule | undefined;
       const grammarMessage = rule && typeof error.data === 'string' ? GRAMMAR_CHECKS[rule](error.data) : null;
       return { ...at(path), message: grammarMessage ?? error.message ?? 'is not valid' };
     }
@@ -131,12 +173,15 @@ export function suggest(word: string, candidates: readonly string[]): string | n
 
 /** Levenshtein distance, where swapping two neighbouring letters counts as one edit. */
 function editDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
     }
   }
   return d[a.length][b.length];
@@ -149,7 +194,18 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 function describeType(type: string): string {
   return type
     .split(',')
-    .map((t) => ({ object: 'a map', array: 'a list', string: 'a string', boolean: 'true or false', number: 'a number', integer: 'an integer', null: 'empty' })[t] ?? t)
+    .map(
+      (t) =>
+        ({
+          object: 'a map',
+          array: 'a list',
+          string: 'a string',
+          boolean: 'true or false',
+          number: 'a number',
+          integer: 'an integer',
+          null: 'empty',
+        })[t] ?? t,
+    )
     .join(' or ');
 }
 

@@ -31,12 +31,20 @@ describe('benchmark: command line', () => {
     expect(parseSize('100k', '--size')).to.equal(100_000);
     expect(parseSize('1m', '--size')).to.equal(1_000_000);
     expect(parseSize('750', '--size')).to.equal(750);
-    for (const bad of ['', 'ten', '1g', '-5', '10', '3m']) expect(() => parseSize(bad, '--size'), bad).to.throw(UsageError);
+    for (const bad of ['', 'ten', '1g', '-5', '10', '3m'])
+      expect(() => parseSize(bad, '--size'), bad).to.throw(UsageError);
   });
 
   it('has defaults, a quick mode, growth sizes, and refuses bad combinations', () => {
     const defaults = parseBenchArgs([], '/x');
-    expect(defaults).to.include({ size: 50_000, seed: '1', quick: false, durationSeconds: 10, connections: 10, out: '/x/bench-results/latest.json' });
+    expect(defaults).to.include({
+      size: 50_000,
+      seed: '1',
+      quick: false,
+      durationSeconds: 10,
+      connections: 10,
+      out: '/x/bench-results/latest.json',
+    });
     expect(defaults?.sizes).to.equal(null);
     const quick = parseBenchArgs(['--quick'], '/x');
     expect(quick).to.include({ size: QUICK_SIZE, quick: true, durationSeconds: 1, out: '/x/bench-results/quick.json' });
@@ -87,11 +95,18 @@ describe('benchmark: synthetic registry', function () {
 
   it('holds the counts of its shape, in a hierarchy 10 levels deep with some types of several parents', () => {
     const shape = registryShape(SIZE);
-    expect(model.counts).to.include({ types: shape.types, resources: SIZE, projects: shape.projects, tools: shape.tools, maxDepth: 9 });
+    expect(model.counts).to.include({
+      types: shape.types,
+      resources: SIZE,
+      projects: shape.projects,
+      tools: shape.tools,
+      maxDepth: 9,
+    });
     expect(model.counts.links).to.equal(shape.projects * 25);
     expect(model.counts.typesWithSeveralParents).to.be.greaterThan(0);
     expect(model.counts.aliasedLinks).to.be.greaterThan(0);
-    for (const binding of ['CONTEXTUAL', 'STATIC', 'PARAMETER'] as const) expect(model.counts.slotsByBinding[binding], binding).to.be.greaterThan(0);
+    for (const binding of ['CONTEXTUAL', 'STATIC', 'PARAMETER'] as const)
+      expect(model.counts.slotsByBinding[binding], binding).to.be.greaterThan(0);
     expect(model.state.version).to.be.greaterThan(0);
     expect(model.state.typesVersion).to.be.greaterThan(0);
   });
@@ -129,7 +144,13 @@ describe('benchmark: synthetic registry', function () {
   it('is the same for the same seed and differs for another', async () => {
     await generateRegistry(join(dir, 'b.sqlite'), SIZE, 'test');
     await generateRegistry(join(dir, 'c.sqlite'), SIZE, 'other');
-    const fingerprint = (m: RegistryModel) => JSON.stringify([m.types, m.resources, m.projects.map((p) => [p.id, p.name, p.links.map((l) => [l.resource.id, l.alias])]), m.tools]);
+    const fingerprint = (m: RegistryModel) =>
+      JSON.stringify([
+        m.types,
+        m.resources,
+        m.projects.map((p) => [p.id, p.name, p.links.map((l) => [l.resource.id, l.alias])]),
+        m.tools,
+      ]);
     expect(fingerprint(loadRegistryModel(join(dir, 'b.sqlite')))).to.equal(fingerprint(model));
     expect(fingerprint(loadRegistryModel(join(dir, 'c.sqlite')))).to.not.equal(fingerprint(model));
   });
@@ -138,7 +159,8 @@ describe('benchmark: synthetic registry', function () {
     const { pairs, mix } = chooseResolvePairs(model, new Random('pairs'), 5000);
     expect(pairs.length).to.be.greaterThan(50);
     expect(new Set(pairs.map((p) => `${p.tool} @ ${p.project}`)).size).to.equal(pairs.length);
-    for (const rule of ['SINGLE_CANDIDATE', 'ALIAS', 'SHORT_NAME', 'STATIC', 'PARAMETER', 'DEFERRED']) expect(mix.byRule[rule] ?? 0, rule).to.be.greaterThan(0);
+    for (const rule of ['SINGLE_CANDIDATE', 'ALIAS', 'SHORT_NAME', 'STATIC', 'PARAMETER', 'DEFERRED'])
+      expect(mix.byRule[rule] ?? 0, rule).to.be.greaterThan(0);
   });
 
   describe('against the real server', () => {
@@ -151,7 +173,11 @@ describe('benchmark: synthetic registry', function () {
     after(() => server.close());
 
     async function post(body: Buffer): Promise<string> {
-      const response = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      const response = await fetch(server.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
       expect(response.status).to.equal(200);
       return response.text();
     }
@@ -179,7 +205,9 @@ describe('benchmark: synthetic registry', function () {
         const body = await post(page.body);
         expect(verifyDashboard(body, page.expect)).to.equal(null);
       }
-      expect(verifyDashboard(await post(pages[0].body), { ...pages[0].expect, firstName: 'someone/else' })).to.be.a('string');
+      expect(verifyDashboard(await post(pages[0].body), { ...pages[0].expect, firstName: 'someone/else' })).to.be.a(
+        'string',
+      );
     });
 
     it('registers fresh, valid tools', async () => {
@@ -192,9 +220,13 @@ describe('benchmark: synthetic registry', function () {
 
     it('uses one fixed query text per load', () => {
       const { pairs } = chooseResolvePairs(model, new Random('pairs'), 10);
-      const queries = new Set(resolveRequests(pairs).map((r) => (JSON.parse(r.body.toString()) as { query: string }).query));
+      const queries = new Set(
+        resolveRequests(pairs).map((r) => (JSON.parse(r.body.toString()) as { query: string }).query),
+      );
       expect([...queries]).to.deep.equal([RESOLVE_QUERY]);
-      expect(new Set(dashboardRequests(model).map((r) => (JSON.parse(r.body.toString()) as { query: string }).query))).to.have.length(1).and.to.include(DASHBOARD_QUERY);
+      expect(new Set(dashboardRequests(model).map((r) => (JSON.parse(r.body.toString()) as { query: string }).query)))
+        .to.have.length(1)
+        .and.to.include(DASHBOARD_QUERY);
     });
   });
 });

@@ -1,5 +1,13 @@
 import { expect } from 'chai';
-import { checkParams, describeTypeFamily, resolveSlot, resolveSlots, summarize, type ParamValue, type ResolutionContext } from '../../src/core/binding-resolution';
+import {
+  checkParams,
+  describeTypeFamily,
+  resolveSlot,
+  resolveSlots,
+  summarize,
+  type ParamValue,
+  type ResolutionContext,
+} from '../../src/core/binding-resolution';
 import type { LinkedResource, ResourceInfo } from '../../src/core/model';
 import { hierarchyOf, link, resource, slot } from '../support/core-fixtures';
 
@@ -12,7 +20,9 @@ function contextWith(links: LinkedResource[], extra: Partial<ResolutionContext> 
   return { projectName: 'demo', hierarchy, links, staticResources: new Map(), params: new Map(), ...extra };
 }
 function paramsOf(entries: Record<string, ResourceInfo | null>): Map<string, ParamValue> {
-  return new Map(Object.entries(entries).map(([slotName, res]) => [slotName, { ref: res?.name ?? 'no/such', resource: res }]));
+  return new Map(
+    Object.entries(entries).map(([slotName, res]) => [slotName, { ref: res?.name ?? 'no/such', resource: res }]),
+  );
 }
 
 describe('binding resolution', () => {
@@ -22,7 +32,7 @@ describe('binding resolution', () => {
       expect(r).to.include({ status: 'BOUND', how: 'SINGLE_CANDIDATE', resource: appRepo });
     });
 
-    it("includes sub-types: an fs-directory resource fills a git-checkout slot", () => {
+    it('includes sub-types: an fs-directory resource fills a git-checkout slot', () => {
       const r = resolveSlot(slot('repo', 'git-checkout'), contextWith([link(sharedConfig)]));
       expect(r).to.include({ status: 'BOUND', resource: sharedConfig });
     });
@@ -37,14 +47,19 @@ describe('binding resolution', () => {
     it('does not accept a parent-type resource for a sub-type slot', () => {
       const r = resolveSlot(slot('dir', 'fs-directory'), contextWith([link(appRepo)]));
       expect(r).to.include({ status: 'FAILED', reason: 'NO_MATCH' });
-      expect(r.candidates.map((c) => [c.ref, c.rejection, c.typeChain])).to.deep.equal([['acme/app-repo', 'TYPE_MISMATCH', ['git-checkout']]]);
+      expect(r.candidates.map((c) => [c.ref, c.rejection, c.typeChain])).to.deep.equal([
+        ['acme/app-repo', 'TYPE_MISMATCH', ['git-checkout']],
+      ]);
     });
 
     it('uses the alias to break a tie', () => {
       const other = resource('acme/other', 'git-checkout');
       const r = resolveSlot(slot('repo', 'git-checkout'), contextWith([link(appRepo, 'repo'), link(other)]));
       expect(r).to.include({ status: 'BOUND', how: 'ALIAS', resource: appRepo });
-      expect(r.candidates.find((c) => c.ref === 'acme/other')).to.include({ accepted: false, rejection: 'NOT_CHOSEN_ALIAS' });
+      expect(r.candidates.find((c) => c.ref === 'acme/other')).to.include({
+        accepted: false,
+        rejection: 'NOT_CHOSEN_ALIAS',
+      });
     });
 
     it('uses the short name when no alias matches', () => {
@@ -77,7 +92,10 @@ describe('binding resolution', () => {
       expect(r.fix).to.equal("link one of x/a, y/b under alias 'repo'");
       const summary = summarize([r]);
       expect(summary).to.deep.include({ ok: false });
-      if (!summary.ok) expect(summary.problems[0]).to.include({ slot: 'repo', reason: 'AMBIGUOUS' }).and.to.have.deep.property('candidates', ['x/a', 'y/b']);
+      if (!summary.ok)
+        expect(summary.problems[0])
+          .to.include({ slot: 'repo', reason: 'AMBIGUOUS' })
+          .and.to.have.deep.property('candidates', ['x/a', 'y/b']);
     });
 
     it('reports only the resources still tied when several share the short name', () => {
@@ -95,7 +113,9 @@ describe('binding resolution', () => {
     it('fails a required slot with NO_MATCH when nothing fits, naming the type and its sub-types', () => {
       const r = resolveSlot(slot('repo', 'git-checkout'), contextWith([link(misc)]));
       expect(r).to.include({ status: 'FAILED', reason: 'NO_MATCH' });
-      expect(r.message).to.equal("slot 'repo': no resource of type git-checkout or its sub-types (bare-repo, fs-directory) is linked to project demo");
+      expect(r.message).to.equal(
+        "slot 'repo': no resource of type git-checkout or its sub-types (bare-repo, fs-directory) is linked to project demo",
+      );
       const summary = summarize([r]);
       if (summary.ok) expect.fail('should fail');
       expect(summary.problems[0].candidates).to.deep.equal([]);
@@ -106,12 +126,17 @@ describe('binding resolution', () => {
       expect(r).to.include({ status: 'UNBOUND_OPTIONAL', resource: null });
       expect(summarize([r])).to.deep.equal({
         ok: true,
-        results: [{ slotName: 'repo', bindingMode: 'CONTEXTUAL', access: 'READ_ONLY', resource: null, deferred: false }],
+        results: [
+          { slotName: 'repo', bindingMode: 'CONTEXTUAL', access: 'READ_ONLY', resource: null, deferred: false },
+        ],
       });
     });
 
     it('still fails an optional slot that is ambiguous', () => {
-      const r = resolveSlot(slot('s', 'git-checkout', { required: false }), contextWith([link(appRepo), link(sharedConfig)]));
+      const r = resolveSlot(
+        slot('s', 'git-checkout', { required: false }),
+        contextWith([link(appRepo), link(sharedConfig)]),
+      );
       expect(r).to.include({ status: 'FAILED', reason: 'AMBIGUOUS' });
     });
   });
@@ -119,7 +144,10 @@ describe('binding resolution', () => {
   describe('STATIC', () => {
     const staticSlot = slot('config', 'fs-directory', { binding: 'STATIC', staticResourceId: sharedConfig.id });
     it('binds the registered resource when its type fits', () => {
-      const r = resolveSlot(staticSlot, contextWith([], { staticResources: new Map([[sharedConfig.id, sharedConfig]]) }));
+      const r = resolveSlot(
+        staticSlot,
+        contextWith([], { staticResources: new Map([[sharedConfig.id, sharedConfig]]) }),
+      );
       expect(r).to.include({ status: 'BOUND', how: 'STATIC', resource: sharedConfig });
     });
     it('is NOT_FOUND when the resource is gone', () => {
@@ -148,7 +176,9 @@ describe('binding resolution', () => {
       const summary = summarize([r]);
       expect(summary).to.deep.equal({
         ok: true,
-        results: [{ slotName: 'output', bindingMode: 'PARAMETER', access: 'WRITE_ONLY', resource: null, deferred: true }],
+        results: [
+          { slotName: 'output', bindingMode: 'PARAMETER', access: 'WRITE_ONLY', resource: null, deferred: true },
+        ],
       });
     });
     it('binds eagerly when a param names a compatible resource', () => {
@@ -175,7 +205,12 @@ describe('binding resolution', () => {
         slot('config', 'fs-directory', { binding: 'STATIC', staticResourceId: sharedConfig.id }),
         slot('output', 'fs-directory', { binding: 'PARAMETER', access: 'WRITE_ONLY' }),
       ];
-      const summary = summarize(resolveSlots(slots, contextWith([link(appRepo, 'repo')], { staticResources: new Map([[sharedConfig.id, sharedConfig]]) })));
+      const summary = summarize(
+        resolveSlots(
+          slots,
+          contextWith([link(appRepo, 'repo')], { staticResources: new Map([[sharedConfig.id, sharedConfig]]) }),
+        ),
+      );
       expect(summary).to.deep.equal({
         ok: true,
         results: [
@@ -188,7 +223,9 @@ describe('binding resolution', () => {
 
     it('reports every failing slot, not just the first', () => {
       const slots = [slot('a', 'fs-directory'), slot('b', 'git-checkout'), slot('c', 'other')];
-      const summary = summarize(resolveSlots(slots, contextWith([link(appRepo), link(resource('x/b2', 'git-checkout'))])));
+      const summary = summarize(
+        resolveSlots(slots, contextWith([link(appRepo), link(resource('x/b2', 'git-checkout'))])),
+      );
       if (summary.ok) expect.fail('should fail');
       expect(summary.problems.map((p) => [p.slot, p.reason])).to.deep.equal([
         ['a', 'NO_MATCH'],
@@ -199,9 +236,13 @@ describe('binding resolution', () => {
     });
 
     it('suggests a fix in each problem message', () => {
-      const summary = summarize([resolveSlot(slot('repo', 'git-checkout'), contextWith([link(appRepo), link(sharedConfig)]))]);
+      const summary = summarize([
+        resolveSlot(slot('repo', 'git-checkout'), contextWith([link(appRepo), link(sharedConfig)])),
+      ]);
       if (summary.ok) expect.fail('should fail');
-      expect(summary.problems[0].message).to.match(/link one of acme\/app-repo, local\/shared-config under alias 'repo'$/);
+      expect(summary.problems[0].message).to.match(
+        /link one of acme\/app-repo, local\/shared-config under alias 'repo'$/,
+      );
     });
   });
 
@@ -211,14 +252,18 @@ describe('binding resolution', () => {
       expect(checkParams('t', slots, [{ slot: 'output' }])).to.deep.equal([]);
     });
     it('refuses a param naming a slot the tool lacks', () => {
-      expect(checkParams('t', slots, [{ slot: 'nope' }])).to.deep.equal([{ field: 'params[0].slot', message: "tool 't' has no slot 'nope'" }]);
+      expect(checkParams('t', slots, [{ slot: 'nope' }])).to.deep.equal([
+        { field: 'params[0].slot', message: "tool 't' has no slot 'nope'" },
+      ]);
     });
     it('refuses a param for a slot that is not PARAMETER-bound', () => {
       expect(checkParams('t', slots, [{ slot: 'repo' }])[0].message).to.match(/CONTEXTUAL-bound/);
     });
     it('refuses two params for one slot', () => {
       const problems = checkParams('t', slots, [{ slot: 'output' }, { slot: 'output' }]);
-      expect(problems).to.deep.equal([{ field: 'params[1].slot', message: "slot 'output' is given twice (params[0] and params[1])" }]);
+      expect(problems).to.deep.equal([
+        { field: 'params[1].slot', message: "slot 'output' is given twice (params[0] and params[1])" },
+      ]);
     });
   });
 

@@ -19,7 +19,8 @@ describe('grammar', () => {
       expect(checkTypeName('fs2')).to.equal(null);
     });
     it('refuses uppercase, a leading digit or dash, and other characters', () => {
-      for (const bad of ['Git', '1fs', '-fs', 'fs_dir', 'fs dir', 'fs/dir', 'é']) expect(checkTypeName(bad), bad).to.be.a('string');
+      for (const bad of ['Git', '1fs', '-fs', 'fs_dir', 'fs dir', 'fs/dir', 'é'])
+        expect(checkTypeName(bad), bad).to.be.a('string');
     });
     it('refuses the empty name', () => {
       expect(checkTypeName('')).to.match(/empty/);
@@ -32,10 +33,12 @@ describe('grammar', () => {
 
   describe('checkResourceName', () => {
     it('accepts one or more "/"-separated segments of [A-Za-z0-9._-]', () => {
-      for (const ok of ['local/shared-config', 'acme', 'A.b_c-d/E/f.g', 'x/y/z']) expect(checkResourceName(ok), ok).to.equal(null);
+      for (const ok of ['local/shared-config', 'acme', 'A.b_c-d/E/f.g', 'x/y/z'])
+        expect(checkResourceName(ok), ok).to.equal(null);
     });
     it('refuses empty segments, spaces and other characters', () => {
-      for (const bad of ['/x', 'x/', 'x//y', 'x y', 'x:y', 'ä/b', '']) expect(checkResourceName(bad), bad).to.be.a('string');
+      for (const bad of ['/x', 'x/', 'x//y', 'x y', 'x:y', 'ä/b', ''])
+        expect(checkResourceName(bad), bad).to.be.a('string');
     });
     it('allows exactly 200 characters and refuses 201', () => {
       expect(checkResourceName('a'.repeat(LIMITS.resourceName))).to.equal(null);

@@ -1,10 +1,19 @@
 import { expect } from 'chai';
-import { validateToolSlots, withDefaults, type SlotDraft, type ToolValidationLookups } from '../../src/core/tool-validation';
+import {
+  validateToolSlots,
+  withDefaults,
+  type SlotDraft,
+  type ToolValidationLookups,
+} from '../../src/core/tool-validation';
 import { hierarchyOf, resource } from '../support/core-fixtures';
 
 describe('validateToolSlots', () => {
   const hierarchy = hierarchyOf({ 'fs-directory': ['git-checkout'], other: [] });
-  const resources = [resource('local/shared-config', 'fs-directory'), resource('acme/app-repo', 'git-checkout'), resource('misc/thing', 'other')];
+  const resources = [
+    resource('local/shared-config', 'fs-directory'),
+    resource('acme/app-repo', 'git-checkout'),
+    resource('misc/thing', 'other'),
+  ];
   const lookups: ToolValidationLookups = {
     hierarchy,
     typeByRef: (ref) => hierarchy.byName(ref),
@@ -38,14 +47,23 @@ describe('validateToolSlots', () => {
   });
 
   it('reports duplicate slot names', () => {
-    const { problems } = check({ name: 'repo', resourceType: 'git-checkout' }, { name: 'repo', resourceType: 'git-checkout' });
+    const { problems } = check(
+      { name: 'repo', resourceType: 'git-checkout' },
+      { name: 'repo', resourceType: 'git-checkout' },
+    );
     expect(problems).to.have.length(1);
     expect(problems[0]).to.include({ slot: 'repo', field: 'name' });
   });
 
   it('reports a slot type that is not registered', () => {
     const { problems } = check({ name: 'x', resourceType: 'nope' });
-    expect(problems).to.deep.equal([{ slot: 'x', field: 'resourceType', message: "slot 1 ('x') requires resource type 'nope', which is not registered" }]);
+    expect(problems).to.deep.equal([
+      {
+        slot: 'x',
+        field: 'resourceType',
+        message: "slot 1 ('x') requires resource type 'nope', which is not registered",
+      },
+    ]);
   });
 
   it('reports STATIC without a staticResource', () => {
@@ -56,25 +74,50 @@ describe('validateToolSlots', () => {
 
   it('reports a staticResource on a non-STATIC slot', () => {
     for (const binding of ['CONTEXTUAL', 'PARAMETER'] as const) {
-      const { problems } = check({ name: 'c', resourceType: 'fs-directory', binding, staticResource: 'local/shared-config' });
-      expect(problems.map((p) => p.field), binding).to.deep.equal(['staticResource']);
+      const { problems } = check({
+        name: 'c',
+        resourceType: 'fs-directory',
+        binding,
+        staticResource: 'local/shared-config',
+      });
+      expect(
+        problems.map((p) => p.field),
+        binding,
+      ).to.deep.equal(['staticResource']);
       expect(problems[0].message).to.match(new RegExp(`is ${binding}`));
     }
   });
 
   it('reports a staticResource that is not registered', () => {
-    const { problems } = check({ name: 'c', resourceType: 'fs-directory', binding: 'STATIC', staticResource: 'no/such' });
+    const { problems } = check({
+      name: 'c',
+      resourceType: 'fs-directory',
+      binding: 'STATIC',
+      staticResource: 'no/such',
+    });
     expect(problems[0].message).to.match(/'no\/such', which is not registered/);
   });
 
   it("reports a staticResource whose type does not fit, showing the resource's type chain", () => {
-    const { problems } = check({ name: 'c', resourceType: 'fs-directory', binding: 'STATIC', staticResource: 'acme/app-repo' });
+    const { problems } = check({
+      name: 'c',
+      resourceType: 'fs-directory',
+      binding: 'STATIC',
+      staticResource: 'acme/app-repo',
+    });
     expect(problems).to.have.length(1);
-    expect(problems[0].message).to.match(/requires type 'fs-directory', but resource 'acme\/app-repo' has type git-checkout/);
+    expect(problems[0].message).to.match(
+      /requires type 'fs-directory', but resource 'acme\/app-repo' has type git-checkout/,
+    );
   });
 
   it('accepts a static resource of a sub-type of the slot type', () => {
-    const { problems } = check({ name: 'c', resourceType: 'git-checkout', binding: 'STATIC', staticResource: 'local/shared-config' });
+    const { problems } = check({
+      name: 'c',
+      resourceType: 'git-checkout',
+      binding: 'STATIC',
+      staticResource: 'local/shared-config',
+    });
     expect(problems).to.deep.equal([]);
   });
 

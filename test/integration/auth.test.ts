@@ -20,7 +20,12 @@ describe('authentication and authorization', () => {
     });
     after(() => server.close());
 
-    const register = (headers?: Record<string, string>) => server.gql(`mutation { createProject(input: { name: "p${Math.random().toString(36).slice(2)}" }) { id } }`, {}, headers);
+    const register = (headers?: Record<string, string>) =>
+      server.gql(
+        `mutation { createProject(input: { name: "p${Math.random().toString(36).slice(2)}" }) { id } }`,
+        {},
+        headers,
+      );
 
     it('refuses every mutation without a token: UNAUTHENTICATED', async () => {
       const { body } = await register();
@@ -30,7 +35,9 @@ describe('authentication and authorization', () => {
 
     it('refuses a token that matches nothing: UNAUTHENTICATED', async () => {
       expect((await register(bearer('wrong'))).body.errors?.[0].extensions?.code).to.equal('UNAUTHENTICATED');
-      expect((await register({ authorization: 'Basic abc' })).body.errors?.[0].extensions?.code).to.equal('UNAUTHENTICATED');
+      expect((await register({ authorization: 'Basic abc' })).body.errors?.[0].extensions?.code).to.equal(
+        'UNAUTHENTICATED',
+      );
     });
 
     it('lets the admin token run mutations', async () => {
@@ -66,13 +73,21 @@ describe('authentication and authorization', () => {
       const schema = await buildRegistrySchema();
       const mutations = Object.values(schema.getMutationType()!.getFields());
       expect(mutations.length).to.be.greaterThan(8);
-      const before = await server.gql(`{ tools { totalCount } projects { totalCount } resources { totalCount } resourceTypes { totalCount } }`, {}, bearer(READER));
+      const before = await server.gql(
+        `{ tools { totalCount } projects { totalCount } resources { totalCount } resourceTypes { totalCount } }`,
+        {},
+        bearer(READER),
+      );
       for (const field of mutations) {
         const { query, variables } = callFor('mutation', field);
         const { body } = await server.gql(query, variables, bearer(READER));
         expect(body.errors?.[0]?.extensions?.code, `${field.name}: ${JSON.stringify(body)}`).to.equal('FORBIDDEN');
       }
-      const after = await server.gql(`{ tools { totalCount } projects { totalCount } resources { totalCount } resourceTypes { totalCount } }`, {}, bearer(READER));
+      const after = await server.gql(
+        `{ tools { totalCount } projects { totalCount } resources { totalCount } resourceTypes { totalCount } }`,
+        {},
+        bearer(READER),
+      );
       expect(after.body).to.deep.equal(before.body);
     });
 
@@ -93,13 +108,19 @@ describe('authentication and authorization', () => {
 
     it('lets the read token and the admin token run queries', async () => {
       for (const token of [READER, ADMIN]) {
-        const { body } = await server.gql(`{ resolveBindings(tool: "demo/mixed", project: "demo") { slotName } }`, {}, bearer(token));
+        const { body } = await server.gql(
+          `{ resolveBindings(tool: "demo/mixed", project: "demo") { slotName } }`,
+          {},
+          bearer(token),
+        );
         expect(body.errors, token).to.equal(undefined);
       }
     });
 
     it('refuses a wrong token on queries', async () => {
-      expect((await server.gql(`{ tools { totalCount } }`, {}, bearer('nope'))).body.errors?.[0].extensions?.code).to.equal('UNAUTHENTICATED');
+      expect(
+        (await server.gql(`{ tools { totalCount } }`, {}, bearer('nope'))).body.errors?.[0].extensions?.code,
+      ).to.equal('UNAUTHENTICATED');
     });
   });
 
@@ -111,7 +132,9 @@ describe('authentication and authorization', () => {
       } catch (e) {
         error = e as Error;
       }
-      expect(error?.message).to.equal('ADMIN_TOKEN is required when NODE_ENV=production (without it anyone could change the registry)');
+      expect(error?.message).to.equal(
+        'ADMIN_TOKEN is required when NODE_ENV=production (without it anyone could change the registry)',
+      );
     });
 
     it('warns loudly at start in open development mode', async () => {
@@ -129,8 +152,16 @@ describe('authentication and authorization', () => {
       const app = await bootstrap({ ...(await baseConfig()), adminToken: ADMIN, readToken: READER }, { logger });
       try {
         for (const token of [ADMIN, READER, 'some-wrong-token-123']) {
-          await fetch(app.url, { method: 'POST', headers: { 'content-type': 'application/json', ...bearer(token) }, body: JSON.stringify({ query: '{ tools { totalCount } }' }) });
-          await fetch(app.url, { method: 'POST', headers: { 'content-type': 'application/json', ...bearer(token) }, body: '{not json' });
+          await fetch(app.url, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', ...bearer(token) },
+            body: JSON.stringify({ query: '{ tools { totalCount } }' }),
+          });
+          await fetch(app.url, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', ...bearer(token) },
+            body: '{not json',
+          });
         }
       } finally {
         await app.close();

@@ -22,11 +22,37 @@ const hostile = fc.oneof(
   fc.constant('01ARZ3NDEKTSV4RRFFQ69G5FAV'),
   fc.string({ unit: 'grapheme', maxLength: 12 }),
   fc.string({ unit: 'binary', maxLength: 12 }),
-  fc.constantFrom('a\u0000b', 'tab\there', 'new\nline', '\u007f', '\ud800', 'é/ü', ' x', 'x/', '/x', 'a//b', 'UPPER', '-x', '_x', '9x'),
-  fc.constantFrom('a'.repeat(64), 'a'.repeat(65), 'a'.repeat(100), 'a'.repeat(101), 'a'.repeat(200), 'a'.repeat(201), 'x'.repeat(5000)),
+  fc.constantFrom(
+    'a\u0000b',
+    'tab\there',
+    'new\nline',
+    '\u007f',
+    '\ud800',
+    'é/ü',
+    ' x',
+    'x/',
+    '/x',
+    'a//b',
+    'UPPER',
+    '-x',
+    '_x',
+    '9x',
+  ),
+  fc.constantFrom(
+    'a'.repeat(64),
+    'a'.repeat(65),
+    'a'.repeat(100),
+    'a'.repeat(101),
+    'a'.repeat(200),
+    'a'.repeat(201),
+    'x'.repeat(5000),
+  ),
 );
 const typeName = fc.oneof(fc.constantFrom('t-root', 't-mid', 't-leaf', 't-other', 't-new', 'ghost-type'), hostile);
-const resourceName = fc.oneof(fc.constantFrom('r/root', 'r/mid', 'r/leaf', 'r/other', 'r/new', 'x/repo', 'ghost/none'), hostile);
+const resourceName = fc.oneof(
+  fc.constantFrom('r/root', 'r/mid', 'r/leaf', 'r/other', 'r/new', 'x/repo', 'ghost/none'),
+  hostile,
+);
 const projectName = fc.oneof(fc.constantFrom('p1', 'p2', 'p-new', 'ghost'), hostile);
 const toolName = fc.oneof(fc.constantFrom('tool/a', 'tool/b', 'tool/new'), hostile);
 const slotName = fc.oneof(fc.constantFrom('repo', 'config', 'out', '_x'), hostile);
@@ -42,20 +68,51 @@ const slotInput = fc.record(
   },
   { requiredKeys: ['name', 'resourceType'] },
 );
-const slotList = fc.oneof(fc.array(slotInput, { maxLength: 4 }), fc.constant([]), fc.array(slotInput, { minLength: 65, maxLength: 66 }));
+const slotList = fc.oneof(
+  fc.array(slotInput, { maxLength: 4 }),
+  fc.constant([]),
+  fc.array(slotInput, { minLength: 65, maxLength: 66 }),
+);
 
 /** One mutation call: the document and its variables (some with fields left out on purpose). */
 const mutation = fc.oneof(
-  fc.record({ name: typeName, description, parentTypes: fc.option(fc.oneof(fc.array(typeName, { maxLength: 3 }), fc.array(typeName, { minLength: 33, maxLength: 34 })), { nil: null }) }).map((i) => ({
-    query: 'mutation($i: RegisterResourceTypeInput!) { registerResourceType(input: $i) { id } }',
-    variables: { i },
-  })),
-  fc.record({ name: resourceName, type: typeName, description }, { requiredKeys: ['name'] }).map((i) => ({ query: 'mutation($i: RegisterResourceInput!) { registerResource(input: $i) { id } }', variables: { i } })),
-  fc.record({ name: projectName, description }).map((i) => ({ query: 'mutation($i: CreateProjectInput!) { createProject(input: $i) { id } }', variables: { i } })),
-  fc.record({ project: projectName, resource: resourceName, alias: fc.option(slotName, { nil: null }) }).map((i) => ({ query: 'mutation($i: LinkResourceInput!) { linkResource(input: $i) { id } }', variables: { i } })),
-  fc.record({ project: projectName, resource: resourceName }).map((i) => ({ query: 'mutation($i: UnlinkResourceInput!) { unlinkResource(input: $i) { id } }', variables: { i } })),
-  fc.record({ name: toolName, description, resourceSlots: slotList }, { requiredKeys: ['name'] }).map((i) => ({ query: 'mutation($i: RegisterToolInput!) { registerTool(input: $i) { id } }', variables: { i } })),
-  fc.record({ name: toolName, description, resourceSlots: slotList }).map((i) => ({ query: 'mutation($i: RegisterToolInput!) { updateTool(input: $i) { id } }', variables: { i } })),
+  fc
+    .record({
+      name: typeName,
+      description,
+      parentTypes: fc.option(
+        fc.oneof(fc.array(typeName, { maxLength: 3 }), fc.array(typeName, { minLength: 33, maxLength: 34 })),
+        { nil: null },
+      ),
+    })
+    .map((i) => ({
+      query: 'mutation($i: RegisterResourceTypeInput!) { registerResourceType(input: $i) { id } }',
+      variables: { i },
+    })),
+  fc
+    .record({ name: resourceName, type: typeName, description }, { requiredKeys: ['name'] })
+    .map((i) => ({
+      query: 'mutation($i: RegisterResourceInput!) { registerResource(input: $i) { id } }',
+      variables: { i },
+    })),
+  fc
+    .record({ name: projectName, description })
+    .map((i) => ({ query: 'mutation($i: CreateProjectInput!) { createProject(input: $i) { id } }', variables: { i } })),
+  fc
+    .record({ project: projectName, resource: resourceName, alias: fc.option(slotName, { nil: null }) })
+    .map((i) => ({ query: 'mutation($i: LinkResourceInput!) { linkResource(input: $i) { id } }', variables: { i } })),
+  fc
+    .record({ project: projectName, resource: resourceName })
+    .map((i) => ({
+      query: 'mutation($i: UnlinkResourceInput!) { unlinkResource(input: $i) { id } }',
+      variables: { i },
+    })),
+  fc
+    .record({ name: toolName, description, resourceSlots: slotList }, { requiredKeys: ['name'] })
+    .map((i) => ({ query: 'mutation($i: RegisterToolInput!) { registerTool(input: $i) { id } }', variables: { i } })),
+  fc
+    .record({ name: toolName, description, resourceSlots: slotList })
+    .map((i) => ({ query: 'mutation($i: RegisterToolInput!) { updateTool(input: $i) { id } }', variables: { i } })),
   toolName.map((ref) => ({ query: 'mutation($r: String!) { unregisterTool(ref: $r) }', variables: { r: ref } })),
   resourceName.map((ref) => ({ query: 'mutation($r: String!) { deleteResource(ref: $r) }', variables: { r: ref } })),
   typeName.map((ref) => ({ query: 'mutation($r: String!) { deleteResourceType(ref: $r) }', variables: { r: ref } })),
@@ -73,7 +130,14 @@ describeEachBackend('bad input never breaks the registry (property-based)', (bac
     await r.type('t-mid', ['t-root']);
     await r.type('t-leaf', ['t-mid']);
     await r.type('t-other');
-    for (const [name, type] of [['r/root', 't-root'], ['r/mid', 't-mid'], ['r/leaf', 't-leaf'], ['r/other', 't-other'], ['x/repo', 't-leaf']]) await r.resource(name, type);
+    for (const [name, type] of [
+      ['r/root', 't-root'],
+      ['r/mid', 't-mid'],
+      ['r/leaf', 't-leaf'],
+      ['r/other', 't-other'],
+      ['x/repo', 't-leaf'],
+    ])
+      await r.resource(name, type);
     await r.project('p1');
     await r.project('p2');
     await r.link('p1', 'r/leaf', 'repo');
@@ -83,7 +147,8 @@ describeEachBackend('bad input never breaks the registry (property-based)', (bac
 
   async function digest(): Promise<string> {
     const hash = createHash('sha256');
-    for (const [table, order] of TABLES) hash.update(table).update(JSON.stringify(await server.app.db.read(`SELECT * FROM ${table} ORDER BY ${order}`)));
+    for (const [table, order] of TABLES)
+      hash.update(table).update(JSON.stringify(await server.app.db.read(`SELECT * FROM ${table} ORDER BY ${order}`)));
     return hash.digest('hex');
   }
 
@@ -93,7 +158,11 @@ describeEachBackend('bad input never breaks the registry (property-based)', (bac
     const tally: Record<string, number> = {};
     await fc.assert(
       fc.asyncProperty(mutation, async ({ query, variables }) => {
-        const response = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+        const response = await fetch(server.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ query, variables }),
+        });
         const text = await response.text();
         expect(response.status, text).to.be.below(500);
         expect(text).to.not.match(/\n\s+at |stacktrace|SQLITE_|QueryFailedError|violates|node_modules/);
@@ -102,7 +171,11 @@ describeEachBackend('bad input never breaks the registry (property-based)', (bac
         tally[code] = (tally[code] ?? 0) + 1;
         expect(code, text).to.not.equal('INTERNAL_SERVER_ERROR');
         const after = await digest();
-        if (code !== 'OK') expect(after, `rejected (${code}) but the database changed: ${query} ${JSON.stringify(variables).slice(0, 300)}`).to.equal(before);
+        if (code !== 'OK')
+          expect(
+            after,
+            `rejected (${code}) but the database changed: ${query} ${JSON.stringify(variables).slice(0, 300)}`,
+          ).to.equal(before);
         before = after;
       }),
       { numRuns: runs, seed: 42, endOnFailure: true },
@@ -124,10 +197,14 @@ describeEachBackend('bad input never breaks the registry (property-based)', (bac
           continue;
         }
         expect(slot.staticResource, tool.name).to.not.equal(null);
-        const reach = [slot.staticResource.type.name, ...slot.staticResource.type.ancestors.map((t: { name: string }) => t.name)];
+        const reach = [
+          slot.staticResource.type.name,
+          ...slot.staticResource.type.ancestors.map((t: { name: string }) => t.name),
+        ];
         expect(reach, tool.name).to.include(slot.resourceType.name);
       }
     }
-    for (const { node: type } of d.resourceTypes.edges) expect(type.ancestors.map((t: { name: string }) => t.name)).to.not.include(type.name);
+    for (const { node: type } of d.resourceTypes.edges)
+      expect(type.ancestors.map((t: { name: string }) => t.name)).to.not.include(type.name);
   });
 });

@@ -6,7 +6,8 @@ import { startServer, type TestServer } from '../support/server';
 describeEachBackend('resolveBindings', (backend) => {
   let server: TestServer;
   let r: ReturnType<typeof registryOf>;
-  const resolve = (tool: string, project: string, params?: { slot: string; resource: string }[]) => server.gql(RESOLVE, { tool, project, params });
+  const resolve = (tool: string, project: string, params?: { slot: string; resource: string }[]) =>
+    server.gql(RESOLVE, { tool, project, params });
   const bound = async (tool: string, project: string, params?: { slot: string; resource: string }[]) => {
     const { body } = await resolve(tool, project, params);
     if (body.errors) throw new Error(JSON.stringify(body.errors));
@@ -96,7 +97,11 @@ describeEachBackend('resolveBindings', (backend) => {
     const error = await failure('needs-repo', 'tied');
     expect(error.extensions?.code).to.equal('BINDING_RESOLUTION_FAILED');
     expect(error.extensions?.problems).to.have.length(1);
-    expect(error.extensions?.problems[0]).to.deep.include({ slot: 'repo', reason: 'AMBIGUOUS', candidates: ['x/repo', 'y/repo'] });
+    expect(error.extensions?.problems[0]).to.deep.include({
+      slot: 'repo',
+      reason: 'AMBIGUOUS',
+      candidates: ['x/repo', 'y/repo'],
+    });
     expect(error.extensions?.problems[0].message).to.match(/link one of x\/repo, y\/repo under alias 'repo'$/);
   });
 
@@ -106,7 +111,10 @@ describeEachBackend('resolveBindings', (backend) => {
     await r.link('vague', 'local/shared-config');
     await r.link('vague', 'misc/thing');
     const error = await failure('needs-repo', 'vague');
-    expect(error.extensions?.problems[0]).to.deep.include({ reason: 'AMBIGUOUS', candidates: ['acme/app-repo', 'local/shared-config'] });
+    expect(error.extensions?.problems[0]).to.deep.include({
+      reason: 'AMBIGUOUS',
+      candidates: ['acme/app-repo', 'local/shared-config'],
+    });
   });
 
   it('is NO_MATCH for a required slot with nothing compatible', async () => {
@@ -119,7 +127,14 @@ describeEachBackend('resolveBindings', (backend) => {
     const { body } = await resolve('optional-dir', 'empty');
     expect(body.errors).to.equal(undefined);
     expect(body.data!.resolveBindings).to.deep.equal([
-      { slotName: 'dir', bindingMode: 'CONTEXTUAL', resourceId: null, resource: null, deferred: false, access: 'READ_ONLY' },
+      {
+        slotName: 'dir',
+        bindingMode: 'CONTEXTUAL',
+        resourceId: null,
+        resource: null,
+        deferred: false,
+        access: 'READ_ONLY',
+      },
     ]);
   });
 
@@ -127,7 +142,14 @@ describeEachBackend('resolveBindings', (backend) => {
     await r.project('p');
     await r.link('p', 'misc/thing');
     const { body } = await resolve('params', 'p');
-    expect(body.data!.resolveBindings[0]).to.deep.equal({ slotName: 'out', bindingMode: 'PARAMETER', resourceId: null, resource: null, deferred: true, access: 'WRITE_ONLY' });
+    expect(body.data!.resolveBindings[0]).to.deep.equal({
+      slotName: 'out',
+      bindingMode: 'PARAMETER',
+      resourceId: null,
+      resource: null,
+      deferred: true,
+      access: 'WRITE_ONLY',
+    });
   });
 
   it('binds a PARAMETER slot eagerly from params, by name or id, anywhere in the registry', async () => {
@@ -145,7 +167,11 @@ describeEachBackend('resolveBindings', (backend) => {
     expect(missing.extensions?.code).to.equal('BINDING_RESOLUTION_FAILED');
     expect(missing.extensions?.problems[0]).to.deep.include({ slot: 'out', reason: 'NOT_FOUND', candidates: [] });
     const mismatch = await failure('params', 'p', [{ slot: 'out', resource: 'acme/app-repo' }]);
-    expect(mismatch.extensions?.problems[0]).to.deep.include({ slot: 'out', reason: 'TYPE_MISMATCH', candidates: ['acme/app-repo'] });
+    expect(mismatch.extensions?.problems[0]).to.deep.include({
+      slot: 'out',
+      reason: 'TYPE_MISMATCH',
+      candidates: ['acme/app-repo'],
+    });
   });
 
   it('lists every failing slot, not just the first', async () => {
@@ -163,7 +189,9 @@ describeEachBackend('resolveBindings', (backend) => {
   });
 
   it('binds STATIC slots from the whole registry, whatever the project links', async () => {
-    await r.tool('static', [{ name: 'config', resourceType: 'fs-directory', binding: 'STATIC', staticResource: 'local/shared-config' }]);
+    await r.tool('static', [
+      { name: 'config', resourceType: 'fs-directory', binding: 'STATIC', staticResource: 'local/shared-config' },
+    ]);
     expect(await bound('static', 'empty')).to.deep.equal([['config', 'local/shared-config', false]]);
   });
 
@@ -174,20 +202,30 @@ describeEachBackend('resolveBindings', (backend) => {
 
   it('refuses bad params with BAD_USER_INPUT: unknown slot, non-PARAMETER slot, a slot given twice', async () => {
     const unknown = await failure('params', 'p', [{ slot: 'nope', resource: 't/scratch' }]);
-    expect(unknown.extensions).to.deep.equal({ code: 'BAD_USER_INPUT', problems: [{ field: 'params[0].slot', message: "tool 'params' has no slot 'nope'" }] });
+    expect(unknown.extensions).to.deep.equal({
+      code: 'BAD_USER_INPUT',
+      problems: [{ field: 'params[0].slot', message: "tool 'params' has no slot 'nope'" }],
+    });
     const contextual = await failure('params', 'p', [{ slot: 'ctx', resource: 'misc/thing' }]);
-    expect(contextual.extensions?.problems[0].message).to.equal("slot 'ctx' is CONTEXTUAL-bound; only PARAMETER slots take params");
+    expect(contextual.extensions?.problems[0].message).to.equal(
+      "slot 'ctx' is CONTEXTUAL-bound; only PARAMETER slots take params",
+    );
     const twice = await failure('params', 'p', [
       { slot: 'out', resource: 't/scratch' },
       { slot: 'out', resource: 't/scratch' },
     ]);
-    expect(twice.extensions?.problems).to.deep.equal([{ field: 'params[1].slot', message: "slot 'out' is given twice (params[0] and params[1])" }]);
+    expect(twice.extensions?.problems).to.deep.equal([
+      { field: 'params[1].slot', message: "slot 'out' is given twice (params[0] and params[1])" },
+    ]);
   });
 
   it('caps params at 64', async () => {
     const params = Array.from({ length: 65 }, () => ({ slot: 'out', resource: 't/scratch' }));
     const error = await failure('params', 'p', params);
-    expect(error.extensions).to.deep.equal({ code: 'BAD_USER_INPUT', problems: [{ field: 'params', message: 'params must have at most 64 entries' }] });
+    expect(error.extensions).to.deep.equal({
+      code: 'BAD_USER_INPUT',
+      problems: [{ field: 'params', message: 'params must have at most 64 entries' }],
+    });
   });
 
   it('refuses a malformed param slot name with BAD_USER_INPUT naming the field', async () => {
@@ -196,7 +234,13 @@ describeEachBackend('resolveBindings', (backend) => {
   });
 
   it('gives each BindingResult its resource, with the type and ancestors', async () => {
-    const d = await server.data(`{ resolveBindings(tool: "needs-repo", project: "subtypes") { resource { name shortName type { name ancestors { name } } } } }`);
-    expect(d.resolveBindings[0].resource).to.deep.equal({ name: 't/scratch', shortName: 'scratch', type: { name: 'tmp-directory', ancestors: [{ name: 'fs-directory' }, { name: 'git-checkout' }] } });
+    const d = await server.data(
+      `{ resolveBindings(tool: "needs-repo", project: "subtypes") { resource { name shortName type { name ancestors { name } } } } }`,
+    );
+    expect(d.resolveBindings[0].resource).to.deep.equal({
+      name: 't/scratch',
+      shortName: 'scratch',
+      type: { name: 'tmp-directory', ancestors: [{ name: 'fs-directory' }, { name: 'git-checkout' }] },
+    });
   });
 });

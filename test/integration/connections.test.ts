@@ -63,7 +63,9 @@ describeEachBackend('connections', (backend) => {
     for (const first of [0, -1, 101]) {
       const { body } = await server.gql(PAGE, { first });
       expect(body.errors?.[0].extensions?.code, String(first)).to.equal('BAD_USER_INPUT');
-      expect(body.errors?.[0].extensions?.problems).to.deep.equal([{ field: 'first', message: 'first must be between 1 and 100' }]);
+      expect(body.errors?.[0].extensions?.problems).to.deep.equal([
+        { field: 'first', message: 'first must be between 1 and 100' },
+      ]);
     }
     for (const conn of ['resourceTypes', 'resources', 'projects']) {
       const { body } = await server.gql(`{ ${conn}(first: 101) { totalCount } }`);
@@ -81,7 +83,8 @@ describeEachBackend('connections', (backend) => {
   });
 
   it('filters by nameContains, ignoring case, with wildcards matched literally', async () => {
-    const names = async (nameContains: string) => (await server.data(PAGE, { f: { nameContains } })).tools.edges.map((e: any) => e.node.name);
+    const names = async (nameContains: string) =>
+      (await server.data(PAGE, { f: { nameContains } })).tools.edges.map((e: any) => e.node.name);
     expect(await names('ZE')).to.deep.equal(['Zed']);
     expect(await names('a_')).to.deep.equal(['a_b']);
     expect(await names('%')).to.deep.equal([]);
@@ -96,6 +99,10 @@ describeEachBackend('connections', (backend) => {
       resources(filter: { nameContains: "R5" }) { totalCount }
       projects(filter: { nameContains: "x" }) { totalCount }
     }`);
-    expect(d).to.deep.equal({ resourceTypes: { totalCount: 1 }, resources: { totalCount: 5 }, projects: { totalCount: 0 } });
+    expect(d).to.deep.equal({
+      resourceTypes: { totalCount: 1 },
+      resources: { totalCount: 5 },
+      projects: { totalCount: 0 },
+    });
   });
 });

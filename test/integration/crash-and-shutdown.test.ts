@@ -8,13 +8,22 @@ import { gqlAt, spawnServer } from '../support/process-server';
 const REGISTER = 'mutation($i: RegisterToolInput!) { registerTool(input: $i) { id } }';
 
 /** A POST whose body is sent in two halves, with a pause between, so it is in flight for a while. */
-function slowRequest(url: string, body: string, pauseMs: number, onHalfSent: () => void): Promise<{ status: number; text: string }> {
+function slowRequest(
+  url: string,
+  body: string,
+  pauseMs: number,
+  onHalfSent: () => void,
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      let text = '';
-      res.on('data', (c) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
+    const req = request(
+      url,
+      { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
     req.on('error', reject);
     req.write(body.slice(0, 10));
     onHalfSent();
@@ -29,7 +38,9 @@ describe('crashes and shutdown (real processes, SQLite)', function () {
     const database = await sqlite.freshDatabase();
     if (database.kind !== 'sqlite') throw new Error('expected SQLite');
     const server = await spawnServer({ DATABASE_URL: `sqlite:${database.path}`, DEMO_DATA: 'true' });
-    const body = JSON.stringify({ query: '{ resolveBindings(tool: "demo/mixed", project: "demo") { slotName resource { name } } }' });
+    const body = JSON.stringify({
+      query: '{ resolveBindings(tool: "demo/mixed", project: "demo") { slotName resource { name } } }',
+    });
     let signalledAt = 0;
     const inFlight = slowRequest(server.url, body, 700, () => {
       setTimeout(() => {
@@ -39,7 +50,11 @@ describe('crashes and shutdown (real processes, SQLite)', function () {
     });
     // A new connection after the signal is refused.
     await new Promise((resolve) => setTimeout(resolve, 450));
-    const refused = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then(
+    const refused = await fetch(server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    }).then(
       (r) => `HTTP ${r.status}`,
       (e: Error & { cause?: { code?: string } }) => e.cause?.code ?? e.message,
     );
@@ -48,7 +63,11 @@ describe('crashes and shutdown (real processes, SQLite)', function () {
     const exitedAfterMs = Date.now() - signalledAt;
 
     expect(completed.status).to.equal(200);
-    expect(JSON.parse(completed.text).data.resolveBindings.map((b: any) => b.resource?.name ?? null)).to.deep.equal(['acme/app-repo', 'local/shared-config', null]);
+    expect(JSON.parse(completed.text).data.resolveBindings.map((b: any) => b.resource?.name ?? null)).to.deep.equal([
+      'acme/app-repo',
+      'local/shared-config',
+      null,
+    ]);
     expect(refused).to.match(/ECONNREFUSED|HTTP 503/);
     expect(exit.code).to.equal(0);
     expect(exitedAfterMs).to.be.below(10_000);
@@ -92,10 +111,16 @@ describe('crashes and shutdown (real processes, SQLite)', function () {
     const check = new Database(database.path, { readonly: true });
     try {
       expect(check.pragma('integrity_check', { simple: true })).to.equal('ok');
-      const stored = new Set((check.prepare("SELECT name FROM tool WHERE name LIKE 'crash/%'").all() as { name: string }[]).map((r) => r.name));
+      const stored = new Set(
+        (check.prepare("SELECT name FROM tool WHERE name LIKE 'crash/%'").all() as { name: string }[]).map(
+          (r) => r.name,
+        ),
+      );
       const missing = acknowledged.filter((name) => !stored.has(name));
       expect(missing, 'acknowledged but lost').to.deep.equal([]);
-      const partial = check.prepare('SELECT t.name FROM tool t WHERE (SELECT COUNT(*) FROM resource_slot s WHERE s.tool_id = t.id) <> 3').all();
+      const partial = check
+        .prepare('SELECT t.name FROM tool t WHERE (SELECT COUNT(*) FROM resource_slot s WHERE s.tool_id = t.id) <> 3')
+        .all();
       expect(partial, 'tools without all their slots').to.deep.equal([]);
     } finally {
       check.close();

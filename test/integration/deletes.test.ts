@@ -17,13 +17,17 @@ describeEachBackend('deletes and referential integrity', (backend) => {
     await r.resource('local/shared-config', 'fs-directory');
     await r.project('demo');
     await r.link('demo', 'acme/app-repo', 'repo');
-    await r.tool('uses-static', [{ name: 'config', resourceType: 'fs-directory', binding: 'STATIC', staticResource: 'local/shared-config' }]);
+    await r.tool('uses-static', [
+      { name: 'config', resourceType: 'fs-directory', binding: 'STATIC', staticResource: 'local/shared-config' },
+    ]);
   });
   afterEach(() => server.close());
 
   it('deletes a resource that is only linked, removing its links', async () => {
     expect((await server.data(`mutation { deleteResource(ref: "acme/app-repo") }`)).deleteResource).to.equal(true);
-    expect((await server.data(`{ project(ref: "demo") { resources { alias } } resource(ref: "acme/app-repo") { id } }`))).to.deep.equal({ project: { resources: [] }, resource: null });
+    expect(
+      await server.data(`{ project(ref: "demo") { resources { alias } } resource(ref: "acme/app-repo") { id } }`),
+    ).to.deep.equal({ project: { resources: [] }, resource: null });
   });
 
   it('refuses to delete a resource a tool binds statically: CONFLICT listing the users', async () => {
@@ -32,7 +36,9 @@ describeEachBackend('deletes and referential integrity', (backend) => {
       code: 'CONFLICT',
       usedBy: [{ kind: 'TOOL', name: 'uses-static', detail: "slot 'config'" }],
     });
-    expect((await server.data(`{ resource(ref: "local/shared-config") { name } }`)).resource).to.deep.equal({ name: 'local/shared-config' });
+    expect((await server.data(`{ resource(ref: "local/shared-config") { name } }`)).resource).to.deep.equal({
+      name: 'local/shared-config',
+    });
     await server.data(`mutation { unregisterTool(ref: "uses-static") }`);
     expect(await code(`mutation { deleteResource(ref: "local/shared-config") }`)).to.equal('OK');
   });
@@ -53,9 +59,15 @@ describeEachBackend('deletes and referential integrity', (backend) => {
 
   it('deletes an unused type, and the hierarchy forgets it at once', async () => {
     await r.type('leaf', ['fs-directory']);
-    expect((await server.data(`{ resourceType(ref: "fs-directory") { subtypes { name } } }`)).resourceType.subtypes).to.deep.equal([{ name: 'leaf' }]);
+    expect(
+      (await server.data(`{ resourceType(ref: "fs-directory") { subtypes { name } } }`)).resourceType.subtypes,
+    ).to.deep.equal([{ name: 'leaf' }]);
     expect(await code(`mutation { deleteResourceType(ref: "leaf") }`)).to.equal('OK');
-    expect((await server.data(`{ resourceType(ref: "fs-directory") { subtypes { name } } resourceType2: resourceType(ref: "leaf") { id } }`))).to.deep.equal({
+    expect(
+      await server.data(
+        `{ resourceType(ref: "fs-directory") { subtypes { name } } resourceType2: resourceType(ref: "leaf") { id } }`,
+      ),
+    ).to.deep.equal({
       resourceType: { subtypes: [] },
       resourceType2: null,
     });
@@ -64,7 +76,9 @@ describeEachBackend('deletes and referential integrity', (backend) => {
   it('deletes a project and its links', async () => {
     expect(await code(`mutation { deleteProject(ref: "demo") }`)).to.equal('OK');
     expect((await server.data(`{ project(ref: "demo") { id } }`)).project).to.equal(null);
-    expect((await server.gql(RESOLVE, { tool: 'uses-static', project: 'demo' })).body.errors?.[0].extensions?.code).to.equal('NOT_FOUND');
+    expect(
+      (await server.gql(RESOLVE, { tool: 'uses-static', project: 'demo' })).body.errors?.[0].extensions?.code,
+    ).to.equal('NOT_FOUND');
   });
 
   it('is NOT_FOUND to delete something that does not exist', async () => {
@@ -82,8 +96,16 @@ describeEachBackend('deletes and referential integrity', (backend) => {
     await r.type('fs-directory');
     await r.resource('local/shared-config', 'fs-directory');
     await r.project('demo');
-    await r.tool('uses-static', [{ name: 'config', resourceType: 'fs-directory', binding: 'STATIC', staticResource: 'local/shared-config' }]);
-    expect((await server.data(`{ tool(ref: "uses-static") { resourceSlots { staticResource { name type { name ancestors { name } } } } } }`)).tool.resourceSlots[0].staticResource).to.deep.equal({
+    await r.tool('uses-static', [
+      { name: 'config', resourceType: 'fs-directory', binding: 'STATIC', staticResource: 'local/shared-config' },
+    ]);
+    expect(
+      (
+        await server.data(
+          `{ tool(ref: "uses-static") { resourceSlots { staticResource { name type { name ancestors { name } } } } } }`,
+        )
+      ).tool.resourceSlots[0].staticResource,
+    ).to.deep.equal({
       name: 'local/shared-config',
       type: { name: 'fs-directory', ancestors: [] },
     });

@@ -13,16 +13,44 @@ describeEachBackend('demo data', (backend) => {
     const repoId = (await server.data(`{ resource(ref: "acme/app-repo") { id } }`)).resource.id;
     const configId = (await server.data(`{ resource(ref: "local/shared-config") { id } }`)).resource.id;
     expect(data.resolveBindings).to.deep.equal([
-      { slotName: 'repo', bindingMode: 'CONTEXTUAL', resourceId: repoId, resource: { name: 'acme/app-repo' }, deferred: false, access: 'READ_WRITE' },
-      { slotName: 'config', bindingMode: 'STATIC', resourceId: configId, resource: { name: 'local/shared-config' }, deferred: false, access: 'READ_ONLY' },
-      { slotName: 'output', bindingMode: 'PARAMETER', resourceId: null, resource: null, deferred: true, access: 'WRITE_ONLY' },
+      {
+        slotName: 'repo',
+        bindingMode: 'CONTEXTUAL',
+        resourceId: repoId,
+        resource: { name: 'acme/app-repo' },
+        deferred: false,
+        access: 'READ_WRITE',
+      },
+      {
+        slotName: 'config',
+        bindingMode: 'STATIC',
+        resourceId: configId,
+        resource: { name: 'local/shared-config' },
+        deferred: false,
+        access: 'READ_ONLY',
+      },
+      {
+        slotName: 'output',
+        bindingMode: 'PARAMETER',
+        resourceId: null,
+        resource: null,
+        deferred: true,
+        access: 'WRITE_ONLY',
+      },
     ]);
   });
 
   it('loads nothing with DEMO_DATA=false', async () => {
     server = await startServer(backend, { demoData: false });
-    const data = await server.data(`{ tools { totalCount } resourceTypes { totalCount } projects { totalCount } resources { totalCount } }`);
-    expect(data).to.deep.equal({ tools: { totalCount: 0 }, resourceTypes: { totalCount: 0 }, projects: { totalCount: 0 }, resources: { totalCount: 0 } });
+    const data = await server.data(
+      `{ tools { totalCount } resourceTypes { totalCount } projects { totalCount } resources { totalCount } }`,
+    );
+    expect(data).to.deep.equal({
+      tools: { totalCount: 0 },
+      resourceTypes: { totalCount: 0 },
+      projects: { totalCount: 0 },
+      resources: { totalCount: 0 },
+    });
   });
 
   it('does not load the demo again into a database that has been written to', async () => {

@@ -13,8 +13,16 @@ const PARENTS: Record<string, string[]> = { 't-a': ['t-root'], 't-b': ['t-root']
 const SLOT_NAMES = ['repo', 'config', 'out', 'r1'];
 
 const registryArb = fc.record({
-  resources: fc.array(fc.record({ segment: fc.constantFrom('repo', 'config', 'out', 'r1', 'misc'), type: fc.constantFrom(...TYPES) }), { minLength: 3, maxLength: 10 }),
-  projects: fc.array(fc.array(fc.record({ index: fc.nat(), alias: fc.option(fc.constantFrom(...SLOT_NAMES), { nil: null }) }), { maxLength: 5 }), { minLength: 1, maxLength: 4 }),
+  resources: fc.array(
+    fc.record({ segment: fc.constantFrom('repo', 'config', 'out', 'r1', 'misc'), type: fc.constantFrom(...TYPES) }),
+    { minLength: 3, maxLength: 10 },
+  ),
+  projects: fc.array(
+    fc.array(fc.record({ index: fc.nat(), alias: fc.option(fc.constantFrom(...SLOT_NAMES), { nil: null }) }), {
+      maxLength: 5,
+    }),
+    { minLength: 1, maxLength: 4 },
+  ),
   tools: fc.array(
     fc.array(
       fc.record({
@@ -69,11 +77,21 @@ describeEachBackend('resolveBindings and explainBindings agree', (backend) => {
         const seen = new Set<string>();
         const valid = slots.filter((s) => !seen.has(s.name) && seen.add(s.name));
         const input = valid.map((s) => {
-          if (s.binding !== 'STATIC') return { name: s.name, resourceType: s.type, binding: s.binding, required: s.required };
+          if (s.binding !== 'STATIC')
+            return { name: s.name, resourceType: s.type, binding: s.binding, required: s.required };
           // A static slot must pass registration: pick a compatible resource, or fall back to a contextual slot.
-          const compatible = spec.resources.map((res, i) => ({ res, i })).filter(({ res }) => res.type === s.type || ancestors(res.type).includes(s.type));
-          if (compatible.length === 0) return { name: s.name, resourceType: s.type, binding: 'CONTEXTUAL', required: s.required };
-          return { name: s.name, resourceType: s.type, binding: 'STATIC', staticResource: resources[compatible[s.staticIndex % compatible.length].i], required: s.required };
+          const compatible = spec.resources
+            .map((res, i) => ({ res, i }))
+            .filter(({ res }) => res.type === s.type || ancestors(res.type).includes(s.type));
+          if (compatible.length === 0)
+            return { name: s.name, resourceType: s.type, binding: 'CONTEXTUAL', required: s.required };
+          return {
+            name: s.name,
+            resourceType: s.type,
+            binding: 'STATIC',
+            staticResource: resources[compatible[s.staticIndex % compatible.length].i],
+            required: s.required,
+          };
         });
         const name = `g${n}/t${t}`;
         await r.tool(name, input);
@@ -81,7 +99,10 @@ describeEachBackend('resolveBindings and explainBindings agree', (backend) => {
       }
       for (const tool of tools) {
         for (const project of projects) {
-          const params = tool.paramSlot && spec.paramIndex !== null ? [{ slot: tool.paramSlot, resource: resources[spec.paramIndex % resources.length] }] : [];
+          const params =
+            tool.paramSlot && spec.paramIndex !== null
+              ? [{ slot: tool.paramSlot, resource: resources[spec.paramIndex % resources.length] }]
+              : [];
           await expectAgreement(tool.name, project, params);
           pairs++;
         }
@@ -104,17 +125,31 @@ describeEachBackend('resolveBindings and explainBindings agree', (backend) => {
     const label = `${tool} in ${project} ${JSON.stringify(params)}`;
     if (resolved.body.errors) {
       expect(explained.ok, label).to.equal(false);
-      const problems = resolved.body.errors[0].extensions?.problems as { slot: string; reason: string; candidates: string[] }[];
+      const problems = resolved.body.errors[0].extensions?.problems as {
+        slot: string;
+        reason: string;
+        candidates: string[];
+      }[];
       const failed = explained.slots.filter((s: any) => s.status === 'FAILED');
-      expect(failed.map((s: any) => [s.slotName, s.reason]), label).to.deep.equal(problems.map((p) => [p.slot, p.reason]));
+      expect(
+        failed.map((s: any) => [s.slotName, s.reason]),
+        label,
+      ).to.deep.equal(problems.map((p) => [p.slot, p.reason]));
       for (const [i, problem] of problems.entries()) {
         if (problem.reason === 'AMBIGUOUS') {
-          expect(failed[i].candidates.filter((c: any) => c.rejection === 'AMBIGUOUS').map((c: any) => c.ref), label).to.deep.equal(problem.candidates);
+          expect(
+            failed[i].candidates.filter((c: any) => c.rejection === 'AMBIGUOUS').map((c: any) => c.ref),
+            label,
+          ).to.deep.equal(problem.candidates);
         }
       }
     } else {
       expect(explained.ok, label).to.equal(true);
-      const results = resolved.body.data!.resolveBindings as { slotName: string; resource: { name: string } | null; deferred: boolean }[];
+      const results = resolved.body.data!.resolveBindings as {
+        slotName: string;
+        resource: { name: string } | null;
+        deferred: boolean;
+      }[];
       expect(
         explained.slots.map((s: any) => [s.slotName, s.resource?.name ?? null, s.status === 'DEFERRED']),
         label,

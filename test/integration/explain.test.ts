@@ -13,7 +13,8 @@ const EXPLAIN = `query($tool: String!, $project: String!, $params: [BindingParam
 
 describeEachBackend('explainBindings', (backend) => {
   let server: TestServer;
-  const explain = async (tool: string, project: string, params?: { slot: string; resource: string }[]) => (await server.data(EXPLAIN, { tool, project, params })).explainBindings;
+  const explain = async (tool: string, project: string, params?: { slot: string; resource: string }[]) =>
+    (await server.data(EXPLAIN, { tool, project, params })).explainBindings;
 
   before(async () => {
     server = await startServer(backend);
@@ -51,7 +52,14 @@ describeEachBackend('explainBindings', (backend) => {
     const e = await explain('t/repo', 'ambiguous');
     expect(e).to.deep.include({ tool: { name: 't/repo' }, project: { name: 'ambiguous' }, ok: false });
     const [slot] = e.slots;
-    expect(slot).to.deep.include({ slotName: 'repo', bindingMode: 'CONTEXTUAL', status: 'FAILED', reason: 'AMBIGUOUS', how: null, resource: null });
+    expect(slot).to.deep.include({
+      slotName: 'repo',
+      bindingMode: 'CONTEXTUAL',
+      status: 'FAILED',
+      reason: 'AMBIGUOUS',
+      how: null,
+      resource: null,
+    });
     expect(slot.fix).to.equal("link one of x/repo, y/repo under alias 'repo'");
     expect(slot.candidates.map((c: any) => [c.ref, c.accepted, c.rejection, c.typeChain])).to.deep.equal([
       ['x/repo', false, 'AMBIGUOUS', ['git-checkout']],
@@ -73,8 +81,12 @@ describeEachBackend('explainBindings', (backend) => {
     const e = await explain('t/repo', 'empty');
     expect(e.ok).to.equal(false);
     expect(e.slots[0]).to.deep.include({ status: 'FAILED', reason: 'NO_MATCH' });
-    expect(e.slots[0].message).to.equal("slot 'repo': no resource of type git-checkout or its sub-types (fs-directory) is linked to project empty");
-    expect(e.slots[0].fix).to.match(/^link a resource of type git-checkout or its sub-types \(fs-directory\) to project empty/);
+    expect(e.slots[0].message).to.equal(
+      "slot 'repo': no resource of type git-checkout or its sub-types (fs-directory) is linked to project empty",
+    );
+    expect(e.slots[0].fix).to.match(
+      /^link a resource of type git-checkout or its sub-types \(fs-directory\) to project empty/,
+    );
   });
 
   it('explains STATIC, DEFERRED and UNBOUND_OPTIONAL slots', async () => {
@@ -92,23 +104,45 @@ describeEachBackend('explainBindings', (backend) => {
   it('explains PARAMETER NOT_FOUND and TYPE_MISMATCH with the candidate', async () => {
     const missing = await explain('t/mixed', 'empty', [{ slot: 'out', resource: 'no/such' }]);
     expect(missing.slots[1]).to.deep.include({ status: 'FAILED', reason: 'NOT_FOUND' });
-    expect(missing.slots[1].candidates).to.deep.equal([{ resource: null, ref: 'no/such', alias: null, accepted: false, rejection: 'NOT_FOUND', typeChain: [], message: "no resource 'no/such' is registered" }]);
+    expect(missing.slots[1].candidates).to.deep.equal([
+      {
+        resource: null,
+        ref: 'no/such',
+        alias: null,
+        accepted: false,
+        rejection: 'NOT_FOUND',
+        typeChain: [],
+        message: "no resource 'no/such' is registered",
+      },
+    ]);
     const mismatch = await explain('t/mixed', 'empty', [{ slot: 'out', resource: 'x/repo' }]);
     expect(mismatch.slots[1]).to.deep.include({ status: 'FAILED', reason: 'TYPE_MISMATCH' });
-    expect(mismatch.slots[1].candidates[0]).to.deep.include({ ref: 'x/repo', rejection: 'TYPE_MISMATCH', typeChain: ['git-checkout'] });
+    expect(mismatch.slots[1].candidates[0]).to.deep.include({
+      ref: 'x/repo',
+      rejection: 'TYPE_MISMATCH',
+      typeChain: ['git-checkout'],
+    });
     const bound = await explain('t/mixed', 'empty', [{ slot: 'out', resource: 'y/repo' }]);
     expect(bound.slots[1]).to.deep.include({ status: 'BOUND', how: 'PARAMETER', resource: { name: 'y/repo' } });
   });
 
   it('is NOT_FOUND for an unknown tool or project', async () => {
-    for (const [tool, project] of [['nope', 'empty'], ['t/repo', 'nope']]) {
+    for (const [tool, project] of [
+      ['nope', 'empty'],
+      ['t/repo', 'nope'],
+    ]) {
       const { body } = await server.gql(EXPLAIN, { tool, project });
       expect(body.errors?.[0].extensions?.code).to.equal('NOT_FOUND');
     }
   });
 
   it('gives the same explanation through Tool.bindingsIn', async () => {
-    const d = await server.data(`{ tool(ref: "t/repo") { bindingsIn(project: "ambiguous") { ok slots { status reason fix } } } }`);
-    expect(d.tool.bindingsIn).to.deep.equal({ ok: false, slots: [{ status: 'FAILED', reason: 'AMBIGUOUS', fix: "link one of x/repo, y/repo under alias 'repo'" }] });
+    const d = await server.data(
+      `{ tool(ref: "t/repo") { bindingsIn(project: "ambiguous") { ok slots { status reason fix } } } }`,
+    );
+    expect(d.tool.bindingsIn).to.deep.equal({
+      ok: false,
+      slots: [{ status: 'FAILED', reason: 'AMBIGUOUS', fix: "link one of x/repo, y/repo under alias 'repo'" }],
+    });
   });
 });

@@ -12,12 +12,24 @@ import { startServer, type TestServer } from '../support/server';
 
 /** Debian's Chromium; playwright's own browser download cannot work here. */
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 /** Written only with UPDATE_SCREENSHOT=1, so ordinary runs leave the work tree alone. */
 const SCREENSHOT = resolve(__dirname, '..', '..', 'docs', 'graphiql.png');
 
 /** One HTTP exchange with the raw body (fetch would undo gzip). */
-function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function get(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((done, fail) => {
     const req = httpRequest(url, { headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -42,7 +54,10 @@ describe('GraphiQL', function () {
   before(async function () {
     // From a fresh clone the bundle is built here once (a few seconds); later runs find it current.
     this.timeout(180_000);
-    if ((await ensureGraphiqlBuilt()) === 'built') console.log(`    built the GraphiQL bundle into ${defaultGraphiqlDir()} (it was missing or older than its sources)`);
+    if ((await ensureGraphiqlBuilt()) === 'built')
+      console.log(
+        `    built the GraphiQL bundle into ${defaultGraphiqlDir()} (it was missing or older than its sources)`,
+      );
     manifest = JSON.parse(readFileSync(join(defaultGraphiqlDir(), GRAPHIQL_MANIFEST), 'utf8')) as GraphiqlManifest;
     server = await startServer(sqlite, { demoData: true });
   });
@@ -57,12 +72,18 @@ describe('GraphiQL', function () {
       expect(res.status).to.equal(200);
       expect(res.headers['content-type']).to.equal('text/html; charset=utf-8');
       expect(res.headers['cache-control']).to.equal('no-cache');
-      expect(res.headers['content-security-policy']).to.include("default-src 'none'").and.include("connect-src 'self'").and.include("script-src 'self'");
+      expect(res.headers['content-security-policy'])
+        .to.include("default-src 'none'")
+        .and.include("connect-src 'self'")
+        .and.include("script-src 'self'");
       const html = res.body.toString('utf8');
       expect(html).to.match(/^<!doctype html>/i);
 
       const urls = referencedUrls(html).map((ref) => new URL(ref, server.url));
-      expect(urls.map((u) => u.pathname)).to.include.members([`/graphiql/${manifest.script}`, `/graphiql/${manifest.stylesheet}`]);
+      expect(urls.map((u) => u.pathname)).to.include.members([
+        `/graphiql/${manifest.script}`,
+        `/graphiql/${manifest.stylesheet}`,
+      ]);
       for (const url of urls) {
         if (url.protocol === 'data:') continue;
         expect(url.origin, `${url}`).to.equal(server.origin);
@@ -109,13 +130,18 @@ describe('GraphiQL', function () {
       expect(empty.headers['content-security-policy']).to.equal(undefined);
       expect(JSON.parse(empty.body.toString()).errors).to.have.length(1);
 
-      const query = await get(`${server.url}?query=${encodeURIComponent('{ tool(ref: "demo/mixed") { name } }')}`, { accept: 'application/json', 'apollo-require-preflight': 'true' });
+      const query = await get(`${server.url}?query=${encodeURIComponent('{ tool(ref: "demo/mixed") { name } }')}`, {
+        accept: 'application/json',
+        'apollo-require-preflight': 'true',
+      });
       expect(query.status).to.equal(200);
       expect(JSON.parse(query.body.toString())).to.deep.equal({ data: { tool: { name: 'demo/mixed' } } });
     });
 
     it('keeps CSRF prevention: a simple GET with a query and no preflight header is refused', async () => {
-      const res = await get(`${server.url}?query=${encodeURIComponent('{ __typename }')}`, { accept: 'application/json' });
+      const res = await get(`${server.url}?query=${encodeURIComponent('{ __typename }')}`, {
+        accept: 'application/json',
+      });
       expect(res.status).to.equal(400);
       expect(res.body.toString()).to.include('Cross-Site Request Forgery');
     });
@@ -156,8 +182,11 @@ describe('GraphiQL', function () {
     before(async function () {
       if (!existsSync(CHROMIUM)) {
         // CI installs Chromium (.ci/run) and sets REQUIRE_CHROMIUM=1, so there a missing browser fails the run.
-        if (process.env.REQUIRE_CHROMIUM === '1') throw new Error(`Chromium is required (REQUIRE_CHROMIUM=1) but ${CHROMIUM} does not exist`);
-        console.log(`    skipping the GraphiQL browser test: no Chromium at ${CHROMIUM} (install it with: apt-get install -y chromium; or set CHROMIUM_PATH)`);
+        if (process.env.REQUIRE_CHROMIUM === '1')
+          throw new Error(`Chromium is required (REQUIRE_CHROMIUM=1) but ${CHROMIUM} does not exist`);
+        console.log(
+          `    skipping the GraphiQL browser test: no Chromium at ${CHROMIUM} (install it with: apt-get install -y chromium; or set CHROMIUM_PATH)`,
+        );
         this.skip();
       }
       userDataDir = mkdtempSync(join(tmpdir(), 'graphiql-chromium-'));
@@ -182,7 +211,9 @@ describe('GraphiQL', function () {
 
     /** Clicks ▶, picks the operation from GraphiQL's menu of the document's operations, and returns the response to the POST it sent. */
     async function run(operationName: string) {
-      const response = page.waitForResponse((r) => r.request().method() === 'POST' && r.request().postDataJSON()?.operationName === operationName);
+      const response = page.waitForResponse(
+        (r) => r.request().method() === 'POST' && r.request().postDataJSON()?.operationName === operationName,
+      );
       await page.locator('.graphiql-execute-button').click();
       const choice = page.getByRole('menuitem', { name: operationName });
       await choice.waitFor();
@@ -202,10 +233,25 @@ describe('GraphiQL', function () {
       expect(response.status()).to.equal(200);
       await result().getByText('"acme/app-repo"').waitFor();
       const shown = await result().innerText();
-      for (const text of ['"repo"', '"CONTEXTUAL"', '"git-checkout"', '"config"', '"STATIC"', '"local/shared-config"', '"output"', '"PARAMETER"', '"WRITE_ONLY"']) {
+      for (const text of [
+        '"repo"',
+        '"CONTEXTUAL"',
+        '"git-checkout"',
+        '"config"',
+        '"STATIC"',
+        '"local/shared-config"',
+        '"output"',
+        '"PARAMETER"',
+        '"WRITE_ONLY"',
+      ]) {
         expect(shown, text).to.include(text);
       }
-      expect((await response.json()).data.resolveBindings.map((b: { slotName: string; deferred: boolean }) => [b.slotName, b.deferred])).to.deep.equal([
+      expect(
+        (await response.json()).data.resolveBindings.map((b: { slotName: string; deferred: boolean }) => [
+          b.slotName,
+          b.deferred,
+        ]),
+      ).to.deep.equal([
         ['repo', false],
         ['config', false],
         ['output', true],
@@ -228,15 +274,25 @@ describe('GraphiQL', function () {
       expect(response.status()).to.equal(200);
       await result().getByText('"totalCount"').waitFor();
       const shown = await result().innerText();
-      expect(shown).to.include('"demo/mixed"').and.include('"resourceSlots"').and.include('"subtypes"').and.include('"fs-directory"');
+      expect(shown)
+        .to.include('"demo/mixed"')
+        .and.include('"resourceSlots"')
+        .and.include('"subtypes"')
+        .and.include('"fs-directory"');
       const body = await response.json();
       expect(body.errors).to.equal(undefined);
-      expect(body.data.tools.edges[0].node.resourceSlots.map((s: { name: string }) => s.name)).to.deep.equal(['repo', 'config', 'output']);
+      expect(body.data.tools.edges[0].node.resourceSlots.map((s: { name: string }) => s.name)).to.deep.equal([
+        'repo',
+        'config',
+        'output',
+      ]);
     });
 
     it('sends what is typed in the headers editor with the request', async () => {
       // The server echoes a well-formed x-request-id; an Authorization header travels the same way.
-      const headers = page.locator('section.graphiql-editor-tool[aria-label="Headers"] .graphiql-editor:not(.hidden) .CodeMirror');
+      const headers = page.locator(
+        'section.graphiql-editor-tool[aria-label="Headers"] .graphiql-editor:not(.hidden) .CodeMirror',
+      );
       await headers.click();
       await page.keyboard.insertText('{"x-request-id": "graphiql-headers-editor"}');
       const response = await run('ResolveDemoTool');
@@ -252,7 +308,11 @@ describe('GraphiQL', function () {
         return protocol !== 'data:' && protocol !== 'blob:' && host !== origin.host;
       });
       expect(offHost).to.deep.equal([]);
-      expect(seen, 'the page, its script and stylesheet, and the POSTs').to.include.members([server.url, `${origin.origin}/graphiql/${manifest.script}`, `${origin.origin}/graphiql/${manifest.stylesheet}`]);
+      expect(seen, 'the page, its script and stylesheet, and the POSTs').to.include.members([
+        server.url,
+        `${origin.origin}/graphiql/${manifest.script}`,
+        `${origin.origin}/graphiql/${manifest.stylesheet}`,
+      ]);
       expect(problems).to.deep.equal([]);
     });
   });

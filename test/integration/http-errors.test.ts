@@ -3,7 +3,15 @@ import { sqlite } from '../support/backends';
 import { startServer, type TestServer } from '../support/server';
 
 /** Things that must never appear in a response. */
-const LEAKS = [/\bat .+:\d+:\d+/, /SELECT|INSERT|UPDATE|DELETE/, /SQLITE_/, /QueryFailedError/, /node_modules/, /\.ts:\d+/, /stacktrace/];
+const LEAKS = [
+  /\bat .+:\d+:\d+/,
+  /SELECT|INSERT|UPDATE|DELETE/,
+  /SQLITE_/,
+  /QueryFailedError/,
+  /node_modules/,
+  /\.ts:\d+/,
+  /stacktrace/,
+];
 
 function expectNoLeak(text: string): void {
   for (const pattern of LEAKS) expect(text, String(pattern)).to.not.match(pattern);
@@ -24,12 +32,16 @@ describe('HTTP and error hygiene', () => {
     expect(response.status).to.equal(400);
     expect(response.headers.get('content-type')).to.match(/application\/json/);
     const text = await response.text();
-    expect(JSON.parse(text)).to.deep.equal({ errors: [{ message: 'request body is not valid JSON', extensions: { code: 'BAD_REQUEST' } }] });
+    expect(JSON.parse(text)).to.deep.equal({
+      errors: [{ message: 'request body is not valid JSON', extensions: { code: 'BAD_REQUEST' } }],
+    });
     expectNoLeak(text);
   });
 
   it('answers an oversized body with a JSON 413', async () => {
-    const response = await post(JSON.stringify({ query: '{ __typename }', variables: { pad: 'x'.repeat(1024 * 1024) } }));
+    const response = await post(
+      JSON.stringify({ query: '{ __typename }', variables: { pad: 'x'.repeat(1024 * 1024) } }),
+    );
     expect(response.status).to.equal(413);
     expect(((await response.json()) as any).errors[0].extensions.code).to.equal('PAYLOAD_TOO_LARGE');
   });
@@ -58,7 +70,11 @@ describe('HTTP and error hygiene', () => {
     const broken = await startServer(sqlite);
     try {
       await broken.app.db.close();
-      const response = await fetch(broken.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ tools { totalCount } }' }) });
+      const response = await fetch(broken.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ tools { totalCount } }' }),
+      });
       const text = await response.text();
       const body = JSON.parse(text);
       expect(body.errors[0].message).to.equal('Internal server error');
@@ -109,7 +125,9 @@ describe('HTTP and error hygiene', () => {
 
   it('gives every response an x-request-id', async () => {
     const response = await post(JSON.stringify({ query: '{ __typename }' }));
-    expect(response.headers.get('x-request-id')).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(response.headers.get('x-request-id')).to.match(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+    );
   });
 
   it('answers health and readiness', async () => {

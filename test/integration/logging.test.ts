@@ -8,15 +8,34 @@ describe('request logs', () => {
     const ids: string[] = [];
     const lines = await captureLogs(async (logger) => {
       const app = await bootstrap(
-        { port: 0, host: '127.0.0.1', database: await sqlite.freshDatabase(), adminToken: null, readToken: null, demoData: true, production: false, logLevel: 'info', introspection: true, countSql: false, responseCache: true },
+        {
+          port: 0,
+          host: '127.0.0.1',
+          database: await sqlite.freshDatabase(),
+          adminToken: null,
+          readToken: null,
+          demoData: true,
+          production: false,
+          logLevel: 'info',
+          introspection: true,
+          countSql: false,
+          responseCache: true,
+        },
         { logger },
       );
       try {
         const send = async (body: unknown) => {
-          const response = await fetch(app.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+          const response = await fetch(app.url, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          });
           ids.push(response.headers.get('x-request-id')!);
         };
-        await send({ query: 'query Demo { resolveBindings(tool: "demo/mixed", project: "demo") { slotName } }', operationName: 'Demo' });
+        await send({
+          query: 'query Demo { resolveBindings(tool: "demo/mixed", project: "demo") { slotName } }',
+          operationName: 'Demo',
+        });
         await send({ query: 'query Broken { resolveBindings(tool: "nope", project: "demo") { slotName } }' });
         await send({ query: '{ nope }' });
       } finally {
@@ -26,7 +45,9 @@ describe('request logs', () => {
     const requests = lines.filter((l) => l.msg === 'request completed' && l.url === '/graphql');
     expect(requests).to.have.length(3);
     expect(requests.map((l) => l.reqId)).to.deep.equal(ids);
-    expect(requests.map((l) => [l.operationName, l.operationType, l.statusCode, l.outcome, l.errorCodes])).to.deep.equal([
+    expect(
+      requests.map((l) => [l.operationName, l.operationType, l.statusCode, l.outcome, l.errorCodes]),
+    ).to.deep.equal([
       ['Demo', 'query', 200, 'ok', undefined],
       ['Broken', 'query', 200, 'graphql-errors', ['NOT_FOUND']],
       [undefined, undefined, 400, 'rejected', ['GRAPHQL_VALIDATION_FAILED']],
@@ -39,12 +60,28 @@ describe('request logs', () => {
     let headerId: string | null = null;
     const lines = await captureLogs(async (logger) => {
       const app = await bootstrap(
-        { port: 0, host: '127.0.0.1', database: await sqlite.freshDatabase(), adminToken: null, readToken: null, demoData: false, production: false, logLevel: 'info', introspection: true, countSql: false, responseCache: true },
+        {
+          port: 0,
+          host: '127.0.0.1',
+          database: await sqlite.freshDatabase(),
+          adminToken: null,
+          readToken: null,
+          demoData: false,
+          production: false,
+          logLevel: 'info',
+          introspection: true,
+          countSql: false,
+          responseCache: true,
+        },
         { logger },
       );
       try {
         await app.db.close();
-        const response = await fetch(app.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ tools { totalCount } }' }) });
+        const response = await fetch(app.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ query: '{ tools { totalCount } }' }),
+        });
         headerId = response.headers.get('x-request-id');
         responseBody = await response.json();
       } finally {
@@ -56,7 +93,9 @@ describe('request logs', () => {
     const logged = lines.find((l) => l.msg === 'unexpected error');
     expect(logged, JSON.stringify(lines)).to.not.equal(undefined);
     expect(logged.requestId).to.equal(requestId);
-    expect(logged.err.stack).to.be.a('string').and.match(/\n\s+at /);
+    expect(logged.err.stack)
+      .to.be.a('string')
+      .and.match(/\n\s+at /);
     expect(JSON.stringify(responseBody)).to.not.match(/\n\s+at /);
   });
 });

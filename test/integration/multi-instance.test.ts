@@ -27,7 +27,10 @@ describe('two instances on one PostgreSQL (real processes)', function () {
     const database = await postgres.freshDatabase();
     if (database.kind !== 'postgres') throw new Error('expected PostgreSQL');
     // Both start at once on the empty database: one migrates, the other waits for it.
-    [a, b] = await Promise.all([spawnServer({ DATABASE_URL: database.url }), spawnServer({ DATABASE_URL: database.url })]);
+    [a, b] = await Promise.all([
+      spawnServer({ DATABASE_URL: database.url }),
+      spawnServer({ DATABASE_URL: database.url }),
+    ]);
     await ok(a, `mutation { registerResourceType(input: { name: "git-checkout" }) { id } }`);
     await ok(b, `mutation { registerResource(input: { name: "acme/app-repo", type: "git-checkout" }) { id } }`);
   });
@@ -41,19 +44,35 @@ describe('two instances on one PostgreSQL (real processes)', function () {
   });
 
   it('100 concurrent registrations of one name, split across both: exactly one succeeds, 99 CONFLICT', async () => {
-    const results = await Promise.all(Array.from({ length: 100 }, (_, i) => gqlAt((i % 2 ? a : b).url, REGISTER, { i: { name: 'shared/contended', resourceSlots: slots } })));
-    const codes = results.map(({ status, body }) => (status === 200 ? (body.errors?.[0].extensions?.code ?? 'OK') : `HTTP ${status}`));
-    expect(codes.filter((c) => c === 'OK'), codes.join(',')).to.have.length(1);
+    const results = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        gqlAt((i % 2 ? a : b).url, REGISTER, { i: { name: 'shared/contended', resourceSlots: slots } }),
+      ),
+    );
+    const codes = results.map(({ status, body }) =>
+      status === 200 ? (body.errors?.[0].extensions?.code ?? 'OK') : `HTTP ${status}`,
+    );
+    expect(
+      codes.filter((c) => c === 'OK'),
+      codes.join(','),
+    ).to.have.length(1);
     expect(codes.filter((c) => c === 'CONFLICT')).to.have.length(99);
     for (const server of [a, b]) {
-      const d = await ok(server, `{ tools(filter: { nameContains: "shared/contended" }) { totalCount edges { node { resourceSlots { name } } } } }`);
+      const d = await ok(
+        server,
+        `{ tools(filter: { nameContains: "shared/contended" }) { totalCount edges { node { resourceSlots { name } } } } }`,
+      );
       expect(d.tools.totalCount).to.equal(1);
       expect(d.tools.edges[0].node.resourceSlots).to.have.length(2);
     }
   });
 
   it('100 concurrent registrations of distinct names, split across both: all succeed, and each instance sees all at once', async () => {
-    const results = await Promise.all(Array.from({ length: 100 }, (_, i) => gqlAt((i % 2 ? a : b).url, REGISTER, { i: { name: `shared/t${i}`, resourceSlots: slots } })));
+    const results = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        gqlAt((i % 2 ? a : b).url, REGISTER, { i: { name: `shared/t${i}`, resourceSlots: slots } }),
+      ),
+    );
     expect(results.filter(({ status, body }) => status === 200 && !body.errors)).to.have.length(100);
     for (const server of [a, b]) {
       const d = await ok(server, `{ tools(first: 100, filter: { nameContains: "shared/t" }) { totalCount } }`);
@@ -64,8 +83,13 @@ describe('two instances on one PostgreSQL (real processes)', function () {
   it("each instance reads the other's writes at once: no stale cache between instances", async () => {
     await ok(a, `mutation { createProject(input: { name: "cross" }) { id } }`);
     expect((await ok(b, `{ project(ref: "cross") { name } }`)).project).to.deep.equal({ name: 'cross' });
-    await ok(b, `mutation { linkResource(input: { project: "cross", resource: "acme/app-repo", alias: "repo" }) { id } }`);
-    expect((await ok(a, `{ project(ref: "cross") { resources { alias resource { name } } } }`)).project.resources).to.deep.equal([{ alias: 'repo', resource: { name: 'acme/app-repo' } }]);
+    await ok(
+      b,
+      `mutation { linkResource(input: { project: "cross", resource: "acme/app-repo", alias: "repo" }) { id } }`,
+    );
+    expect(
+      (await ok(a, `{ project(ref: "cross") { resources { alias resource { name } } } }`)).project.resources,
+    ).to.deep.equal([{ alias: 'repo', resource: { name: 'acme/app-repo' } }]);
     await ok(a, `mutation { deleteProject(ref: "cross") }`);
     expect((await ok(b, `{ project(ref: "cross") { name } }`)).project).to.equal(null);
   });
@@ -73,8 +97,15 @@ describe('two instances on one PostgreSQL (real processes)', function () {
   it("a cached answer on one instance is not served after the other instance's write", async () => {
     const query = `{ tools(filter: { nameContains: "cached/" }) { totalCount } }`;
     const count = async (server: ServerProcess) => {
-      const response = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
-      return { cache: response.headers.get('x-registry-cache'), count: ((await response.json()) as any).data.tools.totalCount };
+      const response = await fetch(server.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query }),
+      });
+      return {
+        cache: response.headers.get('x-registry-cache'),
+        count: ((await response.json()) as any).data.tools.totalCount,
+      };
     };
     await count(b);
     expect(await count(b)).to.deep.equal({ cache: 'hit', count: 0 });
@@ -85,18 +116,29 @@ describe('two instances on one PostgreSQL (real processes)', function () {
   it('a new sub-type registered on instance A is used at once by resolution on instance B', async () => {
     await ok(a, `mutation { registerResourceType(input: { name: "vcs" }) { id } }`);
     await ok(a, `mutation { createProject(input: { name: "hier" }) { id } }`);
-    await ok(a, `mutation { registerTool(input: { name: "needs-vcs", resourceSlots: [{ name: "src", resourceType: "vcs", required: false }] }) { id } }`);
+    await ok(
+      a,
+      `mutation { registerTool(input: { name: "needs-vcs", resourceSlots: [{ name: "src", resourceType: "vcs", required: false }] }) { id } }`,
+    );
     // B resolves first, so its type hierarchy is cached without the sub-type.
-    const before = await ok(b, `{ resolveBindings(tool: "needs-vcs", project: "hier") { resource { name } } resourceType(ref: "vcs") { subtypes { name } } }`);
+    const before = await ok(
+      b,
+      `{ resolveBindings(tool: "needs-vcs", project: "hier") { resource { name } } resourceType(ref: "vcs") { subtypes { name } } }`,
+    );
     expect(before).to.deep.equal({ resolveBindings: [{ resource: null }], resourceType: { subtypes: [] } });
     // A adds a sub-type of vcs, a resource of it, and links it.
     await ok(a, `mutation { registerResourceType(input: { name: "hg-checkout", parentTypes: ["vcs"] }) { id } }`);
     await ok(a, `mutation { registerResource(input: { name: "acme/hg-repo", type: "hg-checkout" }) { id } }`);
     await ok(a, `mutation { linkResource(input: { project: "hier", resource: "acme/hg-repo" }) { id } }`);
     // B must bind it at once: the resource's type reaches vcs only through the new sub-type.
-    const after = await ok(b, `{ resolveBindings(tool: "needs-vcs", project: "hier") { resource { name type { name ancestors { name } } } } resourceType(ref: "vcs") { subtypes { name } } }`);
+    const after = await ok(
+      b,
+      `{ resolveBindings(tool: "needs-vcs", project: "hier") { resource { name type { name ancestors { name } } } } resourceType(ref: "vcs") { subtypes { name } } }`,
+    );
     expect(after).to.deep.equal({
-      resolveBindings: [{ resource: { name: 'acme/hg-repo', type: { name: 'hg-checkout', ancestors: [{ name: 'vcs' }] } } }],
+      resolveBindings: [
+        { resource: { name: 'acme/hg-repo', type: { name: 'hg-checkout', ancestors: [{ name: 'vcs' }] } } },
+      ],
       resourceType: { subtypes: [{ name: 'hg-checkout' }] },
     });
   });

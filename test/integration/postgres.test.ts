@@ -27,13 +27,22 @@ describe('PostgreSQL specifics', function () {
       countSql: false,
       responseCache: true,
     };
-    const apps = await Promise.all(Array.from({ length: 4 }, () => bootstrap(config, { logger: pino({ level: 'silent' }) })));
+    const apps = await Promise.all(
+      Array.from({ length: 4 }, () => bootstrap(config, { logger: pino({ level: 'silent' }) })),
+    );
     try {
       const applied = apps.map((a) => a.migrationsApplied.length);
-      expect(applied.filter((n) => n === 1), JSON.stringify(applied)).to.have.length(1);
+      expect(
+        applied.filter((n) => n === 1),
+        JSON.stringify(applied),
+      ).to.have.length(1);
       expect(applied.filter((n) => n === 0)).to.have.length(3);
       for (const app of apps) {
-        const response = await fetch(app.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ tools { totalCount } }' }) });
+        const response = await fetch(app.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ query: '{ tools { totalCount } }' }),
+        });
         expect(((await response.json()) as any).data.tools.totalCount).to.equal(1, 'the demo data was loaded once');
       }
     } finally {
@@ -48,7 +57,8 @@ describe('PostgreSQL specifics', function () {
       let attempts = 0;
       const result = await db.write(async () => {
         attempts += 1;
-        if (attempts < 3) throw Object.assign(new Error('could not serialize access'), { code: attempts === 1 ? '40001' : '40P01' });
+        if (attempts < 3)
+          throw Object.assign(new Error('could not serialize access'), { code: attempts === 1 ? '40001' : '40P01' });
         return 'done';
       });
       expect({ result, attempts }).to.deep.equal({ result: 'done', attempts: 3 });

@@ -19,15 +19,26 @@ describeEachBackend('projects and links', (backend) => {
   after(() => server.close());
 
   it('creates a project', async () => {
-    const d = await server.data(`mutation { createProject(input: { name: "demo", description: "the demo" }) { id name description resources { alias } } }`);
+    const d = await server.data(
+      `mutation { createProject(input: { name: "demo", description: "the demo" }) { id name description resources { alias } } }`,
+    );
     expect(d.createProject).to.deep.include({ name: 'demo', description: 'the demo', resources: [] });
     expect(d.createProject.id).to.match(/^[0-9A-HJKMNP-TV-Z]{26}$/);
   });
 
   it('refuses a duplicate project name with CONFLICT, and a bad name with BAD_USER_INPUT', async () => {
-    expect((await server.gql(`mutation { createProject(input: { name: "demo" }) { id } }`)).body.errors?.[0].extensions?.code).to.equal('CONFLICT');
-    expect((await server.gql(`mutation { createProject(input: { name: "bad name" }) { id } }`)).body.errors?.[0].extensions?.code).to.equal('BAD_USER_INPUT');
-    expect((await server.gql(`mutation { createProject(input: { name: "01ARZ3NDEKTSV4RRFFQ69G5FAV" }) { id } }`)).body.errors?.[0].extensions?.code).to.equal('BAD_USER_INPUT');
+    expect(
+      (await server.gql(`mutation { createProject(input: { name: "demo" }) { id } }`)).body.errors?.[0].extensions
+        ?.code,
+    ).to.equal('CONFLICT');
+    expect(
+      (await server.gql(`mutation { createProject(input: { name: "bad name" }) { id } }`)).body.errors?.[0].extensions
+        ?.code,
+    ).to.equal('BAD_USER_INPUT');
+    expect(
+      (await server.gql(`mutation { createProject(input: { name: "01ARZ3NDEKTSV4RRFFQ69G5FAV" }) { id } }`)).body
+        .errors?.[0].extensions?.code,
+    ).to.equal('BAD_USER_INPUT');
   });
 
   it('links resources, with and without an alias, listed by resource name', async () => {
@@ -59,7 +70,9 @@ describeEachBackend('projects and links', (backend) => {
     await server.data(`mutation { registerResource(input: { name: "acme/fourth", type: "git-checkout" }) { id } }`);
     const clash = await server.gql(LINK, { i: { project: 'demo', resource: 'acme/fourth', alias: 'repo' } });
     expect(clash.body.errors?.[0].extensions?.code).to.equal('CONFLICT');
-    expect(clash.body.errors?.[0].message).to.equal("alias 'repo' is already used in project 'demo' by resource 'acme/app-repo'");
+    expect(clash.body.errors?.[0].message).to.equal(
+      "alias 'repo' is already used in project 'demo' by resource 'acme/app-repo'",
+    );
   });
 
   it('refuses an alias that breaks the slot-name grammar', async () => {
@@ -68,8 +81,12 @@ describeEachBackend('projects and links', (backend) => {
   });
 
   it('is NOT_FOUND for an unknown project or resource', async () => {
-    expect((await server.gql(LINK, { i: { project: 'nope', resource: 'zed/z-repo' } })).body.errors?.[0].extensions?.code).to.equal('NOT_FOUND');
-    expect((await server.gql(LINK, { i: { project: 'demo', resource: 'no/such' } })).body.errors?.[0].extensions?.code).to.equal('NOT_FOUND');
+    expect(
+      (await server.gql(LINK, { i: { project: 'nope', resource: 'zed/z-repo' } })).body.errors?.[0].extensions?.code,
+    ).to.equal('NOT_FOUND');
+    expect(
+      (await server.gql(LINK, { i: { project: 'demo', resource: 'no/such' } })).body.errors?.[0].extensions?.code,
+    ).to.equal('NOT_FOUND');
   });
 
   it('unlinks a resource, which frees its alias', async () => {

@@ -35,7 +35,8 @@ describe('hostile and oversized requests', () => {
   });
 
   it('refuses more than 15 aliases', async () => {
-    const aliases = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: tools { totalCount }`).join(' ')} }`;
+    const aliases = (n: number) =>
+      `{ ${Array.from({ length: n }, (_, i) => `a${i}: tools { totalCount }`).join(' ')} }`;
     const { status, body } = await refused(aliases(16));
     expect(status).to.equal(400);
     expect(body.errors?.[0].extensions).to.deep.include({ code: 'GRAPHQL_VALIDATION_FAILED', limit: 'ALIASES' });

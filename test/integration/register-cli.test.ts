@@ -80,18 +80,35 @@ describe('register CLI (npm run register) against a real server', function () {
     expect(run.code).to.equal(0);
     expect(run.stderr).to.equal('');
 
-    const types = await server.data(`{ resourceType(ref: "fs-directory") { parentTypes { name } } project(ref: "demo") { resources { alias resource { name } } } }`);
-    expect(types).to.deep.equal({ resourceType: { parentTypes: [{ name: 'git-checkout' }] }, project: { resources: [{ alias: 'repo', resource: { name: 'acme/app-repo' } }] } });
+    const types = await server.data(
+      `{ resourceType(ref: "fs-directory") { parentTypes { name } } project(ref: "demo") { resources { alias resource { name } } } }`,
+    );
+    expect(types).to.deep.equal({
+      resourceType: { parentTypes: [{ name: 'git-checkout' }] },
+      project: { resources: [{ alias: 'repo', resource: { name: 'acme/app-repo' } }] },
+    });
     const resolve = async (tool: string) =>
-      (await server.data(RESOLVE, { tool, project: 'demo' })).resolveBindings.map((r: any) => [r.slotName, r.bindingMode, r.resource?.name ?? null, r.deferred, r.access]);
+      (await server.data(RESOLVE, { tool, project: 'demo' })).resolveBindings.map((r: any) => [
+        r.slotName,
+        r.bindingMode,
+        r.resource?.name ?? null,
+        r.deferred,
+        r.access,
+      ]);
     expect(await resolve('demo/mixed')).to.deep.equal([
       ['repo', 'CONTEXTUAL', 'acme/app-repo', false, 'READ_WRITE'],
       ['config', 'STATIC', 'local/shared-config', false, 'READ_ONLY'],
       ['output', 'PARAMETER', null, true, 'WRITE_ONLY'],
     ]);
-    expect(await resolve('examples/contextual-repo')).to.deep.equal([['repo', 'CONTEXTUAL', 'acme/app-repo', false, 'READ_WRITE']]);
-    expect(await resolve('examples/static-config-dir')).to.deep.equal([['config_dir', 'STATIC', 'local/shared-config', false, 'READ_ONLY']]);
-    expect(await resolve('examples/parameter-target')).to.deep.equal([['target', 'PARAMETER', null, true, 'READ_WRITE']]);
+    expect(await resolve('examples/contextual-repo')).to.deep.equal([
+      ['repo', 'CONTEXTUAL', 'acme/app-repo', false, 'READ_WRITE'],
+    ]);
+    expect(await resolve('examples/static-config-dir')).to.deep.equal([
+      ['config_dir', 'STATIC', 'local/shared-config', false, 'READ_ONLY'],
+    ]);
+    expect(await resolve('examples/parameter-target')).to.deep.equal([
+      ['target', 'PARAMETER', null, true, 'READ_WRITE'],
+    ]);
   });
 
   it('registers every example tool against the demo registry (DEMO_DATA), demo/mixed included with --update', async () => {
@@ -119,11 +136,24 @@ describe('register CLI (npm run register) against a real server', function () {
         '    binding: PARAMETER',
       ),
     );
-    const syntax = write('broken/syntax.yaml', lines('name: acme/syntax', 'resource_slots:', '  - name: repo', '    resource_type: [git-checkout', '  - name: other'));
+    const syntax = write(
+      'broken/syntax.yaml',
+      lines(
+        'name: acme/syntax',
+        'resource_slots:',
+        '  - name: repo',
+        '    resource_type: [git-checkout',
+        '  - name: other',
+      ),
+    );
     const run = await runCli(['--url', server.url, typo, syntax]);
     expect(run.stdout).to.contain(`FAIL  ${typo}: 2 problems\n`);
-    expect(run.stdout).to.contain(`        ${typo}:7:5: resource_slots[1]: unknown key 'acces' (did you mean 'access'?)\n`);
-    expect(run.stdout).to.contain(`        ${typo}:9:14: resource_slots[1].binding: 'PARAMETER' is not one of contextual, static, parameter (did you mean 'parameter'?)\n`);
+    expect(run.stdout).to.contain(
+      `        ${typo}:7:5: resource_slots[1]: unknown key 'acces' (did you mean 'access'?)\n`,
+    );
+    expect(run.stdout).to.contain(
+      `        ${typo}:9:14: resource_slots[1].binding: 'PARAMETER' is not one of contextual, static, parameter (did you mean 'parameter'?)\n`,
+    );
     expect(run.stdout).to.match(new RegExp(`FAIL  ${syntax}: 1 problem\\n        ${syntax}:5:\\d+: \\S`));
     expect(run.stdout).to.contain('0 registered, 2 failed, 0 skipped (2 files)');
     expect(run.code).to.equal(1);
@@ -157,10 +187,28 @@ describe('register CLI (npm run register) against a real server', function () {
 
   it('--dry-run checks tools with validateTool and stores nothing', async () => {
     server = await startServer(sqlite, { demoData: true });
-    const bad = write('dry/bad.yaml', lines('name: acme/dry-bad', 'resource_slots:', '  - name: config', '    resource_type: fs-directory', '    binding: static'));
-    const before = await server.data(`{ tools { totalCount } resourceTypes { totalCount } resources { totalCount } projects { totalCount } }`);
+    const bad = write(
+      'dry/bad.yaml',
+      lines(
+        'name: acme/dry-bad',
+        'resource_slots:',
+        '  - name: config',
+        '    resource_type: fs-directory',
+        '    binding: static',
+      ),
+    );
+    const before = await server.data(
+      `{ tools { totalCount } resourceTypes { totalCount } resources { totalCount } projects { totalCount } }`,
+    );
 
-    const good = await runCli(['--url', server.url, '--dry-run', 'examples/tools/contextual-repo.yaml', 'examples/tools/static-config-dir.yaml', 'examples/registry.yaml']);
+    const good = await runCli([
+      '--url',
+      server.url,
+      '--dry-run',
+      'examples/tools/contextual-repo.yaml',
+      'examples/tools/static-config-dir.yaml',
+      'examples/registry.yaml',
+    ]);
     expect(good.stdout.trim().split('\n')).to.deep.equal([
       'ok    examples/registry.yaml: 2 resource types, 2 resources, 1 project, 1 link would be registered',
       'ok    examples/tools/contextual-repo.yaml: tool examples/contextual-repo would be registered',
@@ -170,29 +218,56 @@ describe('register CLI (npm run register) against a real server', function () {
     expect(good.code).to.equal(0);
 
     const failing = await runCli(['--url', server.url, '--dry-run', 'examples/tools/demo-mixed.yaml', bad]);
-    expect(failing.stdout).to.contain(`FAIL  ${bad}: tool acme/dry-bad: TOOL_VALIDATION_FAILED (1 problem)\n        ${bad}:3:5: resource_slots[0].static_resource: slot 1 ('config') is STATIC but names no staticResource\n`);
-    expect(failing.stdout).to.contain("FAIL  examples/tools/demo-mixed.yaml: tool demo/mixed: CONFLICT: a tool named 'demo/mixed' already exists (--update replaces it)");
+    expect(failing.stdout).to.contain(
+      `FAIL  ${bad}: tool acme/dry-bad: TOOL_VALIDATION_FAILED (1 problem)\n        ${bad}:3:5: resource_slots[0].static_resource: slot 1 ('config') is STATIC but names no staticResource\n`,
+    );
+    expect(failing.stdout).to.contain(
+      "FAIL  examples/tools/demo-mixed.yaml: tool demo/mixed: CONFLICT: a tool named 'demo/mixed' already exists (--update replaces it)",
+    );
     expect(failing.code).to.equal(1);
 
     const update = await runCli(['--url', server.url, '--dry-run', '--update', 'examples/tools/demo-mixed.yaml']);
     expect(update.stdout).to.contain('ok    examples/tools/demo-mixed.yaml: tool demo/mixed would be updated');
     expect(update.code).to.equal(0);
 
-    expect(await server.data(`{ tools { totalCount } resourceTypes { totalCount } resources { totalCount } projects { totalCount } }`)).to.deep.equal(before);
+    expect(
+      await server.data(
+        `{ tools { totalCount } resourceTypes { totalCount } resources { totalCount } projects { totalCount } }`,
+      ),
+    ).to.deep.equal(before);
   });
 
   it('--update replaces a tool of the same name (same id, new slots); without it the name is a CONFLICT', async () => {
     server = await startServer(sqlite, { demoData: true });
-    const file = write('update/lint.yaml', lines('name: acme/lint', 'description: first', 'resource_slots:', '  - { name: repo, resource_type: git-checkout }'));
+    const file = write(
+      'update/lint.yaml',
+      lines(
+        'name: acme/lint',
+        'description: first',
+        'resource_slots:',
+        '  - { name: repo, resource_type: git-checkout }',
+      ),
+    );
     expect((await runCli(['--url', server.url, file])).code).to.equal(0);
     const first = (await server.data(TOOL, { ref: 'acme/lint' })).tool;
 
     write(
       'update/lint.yaml',
-      lines('name: acme/lint', 'description: second', 'resource_slots:', '  - name: report', '    resource_type: fs-directory', '    access: write_only', '    binding: parameter', '    required: false'),
+      lines(
+        'name: acme/lint',
+        'description: second',
+        'resource_slots:',
+        '  - name: report',
+        '    resource_type: fs-directory',
+        '    access: write_only',
+        '    binding: parameter',
+        '    required: false',
+      ),
     );
     const conflict = await runCli(['--url', server.url, file]);
-    expect(conflict.stdout).to.contain(`FAIL  ${file}: tool acme/lint: CONFLICT: a tool named 'acme/lint' already exists`);
+    expect(conflict.stdout).to.contain(
+      `FAIL  ${file}: tool acme/lint: CONFLICT: a tool named 'acme/lint' already exists`,
+    );
     expect(conflict.code).to.equal(1);
     expect((await server.data(TOOL, { ref: 'acme/lint' })).tool).to.deep.equal(first);
 
@@ -202,14 +277,32 @@ describe('register CLI (npm run register) against a real server', function () {
     expect((await server.data(TOOL, { ref: 'acme/lint' })).tool).to.deep.equal({
       id: first.id,
       description: 'second',
-      resourceSlots: [{ name: 'report', access: 'WRITE_ONLY', binding: 'PARAMETER', required: false, resourceType: { name: 'fs-directory' }, staticResource: null }],
+      resourceSlots: [
+        {
+          name: 'report',
+          access: 'WRITE_ONLY',
+          binding: 'PARAMETER',
+          required: false,
+          resourceType: { name: 'fs-directory' },
+          staticResource: null,
+        },
+      ],
     });
   });
 
   it('runs a directory, registry files first, and ends with the summary line', async () => {
     server = await startServer(sqlite);
-    write('dir/a-tools.yaml', lines('- { name: team/a, resource_slots: [{ name: src, resource_type: tmp-dir }] }', '- { name: team/b, resource_slots: [] }'));
-    write('dir/nested/c.yml', lines('name: team/c', 'resource_slots:', '  - { name: out, resource_type: tmp-dir, binding: parameter }'));
+    write(
+      'dir/a-tools.yaml',
+      lines(
+        '- { name: team/a, resource_slots: [{ name: src, resource_type: tmp-dir }] }',
+        '- { name: team/b, resource_slots: [] }',
+      ),
+    );
+    write(
+      'dir/nested/c.yml',
+      lines('name: team/c', 'resource_slots:', '  - { name: out, resource_type: tmp-dir, binding: parameter }'),
+    );
     write('dir/nested/d.yaml', lines('name: team/d', 'resource_slot: []'));
     write(
       'dir/z-registry.yaml',
@@ -241,9 +334,14 @@ describe('register CLI (npm run register) against a real server', function () {
 
     const empty = (server2 = await startServer(sqlite));
     const dry = await runCli(['--url', empty.url, '--dry-run', join(dir, 'z-registry.yaml')]);
-    expect(dry.stdout).to.contain(`ok    ${dir}/z-registry.yaml: 2 resource types, 1 resource, 1 project, 1 link, 1 tool would be registered\n`);
+    expect(dry.stdout).to.contain(
+      `ok    ${dir}/z-registry.yaml: 2 resource types, 1 resource, 1 project, 1 link, 1 tool would be registered\n`,
+    );
     expect(dry.code).to.equal(0);
-    expect(await empty.data(`{ tools { totalCount } resourceTypes { totalCount } }`)).to.deep.equal({ tools: { totalCount: 0 }, resourceTypes: { totalCount: 0 } });
+    expect(await empty.data(`{ tools { totalCount } resourceTypes { totalCount } }`)).to.deep.equal({
+      tools: { totalCount: 0 },
+      resourceTypes: { totalCount: 0 },
+    });
 
     const resolved = (await server.data(RESOLVE, { tool: 'team/in-registry', project: 'team' })).resolveBindings;
     expect(resolved.map((r: any) => r.resource.name)).to.deep.equal(['team/scratch']);
@@ -251,7 +349,15 @@ describe('register CLI (npm run register) against a real server', function () {
 
   it('stops a registry file at its first failure and counts the rest as skipped', async () => {
     server = await startServer(sqlite);
-    const file = write('stop/registry.yaml', lines('resource_types:', '  - { name: child, parent_types: [missing-parent] }', 'resources:', '  - { name: x/y, type: child }'));
+    const file = write(
+      'stop/registry.yaml',
+      lines(
+        'resource_types:',
+        '  - { name: child, parent_types: [missing-parent] }',
+        'resources:',
+        '  - { name: x/y, type: child }',
+      ),
+    );
     const run = await runCli(['--url', server.url, file]);
     expect(run.stdout.trim().split('\n')).to.deep.equal([
       `FAIL  ${file}: 2 of 2 entries not done`,
@@ -298,7 +404,9 @@ describe('register CLI (npm run register) against a real server', function () {
     expect(reader.stdout).to.contain(`FAIL  ${file}: tool examples/contextual-repo: FORBIDDEN: `);
     expect(reader.code).to.equal(1);
     const dryAnonymous = await runCli(['--url', server.url, '--dry-run', file]);
-    expect(dryAnonymous.stdout).to.contain(`FAIL  ${file}: tool examples/contextual-repo: UNAUTHENTICATED: reading the registry needs a token`);
+    expect(dryAnonymous.stdout).to.contain(
+      `FAIL  ${file}: tool examples/contextual-repo: UNAUTHENTICATED: reading the registry needs a token`,
+    );
     expect(dryAnonymous.code).to.equal(1);
     const dryRun = await runCli(['--url', server.url, '--dry-run', file], { ADMIN_TOKEN: READER });
     expect(dryRun.stdout).to.contain(`ok    ${file}: tool examples/contextual-repo would be registered`);
@@ -322,7 +430,10 @@ describe('register CLI (npm run register) against a real server', function () {
 
   it('through npm run, reads paths relative to the folder the command was typed in', async () => {
     server = await startServer(sqlite, { demoData: true });
-    write('typed-here/tools/one.yaml', lines('name: here/one', 'resource_slots: [{ name: repo, resource_type: git-checkout }]'));
+    write(
+      'typed-here/tools/one.yaml',
+      lines('name: here/one', 'resource_slots: [{ name: repo, resource_type: git-checkout }]'),
+    );
     const { ADMIN_TOKEN: _token, INIT_CWD: _initCwd, npm_lifecycle_event: _event, ...env } = process.env;
     const run = await new Promise<CliRun>((resolve, reject) => {
       const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -366,7 +477,11 @@ describe('register CLI (npm run register) against a real server', function () {
     server = await startServer(sqlite, { demoData: true });
     const command = `${JSON.stringify(process.execPath)} -r @swc-node/register scripts/register.ts --url ${server.url} --dry-run --update examples/tools`;
     const onTerminal = await new Promise<string>((resolve, reject) => {
-      const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
+      const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        timeout: 60_000,
+      });
       let out = '';
       child.stdout.on('data', (chunk) => (out += chunk));
       child.on('error', reject);

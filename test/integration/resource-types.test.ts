@@ -13,13 +13,17 @@ describeEachBackend('resource types', (backend) => {
   after(() => server.close());
 
   it('registers a type with a generated ULID id', async () => {
-    const { registerResourceType: t } = await server.data(REGISTER, { i: { name: 'git-checkout', description: 'A checkout' } });
+    const { registerResourceType: t } = await server.data(REGISTER, {
+      i: { name: 'git-checkout', description: 'A checkout' },
+    });
     expect(t.id).to.match(/^[0-9A-HJKMNP-TV-Z]{26}$/);
     expect(t).to.deep.include({ name: 'git-checkout', description: 'A checkout', parentTypes: [] });
   });
 
   it('registers parents that already exist, and finds the type by id or by name', async () => {
-    const { registerResourceType: t } = await server.data(REGISTER, { i: { name: 'fs-directory', parentTypes: ['git-checkout'] } });
+    const { registerResourceType: t } = await server.data(REGISTER, {
+      i: { name: 'fs-directory', parentTypes: ['git-checkout'] },
+    });
     expect(t.parentTypes).to.deep.equal([{ name: 'git-checkout' }]);
     const byId = await server.data(`query($r: String!) { resourceType(ref: $r) { name } }`, { r: t.id });
     expect(byId.resourceType.name).to.equal('fs-directory');
@@ -30,7 +34,9 @@ describeEachBackend('resource types', (backend) => {
 
   it('answers null for a type that is absent', async () => {
     expect((await server.data(`{ resourceType(ref: "nope") { id } }`)).resourceType).to.equal(null);
-    expect((await server.data(`{ resourceType(ref: "01ARZ3NDEKTSV4RRFFQ69G5FAV") { id } }`)).resourceType).to.equal(null);
+    expect((await server.data(`{ resourceType(ref: "01ARZ3NDEKTSV4RRFFQ69G5FAV") { id } }`)).resourceType).to.equal(
+      null,
+    );
   });
 
   it('refuses an unknown parent with NOT_FOUND and stores nothing', async () => {
@@ -43,11 +49,15 @@ describeEachBackend('resource types', (backend) => {
   it('refuses a type that lists itself with BAD_USER_INPUT', async () => {
     const { body } = await server.gql(REGISTER, { i: { name: 'selfish', parentTypes: ['selfish'] } });
     expect(body.errors?.[0].extensions?.code).to.equal('BAD_USER_INPUT');
-    expect(body.errors?.[0].extensions?.problems).to.deep.equal([{ field: 'input.parentTypes[0]', message: "type 'selfish' cannot list itself as a parent" }]);
+    expect(body.errors?.[0].extensions?.problems).to.deep.equal([
+      { field: 'input.parentTypes[0]', message: "type 'selfish' cannot list itself as a parent" },
+    ]);
   });
 
   it('refuses a parent listed twice with BAD_USER_INPUT', async () => {
-    const { body } = await server.gql(REGISTER, { i: { name: 'twice', parentTypes: ['git-checkout', 'git-checkout'] } });
+    const { body } = await server.gql(REGISTER, {
+      i: { name: 'twice', parentTypes: ['git-checkout', 'git-checkout'] },
+    });
     expect(body.errors?.[0].extensions?.code).to.equal('BAD_USER_INPUT');
   });
 
@@ -68,8 +78,12 @@ describeEachBackend('resource types', (backend) => {
   });
 
   it('caps the number of parent types', async () => {
-    const { body } = await server.gql(REGISTER, { i: { name: 'many-parents', parentTypes: Array.from({ length: 33 }, (_, i) => `p${i}`) } });
-    expect(body.errors?.[0].extensions?.problems).to.deep.equal([{ field: 'input.parentTypes', message: 'input.parentTypes must have at most 32 entries' }]);
+    const { body } = await server.gql(REGISTER, {
+      i: { name: 'many-parents', parentTypes: Array.from({ length: 33 }, (_, i) => `p${i}`) },
+    });
+    expect(body.errors?.[0].extensions?.problems).to.deep.equal([
+      { field: 'input.parentTypes', message: 'input.parentTypes must have at most 32 entries' },
+    ]);
   });
 
   describe('the hierarchy fields', () => {
@@ -90,7 +104,12 @@ describeEachBackend('resource types', (backend) => {
 
     it('ancestors are every type reachable through parentTypes, nearest first, each once', async () => {
       const d = await server.data(`{ resourceType(ref: "h-deeper") { ancestors { name } } }`);
-      expect(d.resourceType.ancestors.map((t: { name: string }) => t.name)).to.deep.equal(['h-leaf', 'h-mid-b', 'h-mid-a', 'h-root']);
+      expect(d.resourceType.ancestors.map((t: { name: string }) => t.name)).to.deep.equal([
+        'h-leaf',
+        'h-mid-b',
+        'h-mid-a',
+        'h-root',
+      ]);
     });
 
     it('subtypes are direct, ordered by name', async () => {
@@ -103,7 +122,13 @@ describeEachBackend('resource types', (backend) => {
         a: registerResourceType(input: { name: "h-new", parentTypes: ["h-deeper"] }) { ancestors { name } }
         b: registerResourceType(input: { name: "h-newer", parentTypes: ["h-new"] }) { ancestors { name } }
       }`);
-      expect(d.a.ancestors.map((t: { name: string }) => t.name)).to.deep.equal(['h-deeper', 'h-leaf', 'h-mid-b', 'h-mid-a', 'h-root']);
+      expect(d.a.ancestors.map((t: { name: string }) => t.name)).to.deep.equal([
+        'h-deeper',
+        'h-leaf',
+        'h-mid-b',
+        'h-mid-a',
+        'h-root',
+      ]);
       expect(d.b.ancestors[0].name).to.equal('h-new');
     });
   });

@@ -19,14 +19,23 @@ describeEachBackend('resources', (backend) => {
   after(() => server.close());
 
   it('registers a resource; shortName is the last segment', async () => {
-    const d = await server.data(REGISTER, { i: { name: 'local/shared-config', type: 'fs-directory', description: 'shared' } });
-    expect(d.registerResource).to.deep.include({ name: 'local/shared-config', shortName: 'shared-config', description: 'shared', type: { name: 'fs-directory' } });
+    const d = await server.data(REGISTER, {
+      i: { name: 'local/shared-config', type: 'fs-directory', description: 'shared' },
+    });
+    expect(d.registerResource).to.deep.include({
+      name: 'local/shared-config',
+      shortName: 'shared-config',
+      description: 'shared',
+      type: { name: 'fs-directory' },
+    });
     expect(d.registerResource.id).to.match(/^[0-9A-HJKMNP-TV-Z]{26}$/);
   });
 
   it('finds a resource by id or by name, and answers null when absent', async () => {
     const id = (await server.data(`{ resource(ref: "local/shared-config") { id } }`)).resource.id;
-    expect((await server.data(`query($r: String!) { resource(ref: $r) { name } }`, { r: id })).resource.name).to.equal('local/shared-config');
+    expect((await server.data(`query($r: String!) { resource(ref: $r) { name } }`, { r: id })).resource.name).to.equal(
+      'local/shared-config',
+    );
     expect((await server.data(`{ resource(ref: "no/such") { id } }`)).resource).to.equal(null);
   });
 
@@ -54,7 +63,9 @@ describeEachBackend('resources', (backend) => {
       expect(body.errors?.[0].extensions?.code, name).to.equal('BAD_USER_INPUT');
       expect(body.errors?.[0].extensions?.problems[0].field, name).to.equal('input.name');
     }
-    expect((await server.gql(REGISTER, { i: { name: 'a'.repeat(200), type: 'other' } })).body.errors).to.equal(undefined);
+    expect((await server.gql(REGISTER, { i: { name: 'a'.repeat(200), type: 'other' } })).body.errors).to.equal(
+      undefined,
+    );
   });
 
   describe('the type filter', () => {

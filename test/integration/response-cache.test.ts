@@ -16,8 +16,17 @@ describe('response cache (SQLite; PostgreSQL is covered by the two-instance test
   /** POSTs and returns the cache header, the body text, and the SQL statements it took. */
   async function post(query: string, variables?: Record<string, unknown>, headers: Record<string, string> = {}) {
     const before = server.statements();
-    const response = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query, variables }) });
-    return { cache: response.headers.get('x-registry-cache'), text: await response.text(), statements: server.statements() - before, status: response.status };
+    const response = await fetch(server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ query, variables }),
+    });
+    return {
+      cache: response.headers.get('x-registry-cache'),
+      text: await response.text(),
+      statements: server.statements() - before,
+      status: response.status,
+    };
   }
 
   it('answers a repeated query from memory, with no SQL on SQLite (the version is kept in memory)', async () => {
@@ -40,7 +49,11 @@ describe('response cache (SQLite; PostgreSQL is covered by the two-instance test
     const query = `query One($n: Int) { tools(first: $n) { totalCount } } query Two { projects { totalCount } }`;
     expect((await post(query, { n: 1 }, {})).status).to.equal(400, 'two operations need an operationName');
     const byName = (operationName: string, n: number) =>
-      fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, operationName, variables: { n } }) }).then((r) => r.headers.get('x-registry-cache'));
+      fetch(server.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query, operationName, variables: { n } }),
+      }).then((r) => r.headers.get('x-registry-cache'));
     expect(await byName('One', 1)).to.equal('miss');
     expect(await byName('One', 2)).to.equal('miss');
     expect(await byName('Two', 1)).to.equal('miss');
@@ -69,7 +82,12 @@ describe('response cache (SQLite; PostgreSQL is covered by the two-instance test
   it('is off with RESPONSE_CACHE=false', async () => {
     const plain = await startServer(sqlite, { demoData: true, responseCache: false });
     try {
-      const send = () => fetch(plain.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: QUERY }) });
+      const send = () =>
+        fetch(plain.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ query: QUERY }),
+        });
       await send();
       expect((await send()).headers.get('x-registry-cache')).to.equal('bypass');
     } finally {
@@ -78,7 +96,11 @@ describe('response cache (SQLite; PostgreSQL is covered by the two-instance test
   });
 
   it('never serves a cached answer to a caller who may not read', async () => {
-    const guarded = await startServer(sqlite, { demoData: true, adminToken: 'admin-token-0123456789', readToken: 'read-token-0123456789' });
+    const guarded = await startServer(sqlite, {
+      demoData: true,
+      adminToken: 'admin-token-0123456789',
+      readToken: 'read-token-0123456789',
+    });
     try {
       const send = (token?: string) =>
         fetch(guarded.url, {
@@ -102,12 +124,15 @@ describe('response cache (SQLite; PostgreSQL is covered by the two-instance test
       expect(ResponseCache.keyOf({ query: 1 }, undefined)).to.equal(null);
       expect(ResponseCache.keyOf([{ query: '{ a }' }], undefined)).to.equal(null);
       expect(ResponseCache.keyOf({ query: `{ ${'a '.repeat(5000)} }` }, undefined)).to.equal(null);
-      expect(ResponseCache.keyOf({ query: '{ a }' }, 'application/json')).to.not.equal(ResponseCache.keyOf({ query: '{ a }' }, 'application/graphql-response+json'));
+      expect(ResponseCache.keyOf({ query: '{ a }' }, 'application/json')).to.not.equal(
+        ResponseCache.keyOf({ query: '{ a }' }, 'application/graphql-response+json'),
+      );
     });
 
     it('drops the oldest entries beyond its byte budget', () => {
       const cache = new ResponseCache(8000);
-      for (let i = 0; i < 10; i++) cache.set(`k${i}`, { body: 'x'.repeat(900), contentType: 'application/json', version: 1, operationName: null });
+      for (let i = 0; i < 10; i++)
+        cache.set(`k${i}`, { body: 'x'.repeat(900), contentType: 'application/json', version: 1, operationName: null });
       expect(cache.size).to.be.at.most(8);
       expect(cache.get('k0')).to.equal(undefined);
       expect(cache.get('k9')?.body.length).to.equal(900);

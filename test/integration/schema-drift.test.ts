@@ -36,7 +36,12 @@ describeEachBackend('migrations', (backend) => {
     try {
       const pending = (await dataSource.driver.createSchemaBuilder().log()).upQueries.map((q) => q.query);
       // The one deliberate difference: PostgreSQL name columns use the "C" collation (byte order), which entities cannot say per dialect.
-      const expected = backend.name === 'postgres' ? ['project', 'resource_type', 'resource', 'tool'].map((t) => `ALTER TABLE "${t}" ALTER COLUMN "name" TYPE character varying COLLATE "undefined"`) : [];
+      const expected =
+        backend.name === 'postgres'
+          ? ['project', 'resource_type', 'resource', 'tool'].map(
+              (t) => `ALTER TABLE "${t}" ALTER COLUMN "name" TYPE character varying COLLATE "undefined"`,
+            )
+          : [];
       expect(pending.sort()).to.deep.equal(expected.sort());
     } finally {
       await dataSource.destroy();

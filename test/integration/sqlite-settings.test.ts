@@ -14,7 +14,12 @@ describe('SQLite settings', () => {
     const [fk] = await server.app.db.read<{ foreign_keys: number }>('PRAGMA foreign_keys');
     const [busy] = await server.app.db.read<{ timeout: number }>('PRAGMA busy_timeout');
     const sync = await server.app.db.write((tx) => tx.query<{ synchronous: number }>('PRAGMA synchronous'));
-    expect({ journal: journal.journal_mode, fk: fk.foreign_keys, busy: busy.timeout, synchronous: sync[0].synchronous }).to.deep.equal({
+    expect({
+      journal: journal.journal_mode,
+      fk: fk.foreign_keys,
+      busy: busy.timeout,
+      synchronous: sync[0].synchronous,
+    }).to.deep.equal({
       journal: 'wal',
       fk: 1,
       busy: 5000,
@@ -25,11 +30,15 @@ describe('SQLite settings', () => {
   it('refuses a link to a resource that does not exist at the database level too (foreign keys)', async () => {
     let error: unknown;
     try {
-      await server.app.db.write((tx) => tx.query("INSERT INTO project_resource (project_id, resource_id, alias) VALUES ('P', 'R', NULL)"));
+      await server.app.db.write((tx) =>
+        tx.query("INSERT INTO project_resource (project_id, resource_id, alias) VALUES ('P', 'R', NULL)"),
+      );
     } catch (e) {
       error = e;
     }
-    expect(String((error as { driverError?: { code?: string } })?.driverError?.code)).to.equal('SQLITE_CONSTRAINT_FOREIGNKEY');
+    expect(String((error as { driverError?: { code?: string } })?.driverError?.code)).to.equal(
+      'SQLITE_CONSTRAINT_FOREIGNKEY',
+    );
   });
 });
 
@@ -54,7 +63,9 @@ describe('one server per SQLite file', () => {
     } catch (error) {
       refused = error as Error;
     }
-    expect(refused?.message).to.match(/^another registry server is already using .*registry-test-.*; run one server per SQLite file, or use PostgreSQL for several instances$/);
+    expect(refused?.message).to.match(
+      /^another registry server is already using .*registry-test-.*; run one server per SQLite file, or use PostgreSQL for several instances$/,
+    );
     await first.close();
     const second = await startServer(sqlite, { database: first.config.database });
     await second.close();

@@ -77,7 +77,8 @@ describeEachBackend('SQL statement counts', (backend) => {
     const r = registryOf(server);
     await r.project('p');
     await r.link('p', 'static/r9');
-    const resolve = (tool: string) => `{ resolveBindings(tool: "${tool}", project: "p", params: [{ slot: "param", resource: "static/r3" }]) { slotName resource { name type { name ancestors { name } } } } }`;
+    const resolve = (tool: string) =>
+      `{ resolveBindings(tool: "${tool}", project: "p", params: [{ slot: "param", resource: "static/r3" }]) { slotName resource { name type { name ancestors { name } } } } }`;
     const shallow = await cold(resolve('tool-00'));
     const deep = await cold(resolve('tool-09'));
     expect(shallow).to.equal(deep);

@@ -29,7 +29,9 @@ describeEachBackend('reverse lookups', (backend) => {
   after(() => server.close());
 
   it('Resource.usedBy lists static bindings and project links with aliases', async () => {
-    const d = await server.data(`{ resource(ref: "res/leaf") { usedBy { staticBindings { tool { name } slotName } links { project { name } alias } } } }`);
+    const d = await server.data(
+      `{ resource(ref: "res/leaf") { usedBy { staticBindings { tool { name } slotName } links { project { name } alias } } } }`,
+    );
     const usedBy = d.resource.usedBy;
     expect(usedBy.staticBindings.map((b: any) => [b.tool.name, b.slotName]).sort()).to.deep.equal([
       ['t/a', 's1'],
@@ -39,18 +41,28 @@ describeEachBackend('reverse lookups', (backend) => {
       ['p1', 'leafy'],
       ['p2', null],
     ]);
-    const unused = await server.data(`{ resource(ref: "res/other") { usedBy { staticBindings { slotName } links { alias } } } }`);
+    const unused = await server.data(
+      `{ resource(ref: "res/other") { usedBy { staticBindings { slotName } links { alias } } } }`,
+    );
     expect(unused.resource.usedBy).to.deep.equal({ staticBindings: [], links: [] });
   });
 
   it('ResourceType.compatibleResources pages the resources of the type and every sub-type, by name', async () => {
-    const d = await server.data(`{ resourceType(ref: "mid") { compatibleResources { totalCount edges { node { name } } } } }`);
+    const d = await server.data(
+      `{ resourceType(ref: "mid") { compatibleResources { totalCount edges { node { name } } } } }`,
+    );
     expect(d.resourceType.compatibleResources.totalCount).to.equal(2);
-    expect(d.resourceType.compatibleResources.edges.map((e: any) => e.node.name)).to.deep.equal(['res/leaf', 'res/mid']);
+    expect(d.resourceType.compatibleResources.edges.map((e: any) => e.node.name)).to.deep.equal([
+      'res/leaf',
+      'res/mid',
+    ]);
     const seen: string[] = [];
     let after: string | null = null;
     for (;;) {
-      const page: any = await server.data(`query($after: String) { resourceType(ref: "root") { compatibleResources(first: 3, after: $after) { totalCount edges { node { name } } pageInfo { hasNextPage endCursor } } } }`, { after });
+      const page: any = await server.data(
+        `query($after: String) { resourceType(ref: "root") { compatibleResources(first: 3, after: $after) { totalCount edges { node { name } } pageInfo { hasNextPage endCursor } } } }`,
+        { after },
+      );
       const conn = page.resourceType.compatibleResources;
       expect(conn.totalCount).to.equal(8);
       seen.push(...conn.edges.map((e: any) => e.node.name));
@@ -68,7 +80,10 @@ describeEachBackend('reverse lookups', (backend) => {
       await r.type(`row-type-${String(i).padStart(2, '0')}`, ['root']);
       await r.resource(`row/res-${i}`, `row-type-${String(i).padStart(2, '0')}`);
       await r.link('p1', `row/res-${i}`);
-      await r.tool(`row/tool-${String(i).padStart(2, '0')}`, [{ name: 'ctx', resourceType: 'root', required: false }, { name: 'fixed', resourceType: 'root', binding: 'STATIC', staticResource: `row/res-${i}` }]);
+      await r.tool(`row/tool-${String(i).padStart(2, '0')}`, [
+        { name: 'ctx', resourceType: 'root', required: false },
+        { name: 'fixed', resourceType: 'root', binding: 'STATIC', staticResource: `row/res-${i}` },
+      ]);
     }
     const count = async (query: string, first: number) => {
       await server.data(query, { first });

@@ -81,7 +81,8 @@ export function describeEachBackend(title: string, suite: (backend: Backend) => 
       if (backend === postgres) {
         before(async function () {
           if (await postgresAvailable()) return;
-          if (POSTGRES_REQUIRED) throw new Error(`PostgreSQL is required (REQUIRE_POSTGRES=1) but does not answer at ${POSTGRES_ADMIN_URL}`);
+          if (POSTGRES_REQUIRED)
+            throw new Error(`PostgreSQL is required (REQUIRE_POSTGRES=1) but does not answer at ${POSTGRES_ADMIN_URL}`);
           this.skip();
         });
       }

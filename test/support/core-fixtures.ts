@@ -6,7 +6,12 @@ import { TypeHierarchy } from '../../src/core/type-hierarchy';
 export function hierarchyOf(parents: Record<string, string[]>): TypeHierarchy {
   const names = new Set<string>(Object.keys(parents));
   for (const list of Object.values(parents)) list.forEach((p) => names.add(p));
-  const nodes: TypeNode[] = [...names].map((name) => ({ id: name, name, description: null, parentIds: parents[name] ?? [] }));
+  const nodes: TypeNode[] = [...names].map((name) => ({
+    id: name,
+    name,
+    description: null,
+    parentIds: parents[name] ?? [],
+  }));
   return new TypeHierarchy(nodes);
 }
 

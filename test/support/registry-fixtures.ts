@@ -4,15 +4,29 @@ import type { TestServer } from './server';
 export function registryOf(server: TestServer) {
   return {
     type: (name: string, parentTypes: string[] = []) =>
-      server.data(`mutation($i: RegisterResourceTypeInput!) { registerResourceType(input: $i) { id name } }`, { i: { name, parentTypes } }).then((d) => d.registerResourceType as { id: string; name: string }),
+      server
+        .data(`mutation($i: RegisterResourceTypeInput!) { registerResourceType(input: $i) { id name } }`, {
+          i: { name, parentTypes },
+        })
+        .then((d) => d.registerResourceType as { id: string; name: string }),
     resource: (name: string, type: string) =>
-      server.data(`mutation($i: RegisterResourceInput!) { registerResource(input: $i) { id name } }`, { i: { name, type } }).then((d) => d.registerResource as { id: string; name: string }),
+      server
+        .data(`mutation($i: RegisterResourceInput!) { registerResource(input: $i) { id name } }`, { i: { name, type } })
+        .then((d) => d.registerResource as { id: string; name: string }),
     project: (name: string) =>
-      server.data(`mutation($i: CreateProjectInput!) { createProject(input: $i) { id name } }`, { i: { name } }).then((d) => d.createProject as { id: string; name: string }),
+      server
+        .data(`mutation($i: CreateProjectInput!) { createProject(input: $i) { id name } }`, { i: { name } })
+        .then((d) => d.createProject as { id: string; name: string }),
     link: (project: string, resource: string, alias: string | null = null) =>
-      server.data(`mutation($i: LinkResourceInput!) { linkResource(input: $i) { id } }`, { i: { project, resource, alias } }),
+      server.data(`mutation($i: LinkResourceInput!) { linkResource(input: $i) { id } }`, {
+        i: { project, resource, alias },
+      }),
     tool: (name: string, resourceSlots: Record<string, unknown>[]) =>
-      server.data(`mutation($i: RegisterToolInput!) { registerTool(input: $i) { id name } }`, { i: { name, resourceSlots } }).then((d) => d.registerTool as { id: string; name: string }),
+      server
+        .data(`mutation($i: RegisterToolInput!) { registerTool(input: $i) { id name } }`, {
+          i: { name, resourceSlots },
+        })
+        .then((d) => d.registerTool as { id: string; name: string }),
   };
 }
 
@@ -27,7 +41,13 @@ export async function seedExample(server: TestServer): Promise<void> {
   await r.link('demo', 'acme/app-repo', 'repo');
   await r.tool('demo/mixed', [
     { name: 'repo', resourceType: 'git-checkout', access: 'READ_WRITE', binding: 'CONTEXTUAL' },
-    { name: 'config', resourceType: 'fs-directory', access: 'READ_ONLY', binding: 'STATIC', staticResource: 'local/shared-config' },
+    {
+      name: 'config',
+      resourceType: 'fs-directory',
+      access: 'READ_ONLY',
+      binding: 'STATIC',
+      staticResource: 'local/shared-config',
+    },
     { name: 'output', resourceType: 'fs-directory', access: 'WRITE_ONLY', binding: 'PARAMETER' },
   ]);
 }

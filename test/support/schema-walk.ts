@@ -31,7 +31,10 @@ export function sampleValue(type: GraphQLInputType): unknown {
 }
 
 /** A request that calls one root field with placeholder arguments passed as variables. */
-export function callFor(operation: 'query' | 'mutation', field: GraphQLField<unknown, unknown>): { query: string; variables: Record<string, unknown> } {
+export function callFor(
+  operation: 'query' | 'mutation',
+  field: GraphQLField<unknown, unknown>,
+): { query: string; variables: Record<string, unknown> } {
   const required = field.args.filter((a) => isNonNullType(a.type) && a.defaultValue === undefined);
   const declarations = required.map((a) => `$${a.name}: ${String(a.type)}`).join(', ');
   const args = required.map((a) => `${a.name}: $${a.name}`).join(', ');

@@ -16,7 +16,11 @@ export interface TestServer {
   readonly url: string;
   readonly origin: string;
   /** POSTs a GraphQL request and returns the status and parsed body. */
-  gql<T = any>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<{ status: number; body: GraphQLBody<T> }>;
+  gql<T = any>(
+    query: string,
+    variables?: Record<string, unknown>,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: GraphQLBody<T> }>;
   /** Like gql, but fails the test on any error and returns `data`. */
   data<T = any>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<T>;
   /** SQL statements the server has sent so far. */
@@ -31,7 +35,11 @@ const open = new Set<TestServer>();
  * database of the backend. `options.graphiqlDir` points GraphiQL at another
  * bundle folder (e.g. a missing one).
  */
-export async function startServer(backend: Backend, overrides: Partial<AppConfig> = {}, options: { graphiqlDir?: string } = {}): Promise<TestServer> {
+export async function startServer(
+  backend: Backend,
+  overrides: Partial<AppConfig> = {},
+  options: { graphiqlDir?: string } = {},
+): Promise<TestServer> {
   const config: AppConfig = {
     port: 0,
     host: '127.0.0.1',
@@ -46,7 +54,10 @@ export async function startServer(backend: Backend, overrides: Partial<AppConfig
     responseCache: true,
     ...overrides,
   };
-  const app = await bootstrap(config, { logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), graphiqlDir: options.graphiqlDir });
+  const app = await bootstrap(config, {
+    logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    graphiqlDir: options.graphiqlDir,
+  });
   const origin = new URL(app.url).origin;
   const server: TestServer = {
     app,
@@ -63,7 +74,8 @@ export async function startServer(backend: Backend, overrides: Partial<AppConfig
     },
     async data(query, variables, headers) {
       const { status, body } = await server.gql(query, variables, headers);
-      if (body.errors?.length || status !== 200) throw new Error(`GraphQL request failed (${status}): ${JSON.stringify(body.errors)}`);
+      if (body.errors?.length || status !== 200)
+        throw new Error(`GraphQL request failed (${status}): ${JSON.stringify(body.errors)}`);
       return body.data;
     },
     statements: () => app.db.counter.count,

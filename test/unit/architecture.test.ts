@@ -12,7 +12,9 @@ function importsUnder(folder: string): { file: string; specifier: string }[] {
       const path = join(dir, entry);
       if (statSync(path).isDirectory()) walk(path);
       else if (path.endsWith('.ts')) {
-        for (const match of readFileSync(path, 'utf8').matchAll(/(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(['"]([^'"]+)['"]\)/g)) {
+        for (const match of readFileSync(path, 'utf8').matchAll(
+          /(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(['"]([^'"]+)['"]\)/g,
+        )) {
           found.push({ file: relative(SRC, path), specifier: match[1] ?? match[2] });
         }
       }
@@ -30,23 +32,37 @@ describe('architecture', () => {
   });
 
   it('keeps the application layer free of GraphQL and HTTP', () => {
-    const bad = importsUnder('application').filter(({ specifier }) => /^(graphql|type-graphql|@apollo|fastify|@as-integrations)|\/graphql\/|\/http\//.test(specifier));
+    const bad = importsUnder('application').filter(({ specifier }) =>
+      /^(graphql|type-graphql|@apollo|fastify|@as-integrations)|\/graphql\/|\/http\//.test(specifier),
+    );
     expect(bad).to.deep.equal([]);
   });
 
   it('keeps persistence free of GraphQL, HTTP and the application layer', () => {
-    const bad = importsUnder('persistence').filter(({ specifier }) => /^(graphql|type-graphql|@apollo|fastify)|\/graphql\/|\/http\/|\/application\//.test(specifier));
+    const bad = importsUnder('persistence').filter(({ specifier }) =>
+      /^(graphql|type-graphql|@apollo|fastify)|\/graphql\/|\/http\/|\/application\//.test(specifier),
+    );
     expect(bad).to.deep.equal([]);
   });
 
   it('keeps the YAML file module free of GraphQL, HTTP, the application layer and persistence: it maps to plain objects', () => {
-    const bad = importsUnder('registry-files').filter(({ specifier }) => /^(graphql|type-graphql|@apollo|fastify|@as-integrations|typeorm|pg|better-sqlite3)|\/graphql\/|\/http\/|\/application\/|\/persistence\//.test(specifier));
+    const bad = importsUnder('registry-files').filter(({ specifier }) =>
+      /^(graphql|type-graphql|@apollo|fastify|@as-integrations|typeorm|pg|better-sqlite3)|\/graphql\/|\/http\/|\/application\/|\/persistence\//.test(
+        specifier,
+      ),
+    );
     expect(bad).to.deep.equal([]);
-    expect(importsUnder('registry-files').map((i) => i.specifier)).to.include.members(['yaml', 'ajv', '../core/grammar']);
+    expect(importsUnder('registry-files').map((i) => i.specifier)).to.include.members([
+      'yaml',
+      'ajv',
+      '../core/grammar',
+    ]);
   });
 
   it('keeps GraphQL types and resolvers away from TypeORM', () => {
-    const bad = importsUnder('graphql').filter(({ specifier }) => /^typeorm|\/persistence\/(database|entities|migrations)/.test(specifier));
+    const bad = importsUnder('graphql').filter(({ specifier }) =>
+      /^typeorm|\/persistence\/(database|entities|migrations)/.test(specifier),
+    );
     expect(bad).to.deep.equal([]);
   });
 });

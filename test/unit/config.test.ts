@@ -4,13 +4,31 @@ import { ConfigError, loadConfig, parseDatabaseUrl } from '../../src/config';
 describe('loadConfig', () => {
   it('has defaults: port 4000, the embedded SQLite file, demo data, introspection', () => {
     const config = loadConfig({});
-    expect(config).to.deep.include({ port: 4000, host: '127.0.0.1', demoData: true, introspection: true, production: false, adminToken: null });
+    expect(config).to.deep.include({
+      port: 4000,
+      host: '127.0.0.1',
+      demoData: true,
+      introspection: true,
+      production: false,
+      adminToken: null,
+    });
     expect(config.database).to.deep.equal({ kind: 'sqlite', path: './data/registry.sqlite' });
   });
 
   it('reads PORT, DATABASE_URL, ADMIN_TOKEN, DEMO_DATA and NODE_ENV', () => {
-    const config = loadConfig({ PORT: '5000', DATABASE_URL: 'postgres://u@h:5432/db', ADMIN_TOKEN: 'a-long-admin-token-123', DEMO_DATA: 'false', NODE_ENV: 'production' });
-    expect(config).to.deep.include({ port: 5000, adminToken: 'a-long-admin-token-123', demoData: false, production: true });
+    const config = loadConfig({
+      PORT: '5000',
+      DATABASE_URL: 'postgres://u@h:5432/db',
+      ADMIN_TOKEN: 'a-long-admin-token-123',
+      DEMO_DATA: 'false',
+      NODE_ENV: 'production',
+    });
+    expect(config).to.deep.include({
+      port: 5000,
+      adminToken: 'a-long-admin-token-123',
+      demoData: false,
+      production: true,
+    });
     expect(config.database).to.deep.equal({ kind: 'postgres', url: 'postgres://u@h:5432/db' });
   });
 
@@ -28,7 +46,10 @@ describe('loadConfig', () => {
       [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL /],
       [{ NODE_ENV: 'production' }, /^ADMIN_TOKEN is required when NODE_ENV=production/],
       [{ NODE_ENV: 'production', ADMIN_TOKEN: 'short' }, /^ADMIN_TOKEN must be at least 16 characters/],
-      [{ NODE_ENV: 'production', ADMIN_TOKEN: 'a-long-admin-token-123', READ_TOKEN: 'short' }, /^READ_TOKEN must be at least 16/],
+      [
+        { NODE_ENV: 'production', ADMIN_TOKEN: 'a-long-admin-token-123', READ_TOKEN: 'short' },
+        /^READ_TOKEN must be at least 16/,
+      ],
       [{ ADMIN_TOKEN: 'same-token', READ_TOKEN: 'same-token' }, /^READ_TOKEN must differ from ADMIN_TOKEN/],
     ] as const) {
       expect(() => loadConfig(env as NodeJS.ProcessEnv), JSON.stringify(env))

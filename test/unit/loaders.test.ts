@@ -6,13 +6,23 @@ import { LocalClock, SharedDatabaseClock } from '../../src/application/registry-
 import type { ResourceInfo, TypeNode } from '../../src/core/model';
 import type { RegistryReader } from '../../src/persistence/registry-store';
 
-const caches = (reader: RegistryReader) => ({ hierarchy: new HierarchyCache(), records: new RecordCache(), clock: new SharedDatabaseClock(reader) });
+const caches = (reader: RegistryReader) => ({
+  hierarchy: new HierarchyCache(),
+  records: new RecordCache(),
+  clock: new SharedDatabaseClock(reader),
+});
 
 /** A reader double that records every batch it is asked for. */
 function spyReader() {
   const batches: Record<string, string[][]> = {};
   const record = (name: string, keys: readonly string[]) => (batches[name] ??= []).push([...keys]);
-  const resource = (id: string): ResourceInfo => ({ id, name: `n/${id}`, shortName: id, typeId: 'T', description: null });
+  const resource = (id: string): ResourceInfo => ({
+    id,
+    name: `n/${id}`,
+    shortName: id,
+    typeId: 'T',
+    description: null,
+  });
   let typesVersion = 1;
   const reader = {
     registryState: async () => {
@@ -33,7 +43,16 @@ function spyReader() {
     },
     slotsByToolIds: async (ids: readonly string[]) => {
       record('slots', ids);
-      return ids.map((toolId) => ({ toolId, ordinal: 0, name: 's', typeId: 'T', access: 'READ_ONLY', binding: 'CONTEXTUAL', staticResourceId: null, required: true }));
+      return ids.map((toolId) => ({
+        toolId,
+        ordinal: 0,
+        name: 's',
+        typeId: 'T',
+        access: 'READ_ONLY',
+        binding: 'CONTEXTUAL',
+        staticResourceId: null,
+        required: true,
+      }));
     },
   } as unknown as RegistryReader;
   return { reader, batches, bumpTypes: () => (typesVersion += 1), bumpVersion: () => (typesVersion += 1) };
@@ -59,14 +78,26 @@ describe('createLoaders', () => {
   it('reads the registry state once per request, and loads types only when their version moves', async () => {
     const { reader, batches, bumpTypes } = spyReader();
     const cache = new HierarchyCache();
-    const first = createLoaders(reader, { hierarchy: cache, records: new RecordCache(), clock: new SharedDatabaseClock(reader) });
+    const first = createLoaders(reader, {
+      hierarchy: cache,
+      records: new RecordCache(),
+      clock: new SharedDatabaseClock(reader),
+    });
     await Promise.all([first.hierarchy(), first.hierarchy(), first.state()]);
-    const second = createLoaders(reader, { hierarchy: cache, records: new RecordCache(), clock: new SharedDatabaseClock(reader) });
+    const second = createLoaders(reader, {
+      hierarchy: cache,
+      records: new RecordCache(),
+      clock: new SharedDatabaseClock(reader),
+    });
     await second.hierarchy();
     expect(batches.state).to.have.length(2);
     expect(batches.types).to.have.length(1);
     bumpTypes();
-    await createLoaders(reader, { hierarchy: cache, records: new RecordCache(), clock: new SharedDatabaseClock(reader) }).hierarchy();
+    await createLoaders(reader, {
+      hierarchy: cache,
+      records: new RecordCache(),
+      clock: new SharedDatabaseClock(reader),
+    }).hierarchy();
     expect(batches.types).to.have.length(2);
   });
 
@@ -89,7 +120,7 @@ describe('createLoaders', () => {
     await createLoaders(reader, shared).resourceById.loadMany(['a', 'missing']);
     const again = await createLoaders(reader, shared).resourceById.loadMany(['a', 'missing', 'b']);
     expect(batches.resourcesByIds).to.deep.equal([['a', 'missing'], ['b']]);
-    expect(again.map((r) => (r instanceof Error ? 'error' : r?.id ?? null))).to.deep.equal(['a', null, 'b']);
+    expect(again.map((r) => (r instanceof Error ? 'error' : (r?.id ?? null)))).to.deep.equal(['a', null, 'b']);
   });
 
   it('reads everything again once the registry version moves', async () => {
@@ -106,7 +137,10 @@ describe('RecordCache', () => {
   it('ignores values read at an older version than it holds', () => {
     const cache = new RecordCache();
     cache.store(5, 'tool', [['t', 'new']]);
-    cache.store(4, 'tool', [['t', 'old'], ['u', 'old']]);
+    cache.store(4, 'tool', [
+      ['t', 'old'],
+      ['u', 'old'],
+    ]);
     expect(cache.lookup(5, 'tool', ['t', 'u'])).to.deep.equal(['new', undefined]);
   });
 
@@ -119,7 +153,11 @@ describe('RecordCache', () => {
 
   it('keeps at most maxEntries a kind, dropping the oldest', () => {
     const cache = new RecordCache(2);
-    cache.store(1, 'r', [['a', 1], ['b', 2], ['c', 3]]);
+    cache.store(1, 'r', [
+      ['a', 1],
+      ['b', 2],
+      ['c', 3],
+    ]);
     expect(cache.lookup(1, 'r', ['a', 'b', 'c'])).to.deep.equal([undefined, 2, 3]);
   });
 });
@@ -127,7 +165,9 @@ describe('RecordCache', () => {
 describe('LocalClock', () => {
   it('reads the counters once at start, then advances only with commits', async () => {
     let reads = 0;
-    const reader = { registryState: async () => (reads++, { version: 3, typesVersion: 1 }) } as unknown as RegistryReader;
+    const reader = {
+      registryState: async () => (reads++, { version: 3, typesVersion: 1 }),
+    } as unknown as RegistryReader;
     const clock = await LocalClock.start(reader);
     expect(await clock.current()).to.deep.equal({ version: 3, typesVersion: 1 });
     clock.committed({ version: 4, typesVersion: 2 });

@@ -72,8 +72,20 @@ describe('registry files: parse, validate, map', () => {
             description: 'mixed',
             resourceSlots: [
               { name: 'repo', resourceType: 'git-checkout', access: 'READ_WRITE', binding: 'CONTEXTUAL' },
-              { name: 'config', resourceType: 'fs-directory', access: 'READ_ONLY', binding: 'STATIC', staticResource: 'local/shared-config' },
-              { name: 'output', resourceType: 'fs-directory', access: 'WRITE_ONLY', binding: 'PARAMETER', required: false },
+              {
+                name: 'config',
+                resourceType: 'fs-directory',
+                access: 'READ_ONLY',
+                binding: 'STATIC',
+                staticResource: 'local/shared-config',
+              },
+              {
+                name: 'output',
+                resourceType: 'fs-directory',
+                access: 'WRITE_ONLY',
+                binding: 'PARAMETER',
+                required: false,
+              },
             ],
           },
         },
@@ -81,7 +93,9 @@ describe('registry files: parse, validate, map', () => {
     });
 
     it("leaves out what the file leaves out, so the server's defaults apply", () => {
-      const [entry] = entriesOf(lines('name: t', 'resource_slots:', '  - name: repo', '    resource_type: git-checkout'));
+      const [entry] = entriesOf(
+        lines('name: t', 'resource_slots:', '  - name: repo', '    resource_type: git-checkout'),
+      );
       expect(entry.input).to.deep.equal({ name: 't', resourceSlots: [{ name: 'repo', resourceType: 'git-checkout' }] });
     });
 
@@ -104,18 +118,34 @@ describe('registry files: parse, validate, map', () => {
       expect(TOOL_SCHEMA.properties.name.maxLength).to.equal(LIMITS.resourceName);
       expect(TOOL_SCHEMA.properties.resource_slots.maxItems).to.equal(LIMITS.resourceSlots);
       expect(TOOL_SCHEMA.properties.resource_slots.items.properties.name.pattern).to.equal(SLOT_NAME_PATTERN.source);
-      expect(TOOL_SCHEMA.properties.resource_slots.items.properties.resource_type.pattern).to.equal(TYPE_NAME_PATTERN.source);
-      expect(REGISTRY_SCHEMA.properties.resource_types.items.properties.parent_types.maxItems).to.equal(LIMITS.parentTypes);
+      expect(TOOL_SCHEMA.properties.resource_slots.items.properties.resource_type.pattern).to.equal(
+        TYPE_NAME_PATTERN.source,
+      );
+      expect(REGISTRY_SCHEMA.properties.resource_types.items.properties.parent_types.maxItems).to.equal(
+        LIMITS.parentTypes,
+      );
     });
 
     it('reports an unknown key at its own line and column, with the key it most likely meant', () => {
-      expect(problemsOf(lines('name: t', 'resource_slots:', '  - name: repo', '    resource_type: git-checkout', '    acces: read_write'))).to.deep.equal([
-        "f.yaml:5:5: resource_slots[0]: unknown key 'acces' (did you mean 'access'?)",
-      ]);
+      expect(
+        problemsOf(
+          lines(
+            'name: t',
+            'resource_slots:',
+            '  - name: repo',
+            '    resource_type: git-checkout',
+            '    acces: read_write',
+          ),
+        ),
+      ).to.deep.equal(["f.yaml:5:5: resource_slots[0]: unknown key 'acces' (did you mean 'access'?)"]);
     });
 
     it('suggests the snake_case key for a camelCase one, and lists the keys when nothing is close', () => {
-      expect(problemsOf(lines('name: t', 'resource_slots:', '  - name: repo', '    resourceType: git-checkout', '    colour: red'))).to.deep.equal([
+      expect(
+        problemsOf(
+          lines('name: t', 'resource_slots:', '  - name: repo', '    resourceType: git-checkout', '    colour: red'),
+        ),
+      ).to.deep.equal([
         "f.yaml:3:5: resource_slots[0]: missing key 'resource_type'",
         "f.yaml:4:5: resource_slots[0]: unknown key 'resourceType' (did you mean 'resource_type'?)",
         "f.yaml:5:5: resource_slots[0]: unknown key 'colour' (expected name, resource_type, access, binding, static_resource, required)",
@@ -123,18 +153,41 @@ describe('registry files: parse, validate, map', () => {
     });
 
     it('reports an unknown top-level key of a tool', () => {
-      expect(problemsOf(lines('name: t', 'descripton: x', 'resource_slots: []'))).to.deep.equal(["f.yaml:2:1: unknown key 'descripton' (did you mean 'description'?)"]);
+      expect(problemsOf(lines('name: t', 'descripton: x', 'resource_slots: []'))).to.deep.equal([
+        "f.yaml:2:1: unknown key 'descripton' (did you mean 'description'?)",
+      ]);
     });
 
     it('refuses values outside the lowercase enums, suggesting the lowercase spelling', () => {
-      expect(problemsOf(lines('name: t', 'resource_slots:', '  - name: repo', '    resource_type: git-checkout', '    access: READ_WRITE', '    binding: statik'))).to.deep.equal([
+      expect(
+        problemsOf(
+          lines(
+            'name: t',
+            'resource_slots:',
+            '  - name: repo',
+            '    resource_type: git-checkout',
+            '    access: READ_WRITE',
+            '    binding: statik',
+          ),
+        ),
+      ).to.deep.equal([
         "f.yaml:5:13: resource_slots[0].access: 'READ_WRITE' is not one of read_only, read_write, write_only (did you mean 'read_write'?)",
         "f.yaml:6:14: resource_slots[0].binding: 'statik' is not one of contextual, static, parameter (did you mean 'static'?)",
       ]);
     });
 
     it('refuses a value of the wrong type, and says only that about it', () => {
-      expect(problemsOf(lines('name: 42', 'resource_slots:', '  - name: repo', '    resource_type: git-checkout', '    required: yes'))).to.deep.equal([
+      expect(
+        problemsOf(
+          lines(
+            'name: 42',
+            'resource_slots:',
+            '  - name: repo',
+            '    resource_type: git-checkout',
+            '    required: yes',
+          ),
+        ),
+      ).to.deep.equal([
         'f.yaml:1:7: name: must be a string, not the number 42',
         "f.yaml:5:15: resource_slots[0].required: must be true or false, not the string 'yes'",
       ]);
@@ -180,13 +233,19 @@ describe('registry files: parse, validate, map', () => {
 
   describe('YAML syntax', () => {
     it('reports a syntax error with its line and column', () => {
-      expect(problemsOf(lines('name: t', 'resource_slots:', '  - name: repo', '    resource_type: "git-checkout'))).to.have.length.greaterThan(0);
-      const [first] = problemsOf(lines('name: t', 'resource_slots:', '- name: a', '  resource_type: x', ' bad: indentation'));
+      expect(
+        problemsOf(lines('name: t', 'resource_slots:', '  - name: repo', '    resource_type: "git-checkout')),
+      ).to.have.length.greaterThan(0);
+      const [first] = problemsOf(
+        lines('name: t', 'resource_slots:', '- name: a', '  resource_type: x', ' bad: indentation'),
+      );
       expect(first).to.match(/^f\.yaml:5:\d+: /);
     });
 
     it('refuses a key given twice', () => {
-      expect(problemsOf(lines('name: a', 'name: b', 'resource_slots: []'))).to.deep.equal(['f.yaml:2:1: Map keys must be unique']);
+      expect(problemsOf(lines('name: a', 'name: b', 'resource_slots: []'))).to.deep.equal([
+        'f.yaml:2:1: Map keys must be unique',
+      ]);
     });
 
     it('refuses a second YAML document, pointing at its start', () => {
@@ -237,19 +296,28 @@ describe('registry files: parse, validate, map', () => {
     });
 
     it('refuses parent_types that form a cycle', () => {
-      expect(problemsOf(lines('resource_types:', '  - { name: a, parent_types: [b] }', '  - { name: b, parent_types: [a] }', '  - name: c'))).to.deep.equal([
+      expect(
+        problemsOf(
+          lines(
+            'resource_types:',
+            '  - { name: a, parent_types: [b] }',
+            '  - { name: b, parent_types: [a] }',
+            '  - name: c',
+          ),
+        ),
+      ).to.deep.equal([
         "f.yaml:2:30: resource_types[0].parent_types: parent_types form a cycle (or depend on one) among 'a', 'b'",
         "f.yaml:3:30: resource_types[1].parent_types: parent_types form a cycle (or depend on one) among 'a', 'b'",
       ]);
     });
 
     it('refuses a name defined twice in one file, pointing at the first', () => {
-      expect(problemsOf(lines('resources:', '  - { name: x/a, type: t }', '  - { name: x/a, type: u }'))).to.deep.equal([
-        'f.yaml:3:5: resources[1]: resource x/a is already defined in this file (line 2)',
-      ]);
-      expect(problemsOf(lines('- { name: a, resource_slots: [] }', '- { name: a, resource_slots: [] }'))).to.deep.equal([
-        'f.yaml:2:3: [1]: tool a is already defined in this file (line 1)',
-      ]);
+      expect(problemsOf(lines('resources:', '  - { name: x/a, type: t }', '  - { name: x/a, type: u }'))).to.deep.equal(
+        ['f.yaml:3:5: resources[1]: resource x/a is already defined in this file (line 2)'],
+      );
+      expect(problemsOf(lines('- { name: a, resource_slots: [] }', '- { name: a, resource_slots: [] }'))).to.deep.equal(
+        ['f.yaml:2:3: [1]: tool a is already defined in this file (line 1)'],
+      );
     });
 
     it('check their keys like tools do, and a map with a tool key is read as a (misspelt) tool', () => {
@@ -281,19 +349,33 @@ describe('registry files: parse, validate, map', () => {
     const [entry] = file.entries;
 
     it('places a TOOL_VALIDATION_FAILED problem at the slot field it names, in the file keys', () => {
-      expect(locateServerProblem(file, entry, { slot: 'config', field: 'staticResource', message: "slot 1 ('config') …" })).to.deep.equal({
+      expect(
+        locateServerProblem(file, entry, { slot: 'config', field: 'staticResource', message: "slot 1 ('config') …" }),
+      ).to.deep.equal({
         path: '[0].resource_slots[0].static_resource',
         position: { line: 5, column: 24 },
       });
     });
 
     it("tells slots of a repeated name apart by the server's slot number", () => {
-      expect(locateServerProblem(file, entry, { slot: 'config', field: 'resourceType', message: "slot 2 ('config') requires …" }).position).to.deep.equal({ line: 7, column: 22 });
-      expect(locateServerProblem(file, entry, { slot: 'config', field: 'name', message: "slot 2 ('config') repeats …" }).position).to.deep.equal({ line: 6, column: 13 });
+      expect(
+        locateServerProblem(file, entry, {
+          slot: 'config',
+          field: 'resourceType',
+          message: "slot 2 ('config') requires …",
+        }).position,
+      ).to.deep.equal({ line: 7, column: 22 });
+      expect(
+        locateServerProblem(file, entry, { slot: 'config', field: 'name', message: "slot 2 ('config') repeats …" })
+          .position,
+      ).to.deep.equal({ line: 6, column: 13 });
     });
 
     it('places a BAD_USER_INPUT problem at its input path, falling back to the entry', () => {
-      expect(locateServerProblem(file, entry, { field: 'input.resourceSlots[1].resourceType' })).to.deep.equal({ path: '[0].resource_slots[1].resource_type', position: { line: 7, column: 22 } });
+      expect(locateServerProblem(file, entry, { field: 'input.resourceSlots[1].resourceType' })).to.deep.equal({
+        path: '[0].resource_slots[1].resource_type',
+        position: { line: 7, column: 22 },
+      });
       expect(locateServerProblem(file, entry, { field: 'input' }).position).to.deep.equal({ line: 1, column: 3 });
     });
   });
@@ -304,12 +386,17 @@ describe('registry files: parse, validate, map', () => {
       dir = mkdtempSync(join(tmpdir(), 'registry-files-'));
       mkdirSync(join(dir, 'b', 'deeper'), { recursive: true });
       mkdirSync(join(dir, '.hidden'));
-      for (const name of ['b/deeper/z.yml', 'b/a.yaml', 'a.YAML', 'notes.txt', '.hidden/h.yaml', '.dot.yaml']) writeFileSync(join(dir, name), '[]\n');
+      for (const name of ['b/deeper/z.yml', 'b/a.yaml', 'a.YAML', 'notes.txt', '.hidden/h.yaml', '.dot.yaml'])
+        writeFileSync(join(dir, name), '[]\n');
     });
     after(() => rmSync(dir, { recursive: true, force: true }));
 
     it('finds *.yaml and *.yml under a directory at any depth, sorted, leaving out hidden ones', () => {
-      expect(findYamlFiles([dir]).files.map((f) => f.slice(dir.length + 1))).to.deep.equal(['a.YAML', 'b/a.yaml', 'b/deeper/z.yml']);
+      expect(findYamlFiles([dir]).files.map((f) => f.slice(dir.length + 1))).to.deep.equal([
+        'a.YAML',
+        'b/a.yaml',
+        'b/deeper/z.yml',
+      ]);
     });
 
     it('takes a named file as it is, and reports a path that does not exist', () => {
@@ -319,9 +406,14 @@ describe('registry files: parse, validate, map', () => {
     });
 
     it('reads and checks a file, naming it as asked in messages', () => {
-      writeFileSync(join(dir, 'bad.yaml'), lines('name: t', 'resource_slots:', '  - { name: a, resource_type: t, acces: read_only }'));
+      writeFileSync(
+        join(dir, 'bad.yaml'),
+        lines('name: t', 'resource_slots:', '  - { name: a, resource_type: t, acces: read_only }'),
+      );
       const outcome = readRegistryFile(join(dir, 'bad.yaml'), 'tools/bad.yaml');
-      expect(outcome.ok ? [] : outcome.problems.map(formatProblem)).to.deep.equal(["tools/bad.yaml:3:34: resource_slots[0]: unknown key 'acces' (did you mean 'access'?)"]);
+      expect(outcome.ok ? [] : outcome.problems.map(formatProblem)).to.deep.equal([
+        "tools/bad.yaml:3:34: resource_slots[0]: unknown key 'acces' (did you mean 'access'?)",
+      ]);
     });
   });
 

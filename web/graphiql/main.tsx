@@ -26,7 +26,9 @@ const fetcher: Fetcher = async (params, options) => {
   try {
     return JSON.parse(text);
   } catch {
-    throw new Error(`the server answered ${response.status} ${response.statusText} with a body that is not JSON: ${text.slice(0, 200)}`);
+    throw new Error(
+      `the server answered ${response.status} ${response.statusText} with a body that is not JSON: ${text.slice(0, 200)}`,
+    );
   }
 };
 

@@ -4,11 +4,18 @@ import { Satisfies } from '../validation';
 
 @ArgsType()
 export class ConnectionArgs {
-  @Field(() => Int, { nullable: true, defaultValue: LIMITS.defaultPageSize, description: `Page size, from 1 to ${LIMITS.pageSize}.` })
+  @Field(() => Int, {
+    nullable: true,
+    defaultValue: LIMITS.defaultPageSize,
+    description: `Page size, from 1 to ${LIMITS.pageSize}.`,
+  })
   @Satisfies(checkPageSize)
   first!: number | null;
 
-  @Field(() => String, { nullable: true, description: 'Return items after this cursor (a pageInfo.endCursor or an edge cursor).' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Return items after this cursor (a pageInfo.endCursor or an edge cursor).',
+  })
   after!: string | null;
 }
 
@@ -34,6 +41,10 @@ export class ResourceFilter extends NameFilter {
   @Satisfies(checkRef)
   type!: string | null;
 
-  @Field(() => Boolean, { nullable: true, defaultValue: true, description: 'With `type`, also include resources of every sub-type, at any depth.' })
+  @Field(() => Boolean, {
+    nullable: true,
+    defaultValue: true,
+    description: 'With `type`, also include resources of every sub-type, at any depth.',
+  })
   includeSubtypes!: boolean | null;
 }

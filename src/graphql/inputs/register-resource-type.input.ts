@@ -6,7 +6,9 @@ const checkParentCount = (parents: string[]) => checkListSize(parents.length, LI
 
 @InputType()
 export class RegisterResourceTypeInput {
-  @Field({ description: `Unique; lowercase letters, digits and "-", starting with a letter; at most ${LIMITS.typeName} characters.` })
+  @Field({
+    description: `Unique; lowercase letters, digits and "-", starting with a letter; at most ${LIMITS.typeName} characters.`,
+  })
   @Satisfies(checkTypeName)
   name!: string;
 
@@ -14,7 +16,10 @@ export class RegisterResourceTypeInput {
   @Satisfies(checkDescription)
   description!: string | null;
 
-  @Field(() => [String], { nullable: true, description: `Direct parents (refs), which must already exist; at most ${LIMITS.parentTypes}.` })
+  @Field(() => [String], {
+    nullable: true,
+    description: `Direct parents (refs), which must already exist; at most ${LIMITS.parentTypes}.`,
+  })
   @Satisfies(checkParentCount)
   @EachSatisfies(checkRef)
   parentTypes!: string[] | null;

@@ -4,7 +4,9 @@ import { Satisfies } from '../validation';
 
 @InputType()
 export class RegisterResourceInput {
-  @Field({ description: `Unique; "/"-separated segments of [A-Za-z0-9._-]; at most ${LIMITS.resourceName} characters.` })
+  @Field({
+    description: `Unique; "/"-separated segments of [A-Za-z0-9._-]; at most ${LIMITS.resourceName} characters.`,
+  })
   @Satisfies(checkResourceName)
   name!: string;
 

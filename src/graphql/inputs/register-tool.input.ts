@@ -1,6 +1,13 @@
 import { ValidateNested } from 'class-validator';
 import { Field, InputType } from 'type-graphql';
-import { checkDescription, checkListSize, checkRef, checkResourceName, checkSlotName, LIMITS } from '../../core/grammar';
+import {
+  checkDescription,
+  checkListSize,
+  checkRef,
+  checkResourceName,
+  checkSlotName,
+  LIMITS,
+} from '../../core/grammar';
 import { Access, BindingMode } from '../types/enums';
 import { Satisfies } from '../validation';
 

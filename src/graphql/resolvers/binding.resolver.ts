@@ -17,7 +17,10 @@ export class BindingResolver {
   async resolveBindings(
     @Arg('tool', { description: 'The tool (a ref).' }) tool: string,
     @Arg('project', { description: 'The project (a ref).' }) project: string,
-    @Arg('params', () => [BindingParamInput], { nullable: true, description: 'Resources for PARAMETER slots; a slot without one is deferred.' })
+    @Arg('params', () => [BindingParamInput], {
+      nullable: true,
+      description: 'Resources for PARAMETER slots; a slot without one is deferred.',
+    })
     params: BindingParamInput[] | null,
     @Ctx() ctx: RequestContext,
   ) {
@@ -33,7 +36,8 @@ export class BindingResolver {
   async explainBindings(
     @Arg('tool', { description: 'The tool (a ref).' }) tool: string,
     @Arg('project', { description: 'The project (a ref).' }) project: string,
-    @Arg('params', () => [BindingParamInput], { nullable: true, description: 'Resources for PARAMETER slots.' }) params: BindingParamInput[] | null,
+    @Arg('params', () => [BindingParamInput], { nullable: true, description: 'Resources for PARAMETER slots.' })
+    params: BindingParamInput[] | null,
     @Ctx() ctx: RequestContext,
   ) {
     return toExplanation(await ctx.services.bindings.explain(tool, project, params ?? [], ctx.loaders));

@@ -18,7 +18,11 @@ export class ProjectResolver {
 
   @Authorized(READ)
   @Query(() => ProjectConnection, { description: 'Projects, ordered by name.' })
-  async projects(@Args() args: ConnectionArgs, @Arg('filter', () => ProjectFilter, { nullable: true }) filter: ProjectFilter | null, @Ctx() ctx: RequestContext) {
+  async projects(
+    @Args() args: ConnectionArgs,
+    @Arg('filter', () => ProjectFilter, { nullable: true }) filter: ProjectFilter | null,
+    @Ctx() ctx: RequestContext,
+  ) {
     return toConnection(await ctx.services.projects.list(pageRequest(args, filter), ctx.loaders));
   }
 
@@ -29,7 +33,9 @@ export class ProjectResolver {
   }
 
   @Authorized(WRITE)
-  @Mutation(() => Project, { description: 'Links a resource to a project, at most once, under an optional alias unique within the project.' })
+  @Mutation(() => Project, {
+    description: 'Links a resource to a project, at most once, under an optional alias unique within the project.',
+  })
   linkResource(@Arg('input') input: LinkResourceInput, @Ctx() ctx: RequestContext): Promise<ProjectRecord> {
     return ctx.services.projects.link(input, ctx.loaders);
   }

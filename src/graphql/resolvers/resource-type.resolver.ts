@@ -37,15 +37,21 @@ export class ResourceTypeResolver {
 
   @Authorized(WRITE)
   @Mutation(() => Boolean, {
-    description: 'Deletes a resource type. One that resources, sub-types or tool slots use is CONFLICT, with extensions.usedBy. Unknown: NOT_FOUND.',
+    description:
+      'Deletes a resource type. One that resources, sub-types or tool slots use is CONFLICT, with extensions.usedBy. Unknown: NOT_FOUND.',
   })
   deleteResourceType(@Arg('ref') ref: string, @Ctx() ctx: RequestContext): Promise<boolean> {
     return ctx.services.resourceTypes.delete(ref, ctx.loaders);
   }
 
-  @FieldResolver(() => ResourceConnection, { description: 'Resources that fill a slot of this type: of this type or any sub-type, at any depth; ordered by name.' })
+  @FieldResolver(() => ResourceConnection, {
+    description:
+      'Resources that fill a slot of this type: of this type or any sub-type, at any depth; ordered by name.',
+  })
   async compatibleResources(@Root() type: TypeRow, @Args() args: ConnectionArgs, @Ctx() ctx: RequestContext) {
-    return toConnection(await ctx.services.resourceTypes.compatibleResources(type.id, pageRequest(args, null), ctx.loaders));
+    return toConnection(
+      await ctx.services.resourceTypes.compatibleResources(type.id, pageRequest(args, null), ctx.loaders),
+    );
   }
 
   @FieldResolver(() => [ResourceType], { description: 'Direct parents, in declaration order.' })
@@ -58,7 +64,9 @@ export class ResourceTypeResolver {
     return fromHierarchy(ctx.loaders, (types) => types.ancestorsOf(type.id));
   }
 
-  @FieldResolver(() => [ResourceType], { description: 'Direct sub-types (types listing this one as a parent), ordered by name.' })
+  @FieldResolver(() => [ResourceType], {
+    description: 'Direct sub-types (types listing this one as a parent), ordered by name.',
+  })
   subtypes(@Root() type: TypeRow, @Ctx() ctx: RequestContext): TypeRow[] | Promise<TypeRow[]> {
     return fromHierarchy(ctx.loaders, (types) => types.subtypesOf(type.id));
   }

@@ -19,7 +19,9 @@ export class ResourceResolver {
   }
 
   @Authorized(READ)
-  @Query(() => ResourceConnection, { description: 'Resources, ordered by name. A type filter includes sub-types at any depth by default.' })
+  @Query(() => ResourceConnection, {
+    description: 'Resources, ordered by name. A type filter includes sub-types at any depth by default.',
+  })
   async resources(
     @Args() args: ConnectionArgs,
     @Arg('filter', () => ResourceFilter, { nullable: true }) filter: ResourceFilter | null,
@@ -37,13 +39,16 @@ export class ResourceResolver {
 
   @Authorized(WRITE)
   @Mutation(() => Boolean, {
-    description: 'Deletes a resource; its project links go with it. One a tool binds statically is CONFLICT, with extensions.usedBy. Unknown: NOT_FOUND.',
+    description:
+      'Deletes a resource; its project links go with it. One a tool binds statically is CONFLICT, with extensions.usedBy. Unknown: NOT_FOUND.',
   })
   deleteResource(@Arg('ref') ref: string, @Ctx() ctx: RequestContext): Promise<boolean> {
     return ctx.services.resources.delete(ref, ctx.loaders);
   }
 
-  @FieldResolver(() => ResourceUsage, { description: 'The tools whose STATIC slots bind this resource, and the projects that link it, with their aliases.' })
+  @FieldResolver(() => ResourceUsage, {
+    description: 'The tools whose STATIC slots bind this resource, and the projects that link it, with their aliases.',
+  })
   usedBy(@Root() resource: ResourceInfo, @Ctx() ctx: RequestContext) {
     return ctx.services.resources.usedBy(resource, ctx.loaders);
   }

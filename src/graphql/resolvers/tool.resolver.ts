@@ -24,19 +24,27 @@ export class ToolResolver {
 
   @Authorized(READ)
   @Query(() => ToolConnection, { description: 'Tools, ordered by name.' })
-  async tools(@Args() args: ConnectionArgs, @Arg('filter', () => ToolFilter, { nullable: true }) filter: ToolFilter | null, @Ctx() ctx: RequestContext) {
+  async tools(
+    @Args() args: ConnectionArgs,
+    @Arg('filter', () => ToolFilter, { nullable: true }) filter: ToolFilter | null,
+    @Ctx() ctx: RequestContext,
+  ) {
     return toConnection(await ctx.services.tools.list(pageRequest(args, filter), ctx.loaders));
   }
 
   @Authorized(WRITE)
-  @Mutation(() => Tool, { description: 'Registers a tool and its slots, after the static checks (TOOL_VALIDATION_FAILED lists every problem).' })
+  @Mutation(() => Tool, {
+    description:
+      'Registers a tool and its slots, after the static checks (TOOL_VALIDATION_FAILED lists every problem).',
+  })
   registerTool(@Arg('input') input: RegisterToolInput, @Ctx() ctx: RequestContext): Promise<ToolRecord> {
     return ctx.services.tools.register(input, ctx.loaders);
   }
 
   @Authorized(WRITE)
   @Mutation(() => Tool, {
-    description: 'Replaces the tool of the same name: its description and all its slots, keeping its id. Unknown name: NOT_FOUND; then the same checks as registerTool.',
+    description:
+      'Replaces the tool of the same name: its description and all its slots, keeping its id. Unknown name: NOT_FOUND; then the same checks as registerTool.',
   })
   updateTool(@Arg('input') input: RegisterToolInput, @Ctx() ctx: RequestContext): Promise<ToolRecord> {
     return ctx.services.tools.update(input, ctx.loaders);
@@ -44,7 +52,8 @@ export class ToolResolver {
 
   @Authorized(READ)
   @Query(() => [ToolProblem], {
-    description: "Dry run of registerTool's static checks: stores nothing and returns every problem (empty when the tool is fine). Grammar errors are still BAD_USER_INPUT; an existing name is not checked.",
+    description:
+      "Dry run of registerTool's static checks: stores nothing and returns every problem (empty when the tool is fine). Grammar errors are still BAD_USER_INPUT; an existing name is not checked.",
   })
   validateTool(@Arg('input') input: RegisterToolInput, @Ctx() ctx: RequestContext): Promise<ToolProblemRecord[]> {
     return ctx.services.tools.validate(input, ctx.loaders);
@@ -56,8 +65,14 @@ export class ToolResolver {
     return ctx.services.tools.unregister(ref, ctx.loaders);
   }
 
-  @FieldResolver(() => BindingExplanation, { description: 'How this tool binds in a project: explainBindings without params.' })
-  async bindingsIn(@Root() tool: ToolRecord, @Arg('project', { description: 'The project (a ref).' }) project: string, @Ctx() ctx: RequestContext) {
+  @FieldResolver(() => BindingExplanation, {
+    description: 'How this tool binds in a project: explainBindings without params.',
+  })
+  async bindingsIn(
+    @Root() tool: ToolRecord,
+    @Arg('project', { description: 'The project (a ref).' }) project: string,
+    @Ctx() ctx: RequestContext,
+  ) {
     return toExplanation(await ctx.services.bindings.explainIn(tool, project, ctx.loaders));
   }
 
@@ -71,7 +86,9 @@ export class ToolResolver {
 
 @Resolver(() => ResourceSlot)
 export class ResourceSlotResolver {
-  @FieldResolver(() => ResourceType, { description: 'The type a resource must have, or descend from, to fill this slot.' })
+  @FieldResolver(() => ResourceType, {
+    description: 'The type a resource must have, or descend from, to fill this slot.',
+  })
   resourceType(@Root() slot: SlotRecord, @Ctx() ctx: RequestContext): TypeNode | Promise<TypeNode> {
     return fromHierarchy(ctx.loaders, (types) => {
       const type = types.byId(slot.typeId);

@@ -116,7 +116,10 @@ export class SlotExplanation {
   @Field()
   message!: string;
 
-  @Field(() => String, { nullable: true, description: 'For AMBIGUOUS and NO_MATCH (and other failures): a concrete fix.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'For AMBIGUOUS and NO_MATCH (and other failures): a concrete fix.',
+  })
   fix!: string | null;
 
   @Field(() => [CandidateExplanation], { description: 'Every resource the rule looked at.' })

@@ -10,7 +10,10 @@ export class BindingResult {
   @Field(() => BindingMode)
   bindingMode!: BindingMode;
 
-  @Field(() => ID, { nullable: true, description: 'The bound resource; null when deferred or when an optional slot found nothing.' })
+  @Field(() => ID, {
+    nullable: true,
+    description: 'The bound resource; null when deferred or when an optional slot found nothing.',
+  })
   resourceId!: string | null;
 
   @Field(() => Resource, { nullable: true })

@@ -5,7 +5,10 @@ export class PageInfo {
   @Field({ description: 'True when more items follow this page.' })
   hasNextPage!: boolean;
 
-  @Field(() => String, { nullable: true, description: 'The cursor of the last edge, to pass as `after` for the next page.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'The cursor of the last edge, to pass as `after` for the next page.',
+  })
   endCursor!: string | null;
 }
 

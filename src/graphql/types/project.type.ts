@@ -2,7 +2,10 @@ import { Field, ID, ObjectType } from 'type-graphql';
 import { Connection } from './connection.type';
 import { Resource } from './resource.type';
 
-@ObjectType({ description: 'A project: contextual slots find their resources among its linked resources.', simpleResolvers: true })
+@ObjectType({
+  description: 'A project: contextual slots find their resources among its linked resources.',
+  simpleResolvers: true,
+})
 export class Project {
   @Field(() => ID)
   id!: string;
@@ -16,7 +19,10 @@ export class Project {
 
 @ObjectType({ description: 'A resource linked to a project.', simpleResolvers: true })
 export class ProjectResource {
-  @Field(() => String, { nullable: true, description: 'Unique within the project; a contextual slot of this name prefers this resource.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Unique within the project; a contextual slot of this name prefers this resource.',
+  })
   alias!: string | null;
 
   @Field(() => Resource)

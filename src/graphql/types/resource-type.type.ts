@@ -2,7 +2,8 @@ import { Field, ID, ObjectType } from 'type-graphql';
 import { Connection } from './connection.type';
 
 @ObjectType({
-  description: 'A kind of resource. A resource of type R fills a slot of type S when R = S or S is among the ancestors of R.',
+  description:
+    'A kind of resource. A resource of type R fills a slot of type S when R = S or S is among the ancestors of R.',
   simpleResolvers: true,
 })
 export class ResourceType {

@@ -7,7 +7,16 @@ import { ResourceTypeEntity } from './resource-type.entity';
 import { ResourceEntity } from './resource.entity';
 import { ToolEntity } from './tool.entity';
 
-export { ProjectResourceEntity, ProjectEntity, RegistryStateEntity, ResourceSlotEntity, ResourceTypeParentEntity, ResourceTypeEntity, ResourceEntity, ToolEntity };
+export {
+  ProjectResourceEntity,
+  ProjectEntity,
+  RegistryStateEntity,
+  ResourceSlotEntity,
+  ResourceTypeParentEntity,
+  ResourceTypeEntity,
+  ResourceEntity,
+  ToolEntity,
+};
 
 /** Every entity, for the DataSource. */
 export const ENTITIES = [

@@ -8,7 +8,12 @@ export class ResourceTypeParentEntity {
   @PrimaryColumn({ name: 'type_id', type: 'varchar', length: 26, primaryKeyConstraintName: 'pk_resource_type_parent' })
   typeId!: string;
 
-  @PrimaryColumn({ name: 'parent_id', type: 'varchar', length: 26, primaryKeyConstraintName: 'pk_resource_type_parent' })
+  @PrimaryColumn({
+    name: 'parent_id',
+    type: 'varchar',
+    length: 26,
+    primaryKeyConstraintName: 'pk_resource_type_parent',
+  })
   parentId!: string;
 
   @Column({ type: 'integer' })

@@ -1,4 +1,12 @@
-import { Table, TableCheck, TableForeignKey, TableIndex, TableUnique, type MigrationInterface, type QueryRunner } from 'typeorm';
+import {
+  Table,
+  TableCheck,
+  TableForeignKey,
+  TableIndex,
+  TableUnique,
+  type MigrationInterface,
+  type QueryRunner,
+} from 'typeorm';
 import type { TableColumnOptions } from 'typeorm/schema-builder/options/TableColumnOptions';
 
 /**
@@ -12,13 +20,22 @@ export class InitialSchema1764489600000 implements MigrationInterface {
   async up(queryRunner: QueryRunner): Promise<void> {
     const postgres = queryRunner.connection.driver.options.type === 'postgres';
     const id = (name = 'id'): TableColumnOptions => ({ name, type: 'varchar', length: '26' });
-    const nameColumn = (length: number): TableColumnOptions => ({ name: 'name', type: 'varchar', length: String(length), ...(postgres ? { collation: 'C' } : {}) });
+    const nameColumn = (length: number): TableColumnOptions => ({
+      name: 'name',
+      type: 'varchar',
+      length: String(length),
+      ...(postgres ? { collation: 'C' } : {}),
+    });
     const description: TableColumnOptions = { name: 'description', type: 'text', isNullable: true };
 
     await queryRunner.createTable(
       new Table({
         name: 'resource_type',
-        columns: [{ ...id(), isPrimary: true, primaryKeyConstraintName: 'pk_resource_type' }, nameColumn(100), description],
+        columns: [
+          { ...id(), isPrimary: true, primaryKeyConstraintName: 'pk_resource_type' },
+          nameColumn(100),
+          description,
+        ],
         uniques: [new TableUnique({ name: 'uq_resource_type_name', columnNames: ['name'] })],
       }),
     );
@@ -32,8 +49,20 @@ export class InitialSchema1764489600000 implements MigrationInterface {
           { name: 'ordinal', type: 'integer' },
         ],
         foreignKeys: [
-          new TableForeignKey({ name: 'fk_resource_type_parent_type', columnNames: ['type_id'], referencedTableName: 'resource_type', referencedColumnNames: ['id'], onDelete: 'CASCADE' }),
-          new TableForeignKey({ name: 'fk_resource_type_parent_parent', columnNames: ['parent_id'], referencedTableName: 'resource_type', referencedColumnNames: ['id'], onDelete: 'RESTRICT' }),
+          new TableForeignKey({
+            name: 'fk_resource_type_parent_type',
+            columnNames: ['type_id'],
+            referencedTableName: 'resource_type',
+            referencedColumnNames: ['id'],
+            onDelete: 'CASCADE',
+          }),
+          new TableForeignKey({
+            name: 'fk_resource_type_parent_parent',
+            columnNames: ['parent_id'],
+            referencedTableName: 'resource_type',
+            referencedColumnNames: ['id'],
+            onDelete: 'RESTRICT',
+          }),
         ],
         indices: [new TableIndex({ name: 'idx_resource_type_parent_parent', columnNames: ['parent_id'] })],
       }),
@@ -51,7 +80,13 @@ export class InitialSchema1764489600000 implements MigrationInterface {
         ],
         uniques: [new TableUnique({ name: 'uq_resource_name', columnNames: ['name'] })],
         foreignKeys: [
-          new TableForeignKey({ name: 'fk_resource_type', columnNames: ['type_id'], referencedTableName: 'resource_type', referencedColumnNames: ['id'], onDelete: 'RESTRICT' }),
+          new TableForeignKey({
+            name: 'fk_resource_type',
+            columnNames: ['type_id'],
+            referencedTableName: 'resource_type',
+            referencedColumnNames: ['id'],
+            onDelete: 'RESTRICT',
+          }),
         ],
         indices: [
           new TableIndex({ name: 'idx_resource_type', columnNames: ['type_id'] }),
@@ -78,8 +113,20 @@ export class InitialSchema1764489600000 implements MigrationInterface {
         ],
         uniques: [new TableUnique({ name: 'uq_project_resource_alias', columnNames: ['project_id', 'alias'] })],
         foreignKeys: [
-          new TableForeignKey({ name: 'fk_project_resource_project', columnNames: ['project_id'], referencedTableName: 'project', referencedColumnNames: ['id'], onDelete: 'CASCADE' }),
-          new TableForeignKey({ name: 'fk_project_resource_resource', columnNames: ['resource_id'], referencedTableName: 'resource', referencedColumnNames: ['id'], onDelete: 'CASCADE' }),
+          new TableForeignKey({
+            name: 'fk_project_resource_project',
+            columnNames: ['project_id'],
+            referencedTableName: 'project',
+            referencedColumnNames: ['id'],
+            onDelete: 'CASCADE',
+          }),
+          new TableForeignKey({
+            name: 'fk_project_resource_resource',
+            columnNames: ['resource_id'],
+            referencedTableName: 'resource',
+            referencedColumnNames: ['id'],
+            onDelete: 'CASCADE',
+          }),
         ],
         indices: [new TableIndex({ name: 'idx_project_resource_resource', columnNames: ['resource_id'] })],
       }),
@@ -108,14 +155,41 @@ export class InitialSchema1764489600000 implements MigrationInterface {
         ],
         uniques: [new TableUnique({ name: 'uq_resource_slot_name', columnNames: ['tool_id', 'name'] })],
         checks: [
-          new TableCheck({ name: 'ck_resource_slot_access', expression: `"access" IN ('READ_ONLY', 'READ_WRITE', 'WRITE_ONLY')` }),
-          new TableCheck({ name: 'ck_resource_slot_binding', expression: `"binding" IN ('CONTEXTUAL', 'STATIC', 'PARAMETER')` }),
-          new TableCheck({ name: 'ck_resource_slot_static', expression: `("binding" = 'STATIC') = ("static_resource_id" IS NOT NULL)` }),
+          new TableCheck({
+            name: 'ck_resource_slot_access',
+            expression: `"access" IN ('READ_ONLY', 'READ_WRITE', 'WRITE_ONLY')`,
+          }),
+          new TableCheck({
+            name: 'ck_resource_slot_binding',
+            expression: `"binding" IN ('CONTEXTUAL', 'STATIC', 'PARAMETER')`,
+          }),
+          new TableCheck({
+            name: 'ck_resource_slot_static',
+            expression: `("binding" = 'STATIC') = ("static_resource_id" IS NOT NULL)`,
+          }),
         ],
         foreignKeys: [
-          new TableForeignKey({ name: 'fk_resource_slot_tool', columnNames: ['tool_id'], referencedTableName: 'tool', referencedColumnNames: ['id'], onDelete: 'CASCADE' }),
-          new TableForeignKey({ name: 'fk_resource_slot_type', columnNames: ['resource_type_id'], referencedTableName: 'resource_type', referencedColumnNames: ['id'], onDelete: 'RESTRICT' }),
-          new TableForeignKey({ name: 'fk_resource_slot_static_resource', columnNames: ['static_resource_id'], referencedTableName: 'resource', referencedColumnNames: ['id'], onDelete: 'RESTRICT' }),
+          new TableForeignKey({
+            name: 'fk_resource_slot_tool',
+            columnNames: ['tool_id'],
+            referencedTableName: 'tool',
+            referencedColumnNames: ['id'],
+            onDelete: 'CASCADE',
+          }),
+          new TableForeignKey({
+            name: 'fk_resource_slot_type',
+            columnNames: ['resource_type_id'],
+            referencedTableName: 'resource_type',
+            referencedColumnNames: ['id'],
+            onDelete: 'RESTRICT',
+          }),
+          new TableForeignKey({
+            name: 'fk_resource_slot_static_resource',
+            columnNames: ['static_resource_id'],
+            referencedTableName: 'resource',
+            referencedColumnNames: ['id'],
+            onDelete: 'RESTRICT',
+          }),
         ],
         indices: [
           new TableIndex({ name: 'idx_resource_slot_type', columnNames: ['resource_type_id'] }),
@@ -138,7 +212,16 @@ export class InitialSchema1764489600000 implements MigrationInterface {
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    for (const table of ['registry_state', 'resource_slot', 'tool', 'project_resource', 'project', 'resource', 'resource_type_parent', 'resource_type']) {
+    for (const table of [
+      'registry_state',
+      'resource_slot',
+      'tool',
+      'project_resource',
+      'project',
+      'resource',
+      'resource_type_parent',
+      'resource_type',
+    ]) {
       await queryRunner.dropTable(table);
     }
   }
