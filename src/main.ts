@@ -1,25 +1,15 @@
 import 'reflect-metadata';
 import type { Logger } from 'pino';
-import { BindingService } from './application/binding.service';
-import { HierarchyCache } from './application/hierarchy-cache';
-import { createLoaders, type SharedCaches } from './application/loaders';
-import { RecordCache } from './application/record-cache';
-import { LocalClock, SharedDatabaseClock } from './application/registry-clock';
-import { ProjectService } from './application/project.service';
-import { RegistryWrites } from './application/registry-writes';
-import { ResourceTypeService } from './application/resource-type.service';
-import { ResourceService } from './application/resource.service';
-import { ToolService } from './application/tool.service';
+import { createServices } from './application/services';
+import { RegistryVersioning } from './application/versioning';
 import { checkConfig, ConfigError, loadConfig, type AppConfig } from './config';
 import { loadDemoData } from './demo/demo-data';
-import type { Services } from './graphql/context';
 import { buildRegistrySchema } from './graphql/schema';
 import { createHttpServer } from './http/server';
 import { createLogger } from './logging';
 import { Database } from './persistence/database';
-import { acquireSqliteOwnerLock } from './persistence/sqlite-owner-lock';
 import { SCHEMA_CREATING_MIGRATION } from './persistence/migrations';
-import { RegistryReader } from './persistence/registry-store';
+import { acquireSqliteOwnerLock } from './persistence/sqlite-owner-lock';
 
 /** A started server. */
 export interface RunningApp {
@@ -27,7 +17,7 @@ export interface RunningApp {
   readonly url: string;
   readonly port: number;
   readonly db: Database;
-  readonly caches: SharedCaches;
+  readonly versioning: RegistryVersioning;
   /** The migrations this start applied (empty when the database was already current). */
   readonly migrationsApplied: readonly string[];
   /** Stops accepting requests, lets in-flight ones finish, and closes the database. */
@@ -57,27 +47,12 @@ export async function bootstrap(
     const applied = await db.migrate();
     if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
 
-    const reader = new RegistryReader(db.read, db.sql);
-    // SQLite: this process owns the file, so the registry version lives in memory. PostgreSQL: read per request.
-    const clock = db.dialect === 'sqlite' ? await LocalClock.start(reader) : new SharedDatabaseClock(reader);
-    const caches: SharedCaches = { hierarchy: new HierarchyCache(), records: new RecordCache(), clock };
-    const writes = new RegistryWrites(db, caches, clock);
-    const services: Services = {
-      resourceTypes: new ResourceTypeService(writes),
-      resources: new ResourceService(writes),
-      projects: new ProjectService(writes),
-      tools: new ToolService(writes),
-      bindings: new BindingService(),
-    };
-    const newLoaders = () => createLoaders(reader, caches);
+    const versioning = await RegistryVersioning.open(db);
+    const services = createServices(versioning);
 
     // Only the start that created the schema loads the demo, so several instances starting at once on an empty database load it once.
-    if (
-      config.demoData &&
-      applied.includes(SCHEMA_CREATING_MIGRATION) &&
-      (await reader.registryState()).version === 0
-    ) {
-      await loadDemoData(services, newLoaders());
+    if (config.demoData && applied.includes(SCHEMA_CREATING_MIGRATION) && (await versioning.current()).version === 0) {
+      await loadDemoData(services, versioning.session());
       logger.info('new registry: loaded the demo data (DEMO_DATA=false skips this)');
     }
 
@@ -86,7 +61,7 @@ export async function bootstrap(
       schema: await buildRegistrySchema(),
       services,
       logger,
-      createLoaders: newLoaders,
+      newSession: () => versioning.session(),
       isReady: async () => {
         await db.ping();
         return db.isMigrated();
@@ -108,7 +83,7 @@ export async function bootstrap(
       url,
       port,
       db,
-      caches,
+      versioning,
       migrationsApplied: applied,
       close: () =>
         (closing ??= (async () => {

@@ -16,6 +16,17 @@ import { checkResourceName, checkSlotName, checkTypeName, shortNameOf } from '..
 import { ACCESS_MODES, type Access, type BindingMode, type TypeNode } from '../../src/core/model';
 import { TypeHierarchy } from '../../src/core/type-hierarchy';
 import { Database } from '../../src/persistence/database';
+import {
+  insertEveryColumn,
+  PROJECT,
+  PROJECT_RESOURCE,
+  REGISTRY_STATE,
+  RESOURCE,
+  RESOURCE_SLOT,
+  RESOURCE_TYPE,
+  RESOURCE_TYPE_PARENT,
+  TOOL,
+} from '../../src/persistence/tables';
 import { Random } from './random';
 
 /** Bump when the generator changes what it builds, so old cached databases are not reused. */
@@ -346,20 +357,17 @@ function insertRows(path: string, rows: Rows): GeneratedCounts {
   try {
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('synchronous = OFF');
-    const insertType = sqlite.prepare('INSERT INTO resource_type (id, name, description) VALUES (?, ?, NULL)');
-    const insertParent = sqlite.prepare(
-      'INSERT INTO resource_type_parent (type_id, parent_id, ordinal) VALUES (?, ?, ?)',
+    const insertType = sqlite.prepare(insertEveryColumn(RESOURCE_TYPE));
+    const insertParent = sqlite.prepare(insertEveryColumn(RESOURCE_TYPE_PARENT));
+    const insertResource = sqlite.prepare(insertEveryColumn(RESOURCE));
+    const insertProject = sqlite.prepare(insertEveryColumn(PROJECT));
+    const insertLink = sqlite.prepare(insertEveryColumn(PROJECT_RESOURCE));
+    const insertTool = sqlite.prepare(insertEveryColumn(TOOL));
+    const insertSlot = sqlite.prepare(insertEveryColumn(RESOURCE_SLOT));
+    const S = REGISTRY_STATE.columns;
+    const setState = sqlite.prepare(
+      `UPDATE ${REGISTRY_STATE.name} SET ${S.version} = ?, ${S.typesVersion} = ? WHERE ${S.id} = 1`,
     );
-    const insertResource = sqlite.prepare(
-      'INSERT INTO resource (id, name, short_name, type_id, description) VALUES (?, ?, ?, ?, NULL)',
-    );
-    const insertProject = sqlite.prepare('INSERT INTO project (id, name, description) VALUES (?, ?, NULL)');
-    const insertLink = sqlite.prepare('INSERT INTO project_resource (project_id, resource_id, alias) VALUES (?, ?, ?)');
-    const insertTool = sqlite.prepare('INSERT INTO tool (id, name, description) VALUES (?, ?, NULL)');
-    const insertSlot = sqlite.prepare(
-      'INSERT INTO resource_slot (tool_id, ordinal, name, resource_type_id, access, binding, static_resource_id, required) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-    );
-    const setState = sqlite.prepare('UPDATE registry_state SET version = ?, types_version = ? WHERE id = 1');
 
     const counts = {
       types: rows.types.length,
@@ -374,32 +382,34 @@ function insertRows(path: string, rows: Rows): GeneratedCounts {
     };
     sqlite.transaction(() => {
       for (const type of rows.types) {
-        insertType.run(type.id, type.name);
-        type.parentIds.forEach((parentId, ordinal) => insertParent.run(type.id, parentId, ordinal));
+        insertType.run({ id: type.id, name: type.name, description: null });
+        type.parentIds.forEach((parentId, ordinal) => insertParent.run({ typeId: type.id, parentId, ordinal }));
         counts.typeParents += type.parentIds.length;
       }
-      for (const r of rows.resources) insertResource.run(r.id, r.name, r.shortName, r.typeId);
+      for (const r of rows.resources) {
+        insertResource.run({ id: r.id, name: r.name, shortName: r.shortName, typeId: r.typeId, description: null });
+      }
       for (const project of rows.projects) {
-        insertProject.run(project.id, project.name);
+        insertProject.run({ id: project.id, name: project.name, description: null });
         for (const link of project.links) {
-          insertLink.run(project.id, link.resourceId, link.alias);
+          insertLink.run({ projectId: project.id, resourceId: link.resourceId, alias: link.alias });
           counts.links += 1;
           if (link.alias !== null) counts.aliasedLinks += 1;
         }
       }
       for (const tool of rows.tools) {
-        insertTool.run(tool.id, tool.name);
+        insertTool.run({ id: tool.id, name: tool.name, description: null });
         tool.slots.forEach((slot, ordinal) => {
-          insertSlot.run(
-            tool.id,
+          insertSlot.run({
+            toolId: tool.id,
             ordinal,
-            slot.name,
-            slot.typeId,
-            slot.access,
-            slot.binding,
-            slot.staticResourceId,
-            slot.required ? 1 : 0,
-          );
+            name: slot.name,
+            resourceTypeId: slot.typeId,
+            access: slot.access,
+            binding: slot.binding,
+            staticResourceId: slot.staticResourceId,
+            required: slot.required ? 1 : 0,
+          });
           counts.slots += 1;
           counts.slotsByBinding[slot.binding] += 1;
         });

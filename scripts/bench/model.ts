@@ -6,6 +6,24 @@
 import BetterSqlite3 from 'better-sqlite3';
 import type { Access, BindingMode, LinkedResource, ResourceInfo, SlotDefinition, TypeNode } from '../../src/core/model';
 import { TypeHierarchy } from '../../src/core/type-hierarchy';
+import {
+  PROJECT,
+  PROJECT_RESOURCE,
+  REGISTRY_STATE,
+  RESOURCE,
+  RESOURCE_SLOT,
+  RESOURCE_TYPE,
+  RESOURCE_TYPE_PARENT,
+  selectEveryColumn,
+  TOOL,
+  type ProjectResourceRow,
+  type ProjectRow,
+  type RegistryStateRow,
+  type ResourceRow,
+  type ResourceSlotRow,
+  type ResourceTypeRow,
+  type ToolRow,
+} from '../../src/persistence/tables';
 
 export interface ProjectModel {
   readonly id: string;
@@ -48,39 +66,41 @@ export interface RegistryCounts {
   readonly slotsByBinding: Record<BindingMode, number>;
 }
 
-type Row = Record<string, string | number | null>;
-
 /** Loads every type, resource, project link and tool slot from the file. */
 export function loadRegistryModel(path: string): RegistryModel {
   const sqlite = new BetterSqlite3(path, { readonly: true, fileMustExist: true });
   try {
-    const all = (sql: string) => sqlite.prepare(sql).all() as Row[];
+    const all = <T>(sql: string) => sqlite.prepare(sql).all() as T[];
 
     const types = new Map<string, TypeNode & { parentIds: string[] }>();
-    for (const row of all('SELECT id, name, description FROM resource_type ORDER BY id')) {
-      types.set(String(row.id), {
-        id: String(row.id),
-        name: String(row.name),
-        description: row.description === null ? null : String(row.description),
+    for (const row of all<ResourceTypeRow>(
+      `${selectEveryColumn(RESOURCE_TYPE)} ORDER BY ${RESOURCE_TYPE.columns.id}`,
+    )) {
+      types.set(row.id, {
+        id: row.id,
+        name: row.name,
+        description: row.description,
         parentIds: [],
       });
     }
     let typeParents = 0;
-    for (const row of all('SELECT type_id, parent_id FROM resource_type_parent ORDER BY type_id, ordinal')) {
-      types.get(String(row.type_id))?.parentIds.push(String(row.parent_id));
+    for (const row of all<{ type_id: string; parent_id: string }>(
+      `${selectEveryColumn(RESOURCE_TYPE_PARENT)} ORDER BY ${RESOURCE_TYPE_PARENT.columns.typeId}, ${RESOURCE_TYPE_PARENT.columns.ordinal}`,
+    )) {
+      types.get(row.type_id)?.parentIds.push(row.parent_id);
       typeParents += 1;
     }
     const typeList = [...types.values()];
     const hierarchy = new TypeHierarchy(typeList);
 
-    const resources: ResourceInfo[] = all(
-      'SELECT id, name, short_name, type_id, description FROM resource ORDER BY id',
+    const resources: ResourceInfo[] = all<ResourceRow>(
+      `${selectEveryColumn(RESOURCE)} ORDER BY ${RESOURCE.columns.id}`,
     ).map((row) => ({
-      id: String(row.id),
-      name: String(row.name),
-      shortName: String(row.short_name),
-      typeId: String(row.type_id),
-      description: row.description === null ? null : String(row.description),
+      id: row.id,
+      name: row.name,
+      shortName: row.short_name,
+      typeId: row.type_id,
+      description: row.description,
     }));
     const resourceById = new Map(resources.map((r) => [r.id, r]));
     const resourcesByType = new Map<string, ResourceInfo[]>();
@@ -91,15 +111,15 @@ export function loadRegistryModel(path: string): RegistryModel {
     }
 
     const projects = new Map<string, ProjectModel>();
-    for (const row of all('SELECT id, name FROM project ORDER BY id'))
-      projects.set(String(row.id), { id: String(row.id), name: String(row.name), links: [] });
+    for (const row of all<ProjectRow>(`${selectEveryColumn(PROJECT)} ORDER BY ${PROJECT.columns.id}`))
+      projects.set(row.id, { id: row.id, name: row.name, links: [] });
     let links = 0;
     let aliasedLinks = 0;
-    for (const row of all('SELECT project_id, resource_id, alias FROM project_resource')) {
-      const resource = resourceById.get(String(row.resource_id));
-      const project = projects.get(String(row.project_id));
+    for (const row of all<ProjectResourceRow>(selectEveryColumn(PROJECT_RESOURCE))) {
+      const resource = resourceById.get(row.resource_id);
+      const project = projects.get(row.project_id);
       if (!resource || !project) continue;
-      project.links.push({ resource, alias: row.alias === null ? null : String(row.alias) });
+      project.links.push({ resource, alias: row.alias });
       links += 1;
       if (row.alias !== null) aliasedLinks += 1;
     }
@@ -110,27 +130,27 @@ export function loadRegistryModel(path: string): RegistryModel {
       );
 
     const tools = new Map<string, ToolModel>();
-    for (const row of all('SELECT id, name FROM tool ORDER BY id'))
-      tools.set(String(row.id), { id: String(row.id), name: String(row.name), slots: [] });
+    for (const row of all<ToolRow>(`${selectEveryColumn(TOOL)} ORDER BY ${TOOL.columns.id}`))
+      tools.set(row.id, { id: row.id, name: row.name, slots: [] });
     const slotsByBinding: Record<BindingMode, number> = { CONTEXTUAL: 0, STATIC: 0, PARAMETER: 0 };
     let slots = 0;
-    for (const row of all(
-      'SELECT tool_id, name, resource_type_id, access, binding, static_resource_id, required FROM resource_slot ORDER BY tool_id, ordinal',
+    for (const row of all<ResourceSlotRow>(
+      `${selectEveryColumn(RESOURCE_SLOT)} ORDER BY ${RESOURCE_SLOT.columns.toolId}, ${RESOURCE_SLOT.columns.ordinal}`,
     )) {
-      const binding = String(row.binding) as BindingMode;
-      tools.get(String(row.tool_id))?.slots.push({
-        name: String(row.name),
-        typeId: String(row.resource_type_id),
-        access: String(row.access) as Access,
+      const binding = row.binding as BindingMode;
+      tools.get(row.tool_id)?.slots.push({
+        name: row.name,
+        typeId: row.resource_type_id,
+        access: row.access as Access,
         binding,
-        staticResourceId: row.static_resource_id === null ? null : String(row.static_resource_id),
-        required: row.required === 1 || row.required === '1',
+        staticResourceId: row.static_resource_id,
+        required: row.required === 1 || row.required === true,
       });
       slots += 1;
       slotsByBinding[binding] += 1;
     }
 
-    const state = sqlite.prepare('SELECT version, types_version FROM registry_state WHERE id = 1').get() as Row;
+    const state = sqlite.prepare(selectEveryColumn(REGISTRY_STATE)).get() as RegistryStateRow;
     return {
       types: typeList,
       hierarchy,

@@ -10,7 +10,7 @@ import {
 } from '../core/binding-resolution';
 import type { ResourceInfo } from '../core/model';
 import type { ProjectRecord, ToolRecord } from '../persistence/records';
-import type { Loaders } from './loaders';
+import { loaded, type ReadSession } from './versioning';
 import { requireWellFormedRef } from './registry-writes';
 
 /** An invocation param: the resource (ref) for a PARAMETER slot. */
@@ -29,7 +29,7 @@ export interface ToolResolution {
 /**
  * Binding resolution over stored data. It loads what the core needs (tool,
  * slots, project links, named resources, hierarchy) through the request's
- * loaders, then lets the pure core decide.
+ * session, then lets the pure core decide.
  */
 export class BindingService {
   /** resolveBindings: every slot's result, or BINDING_RESOLUTION_FAILED listing every failing slot. */
@@ -37,9 +37,9 @@ export class BindingService {
     toolRef: string,
     projectRef: string,
     params: readonly BindingParam[],
-    loaders: Loaders,
+    session: ReadSession,
   ): Promise<BindingOutcome[]> {
-    const summary = summarize((await this.explain(toolRef, projectRef, params, loaders)).slots);
+    const summary = summarize((await this.explain(toolRef, projectRef, params, session)).slots);
     if (!summary.ok) throw new BindingResolutionError(summary.problems);
     return summary.results;
   }
@@ -49,7 +49,7 @@ export class BindingService {
     toolRef: string,
     projectRef: string,
     params: readonly BindingParam[],
-    loaders: Loaders,
+    session: ReadSession,
   ): Promise<ToolResolution> {
     requireWellFormedRef('tool', toolRef);
     requireWellFormedRef('project', projectRef);
@@ -57,45 +57,45 @@ export class BindingService {
     if (sizeProblem) throw new BadInputError([{ field: 'params', message: `params ${sizeProblem}` }]);
     params.forEach((p, i) => requireWellFormedRef(`params[${i}].resource`, p.resource));
 
-    const [tool, project] = await Promise.all([loaders.toolByRef.load(toolRef), loaders.projectByRef.load(projectRef)]);
+    const [tool, project] = await Promise.all([session.toolByRef.load(toolRef), session.projectByRef.load(projectRef)]);
     if (!tool) throw new NotFoundError('tool', toolRef);
     if (!project) throw new NotFoundError('project', projectRef);
-    return this.explainFor(tool, project, params, loaders);
+    return this.explainFor(tool, project, params, session);
   }
 
   /** Tool.bindingsIn: the explanation for a tool already loaded (a dashboard asks this for many tools at once). */
-  async explainIn(tool: ToolRecord, projectRef: string, loaders: Loaders): Promise<ToolResolution> {
+  async explainIn(tool: ToolRecord, projectRef: string, session: ReadSession): Promise<ToolResolution> {
     requireWellFormedRef('project', projectRef);
-    const project = await loaders.projectByRef.load(projectRef);
+    const project = await session.projectByRef.load(projectRef);
     if (!project) throw new NotFoundError('project', projectRef);
-    return this.explainFor(tool, project, [], loaders);
+    return this.explainFor(tool, project, [], session);
   }
 
   private async explainFor(
     tool: ToolRecord,
     project: ProjectRecord,
     params: readonly BindingParam[],
-    loaders: Loaders,
+    session: ReadSession,
   ): Promise<ToolResolution> {
-    const slots = await loaders.slotsByToolId.load(tool.id);
+    const slots = await session.slotsByToolId.load(tool.id);
     const paramProblems = checkParams(tool.name, slots, params);
     if (paramProblems.length > 0) throw new BadInputError(paramProblems);
 
     const staticIds = slots.flatMap((s) => (s.staticResourceId ? [s.staticResourceId] : []));
     const [hierarchy, links, staticResources, paramResources] = await Promise.all([
-      loaders.hierarchy(),
-      loaders.linksByProjectId.load(project.id),
-      loaders.resourceById.loadMany(staticIds),
-      loaders.resourceByRef.loadMany(params.map((p) => p.resource)),
+      session.hierarchy(),
+      session.linksByProjectId.load(project.id),
+      session.resourceById.loadMany(staticIds),
+      session.resourceByRef.loadMany(params.map((p) => p.resource)),
     ]);
 
     const staticById = new Map<string, ResourceInfo>();
     for (const entry of staticResources) {
-      const resource = unwrap(entry);
+      const resource = loaded(entry);
       if (resource) staticById.set(resource.id, resource);
     }
     const paramBySlot = new Map<string, ParamValue>();
-    params.forEach((p, i) => paramBySlot.set(p.slot, { ref: p.resource, resource: unwrap(paramResources[i]) }));
+    params.forEach((p, i) => paramBySlot.set(p.slot, { ref: p.resource, resource: loaded(paramResources[i]) }));
 
     const resolutions = resolveSlots(slots, {
       projectName: project.name,
@@ -106,10 +106,4 @@ export class BindingService {
     });
     return { tool, project, slots: resolutions };
   }
-}
-
-/** A DataLoader.loadMany entry: the value, null for a miss; a failed load is rethrown, never read as a miss. */
-function unwrap<T>(entry: T | null | Error): T | null {
-  if (entry instanceof Error) throw entry;
-  return entry;
 }

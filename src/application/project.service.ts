@@ -1,8 +1,8 @@
 import { ConflictError, NotFoundError } from '../core/errors';
 import type { Page, PageRequest, ProjectRecord } from '../persistence/records';
-import type { RegistryReader } from '../persistence/registry-store';
+import type { RegistryReader } from '../persistence/registry-reader';
 import { newId } from './ids';
-import type { Loaders } from './loaders';
+import { loaded, type ReadSession } from './versioning';
 import { requireWellFormedRef, type RegistryWrites } from './registry-writes';
 
 /** Input of createProject. */
@@ -29,22 +29,22 @@ export class ProjectService {
   constructor(private readonly writes: RegistryWrites) {}
 
   /** The project a ref names, or null. */
-  find(ref: string, loaders: Loaders): Promise<ProjectRecord | null> {
+  find(ref: string, session: ReadSession): Promise<ProjectRecord | null> {
     requireWellFormedRef('ref', ref);
-    return loaders.projectByRef.load(ref);
+    return session.projectByRef.load(ref);
   }
 
   /** A page of projects by name. */
-  async list(request: PageRequest, loaders: Loaders): Promise<Page<ProjectRecord>> {
-    const page = await loaders.reader.pageProjects(request);
-    for (const project of page.items) loaders.projectById.prime(project.id, project);
+  async list(request: PageRequest, session: ReadSession): Promise<Page<ProjectRecord>> {
+    const page = await session.pageProjects(request);
+    for (const project of page.items) session.projectById.prime(project.id, project);
     return page;
   }
 
   /** Creates a project; the name is unique. */
-  create(command: CreateProjectCommand, loaders: Loaders): Promise<ProjectRecord> {
+  create(command: CreateProjectCommand, session: ReadSession): Promise<ProjectRecord> {
     return this.writes.change(
-      loaders,
+      session,
       async ({ writer }) => {
         const project: ProjectRecord = { id: newId(), name: command.name, description: command.description ?? null };
         await writer.insertProject(project);
@@ -55,12 +55,12 @@ export class ProjectService {
   }
 
   /** Links a resource to a project, at most once, under an optional alias unique within the project. */
-  link(command: LinkResourceCommand, loaders: Loaders): Promise<ProjectRecord> {
+  link(command: LinkResourceCommand, session: ReadSession): Promise<ProjectRecord> {
     requireWellFormedRef('input.project', command.project);
     requireWellFormedRef('input.resource', command.resource);
     const alias = command.alias ?? null;
     return this.writes.change(
-      loaders,
+      session,
       async ({ writer }) => {
         const { project, resource } = await this.findBoth(writer.reader, command);
         const links = await writer.reader.linksByProjectIds([project.id]);
@@ -72,7 +72,7 @@ export class ProjectService {
           throw new ConflictError(
             `alias '${alias}' is already used in project '${project.name}' by resource '${holder.resource.name}'`,
           );
-        await writer.insertLink(project.id, resource.id, alias);
+        await writer.insertLink(project, resource, alias);
         return project;
       },
       (violation) =>
@@ -87,12 +87,12 @@ export class ProjectService {
   }
 
   /** Removes a link. An unknown project or resource, or a resource that is not linked, is NOT_FOUND. */
-  unlink(command: UnlinkResourceCommand, loaders: Loaders): Promise<ProjectRecord> {
+  unlink(command: UnlinkResourceCommand, session: ReadSession): Promise<ProjectRecord> {
     requireWellFormedRef('input.project', command.project);
     requireWellFormedRef('input.resource', command.resource);
-    return this.writes.change(loaders, async ({ writer }) => {
+    return this.writes.change(session, async ({ writer }) => {
       const { project, resource } = await this.findBoth(writer.reader, command);
-      if (!(await writer.deleteLink(project.id, resource.id))) {
+      if (!(await writer.deleteLink(project, resource))) {
         throw new NotFoundError(
           'link',
           `${project.name} → ${resource.name}`,
@@ -114,12 +114,13 @@ export class ProjectService {
   }
 
   /** Deletes a project and its links (nothing else refers to a project). */
-  delete(ref: string, loaders: Loaders): Promise<boolean> {
+  delete(ref: string, session: ReadSession): Promise<boolean> {
     requireWellFormedRef('ref', ref);
-    return this.writes.change(loaders, async ({ writer }) => {
+    return this.writes.change(session, async ({ writer }) => {
       const [project] = await writer.reader.projectsByRefs([ref]);
       if (!project) throw new NotFoundError('project', ref);
-      return writer.deleteProject(project.id);
+      await writer.deleteProject(project);
+      return true;
     });
   }
 }

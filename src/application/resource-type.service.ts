@@ -1,11 +1,10 @@
 import { BadInputError, ConflictError, NotFoundError } from '../core/errors';
-import { isIdRef } from '../core/grammar';
 import type { ResourceInfo, TypeNode } from '../core/model';
 import type { Page, PageRequest } from '../persistence/records';
 import { newId } from './ids';
 import { USED_BY_SHOWN } from './usage';
 import type { UsageRef } from '../core/errors';
-import type { Loaders } from './loaders';
+import { loaded, type ReadSession } from './versioning';
 import { requireWellFormedRef, type RegistryWrites } from './registry-writes';
 
 /** Input of registerResourceType (already grammar-checked at the edge). */
@@ -20,30 +19,30 @@ export class ResourceTypeService {
   constructor(private readonly writes: RegistryWrites) {}
 
   /** The type a ref names, or null. */
-  async find(ref: string, loaders: Loaders): Promise<TypeNode | null> {
+  async find(ref: string, session: ReadSession): Promise<TypeNode | null> {
     requireWellFormedRef('ref', ref);
-    return (await loaders.hierarchy()).byRef(ref, isIdRef(ref)) ?? null;
+    return (await session.hierarchy()).byRef(ref) ?? null;
   }
 
   /** A page of types by name. */
-  list(request: PageRequest, loaders: Loaders): Promise<Page<Omit<TypeNode, 'parentIds'>>> {
-    return loaders.reader.pageTypes(request);
+  list(request: PageRequest, session: ReadSession): Promise<Page<Omit<TypeNode, 'parentIds'>>> {
+    return session.pageTypes(request);
   }
 
   /** A page of the resources that fill a slot of this type: the type and every sub-type, at any depth. */
   compatibleResources(
     typeId: string,
     request: Pick<PageRequest, 'first' | 'afterName'>,
-    loaders: Loaders,
+    session: ReadSession,
   ): Promise<Page<ResourceInfo>> {
-    return loaders.compatibleResources.load({ typeId, first: request.first, afterName: request.afterName });
+    return session.compatibleResources.load({ typeId, first: request.first, afterName: request.afterName });
   }
 
   /**
    * Registers a type. Parents must already exist (unknown: NOT_FOUND); a type
    * may not list itself (BAD_USER_INPUT) or a parent twice; the name is unique (CONFLICT).
    */
-  async register(command: RegisterResourceTypeCommand, loaders: Loaders): Promise<TypeNode> {
+  async register(command: RegisterResourceTypeCommand, session: ReadSession): Promise<TypeNode> {
     const parentRefs = command.parentTypes ?? [];
     const problems = parentRefs.flatMap((ref, index) => {
       if (ref === command.name)
@@ -63,10 +62,10 @@ export class ResourceTypeService {
     if (problems.length > 0) throw new BadInputError(problems);
 
     return this.writes.change(
-      loaders,
+      session,
       async ({ writer, hierarchy }) => {
         const types = await hierarchy();
-        const parents = parentRefs.map((ref) => types.byRef(ref, isIdRef(ref)));
+        const parents = parentRefs.map((ref) => types.byRef(ref));
         const unknown = parentRefs.filter((_, i) => !parents[i]);
         if (unknown.length > 0) {
           throw new NotFoundError(
@@ -83,7 +82,6 @@ export class ResourceTypeService {
         if (types.wouldCreateCycle(type.id, parentIds))
           throw new BadInputError([{ field: 'input.parentTypes', message: 'these parents would form a cycle' }]);
         await writer.insertType(type);
-        await writer.markTypesChanged();
         return type;
       },
       () => new ConflictError(`a resource type named '${command.name}' already exists`),
@@ -94,13 +92,13 @@ export class ResourceTypeService {
    * Deletes a type. One that resources, sub-types or tool slots use is
    * CONFLICT, listing them in `usedBy`.
    */
-  delete(ref: string, loaders: Loaders): Promise<boolean> {
+  delete(ref: string, session: ReadSession): Promise<boolean> {
     requireWellFormedRef('ref', ref);
     return this.writes.change(
-      loaders,
+      session,
       async ({ writer, hierarchy }) => {
         const types = await hierarchy();
-        const type = types.byRef(ref, isIdRef(ref));
+        const type = types.byRef(ref);
         if (!type) throw new NotFoundError('resource type', ref);
         const usedBy: UsageRef[] = [
           ...types
@@ -122,9 +120,8 @@ export class ResourceTypeService {
             usedBy.slice(0, USED_BY_SHOWN),
           );
         }
-        const deleted = await writer.deleteType(type.id);
-        await writer.markTypesChanged();
-        return deleted;
+        await writer.deleteType(type);
+        return true;
       },
       () => new ConflictError(`resource type '${ref}' came into use meanwhile; try again`),
     );

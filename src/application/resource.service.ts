@@ -1,10 +1,10 @@
 import { ConflictError, NotFoundError } from '../core/errors';
 import { USED_BY_SHOWN } from './usage';
-import { isIdRef, shortNameOf } from '../core/grammar';
+import { shortNameOf } from '../core/grammar';
 import type { ResourceInfo } from '../core/model';
 import type { Page, PageRequest, ProjectRecord, ToolRecord } from '../persistence/records';
 import { newId } from './ids';
-import type { Loaders } from './loaders';
+import { loaded, type ReadSession } from './versioning';
 import { requireWellFormedRef, type RegistryWrites } from './registry-writes';
 
 /** Input of registerResource. */
@@ -31,58 +31,58 @@ export class ResourceService {
   constructor(private readonly writes: RegistryWrites) {}
 
   /** The resource a ref names, or null. */
-  find(ref: string, loaders: Loaders): Promise<ResourceInfo | null> {
+  find(ref: string, session: ReadSession): Promise<ResourceInfo | null> {
     requireWellFormedRef('ref', ref);
-    return loaders.resourceByRef.load(ref);
+    return session.resourceByRef.load(ref);
   }
 
   /** A page of resources by name; a type filter includes every sub-type at any depth unless told not to. */
   async list(
     request: PageRequest,
     typeFilter: ResourceTypeFilter | null,
-    loaders: Loaders,
+    session: ReadSession,
   ): Promise<Page<ResourceInfo>> {
     let typeIds: string[] | null = null;
     if (typeFilter) {
       requireWellFormedRef('filter.type', typeFilter.type);
-      const types = await loaders.hierarchy();
-      const type = types.byRef(typeFilter.type, isIdRef(typeFilter.type));
+      const types = await session.hierarchy();
+      const type = types.byRef(typeFilter.type);
       if (!type) throw new NotFoundError('resource type', typeFilter.type);
       typeIds = typeFilter.includeSubtypes ? [type.id, ...types.descendantsOf(type.id).map((t) => t.id)] : [type.id];
     }
-    const page = await loaders.reader.pageResources(request, typeIds);
-    for (const resource of page.items) loaders.resourceById.prime(resource.id, resource);
+    const page = await session.pageResources(request, typeIds);
+    for (const resource of page.items) session.resourceById.prime(resource.id, resource);
     return page;
   }
 
-  /** Who uses a resource, through the request's loaders (batched across many resources). */
-  async usedBy(resource: ResourceInfo, loaders: Loaders): Promise<ResourceUsage> {
+  /** Who uses a resource, through the request's session (batched across many resources). */
+  async usedBy(resource: ResourceInfo, session: ReadSession): Promise<ResourceUsage> {
     const [slots, links] = await Promise.all([
-      loaders.staticSlotsByResourceId.load(resource.id),
-      loaders.linksByResourceId.load(resource.id),
+      session.staticSlotsByResourceId.load(resource.id),
+      session.linksByResourceId.load(resource.id),
     ]);
     const [tools, projects] = await Promise.all([
-      loaders.toolById.loadMany(slots.map((s) => s.toolId)),
-      loaders.projectById.loadMany(links.map((l) => l.projectId)),
+      session.toolById.loadMany(slots.map((s) => s.toolId)),
+      session.projectById.loadMany(links.map((l) => l.projectId)),
     ]);
     return {
       staticBindings: slots.flatMap((slot, i) => {
-        const tool = present(tools[i]);
+        const tool = loaded(tools[i]);
         return tool ? [{ tool, slotName: slot.slot }] : [];
       }),
       links: links.flatMap((link, i) => {
-        const project = present(projects[i]);
+        const project = loaded(projects[i]);
         return project ? [{ project, alias: link.alias }] : [];
       }),
     };
   }
 
   /** Registers a resource of a registered type; the name is unique. */
-  async register(command: RegisterResourceCommand, loaders: Loaders): Promise<ResourceInfo> {
+  async register(command: RegisterResourceCommand, session: ReadSession): Promise<ResourceInfo> {
     return this.writes.change(
-      loaders,
+      session,
       async ({ writer, hierarchy }) => {
-        const type = (await hierarchy()).byRef(command.type, isIdRef(command.type));
+        const type = (await hierarchy()).byRef(command.type);
         if (!type) throw new NotFoundError('resource type', command.type);
         const resource: ResourceInfo = {
           id: newId(),
@@ -102,10 +102,10 @@ export class ResourceService {
    * Deletes a resource. One that a tool binds statically is CONFLICT, listing
    * those tools in `usedBy`; its project links are removed with it.
    */
-  delete(ref: string, loaders: Loaders): Promise<boolean> {
+  delete(ref: string, session: ReadSession): Promise<boolean> {
     requireWellFormedRef('ref', ref);
     return this.writes.change(
-      loaders,
+      session,
       async ({ writer }) => {
         const [resource] = await writer.reader.resourcesByRefs([ref]);
         if (!resource) throw new NotFoundError('resource', ref);
@@ -116,15 +116,10 @@ export class ResourceService {
             uses.slice(0, USED_BY_SHOWN).map((u) => ({ kind: 'TOOL', name: u.tool, detail: `slot '${u.slot}'` })),
           );
         }
-        return writer.deleteResource(resource.id);
+        await writer.deleteResource(resource);
+        return true;
       },
       () => new ConflictError(`resource '${ref}' came into use meanwhile; try again`),
     );
   }
-}
-
-/** A loadMany entry: the value, null for a miss; a failed load is rethrown. */
-function present<T>(entry: T | null | Error): T | null {
-  if (entry instanceof Error) throw entry;
-  return entry;
 }

@@ -4,9 +4,9 @@ import type { ResourceInfo, SlotDefinition } from '../core/model';
 import { validateToolSlots, withDefaults, type SlotDraft } from '../core/tool-validation';
 import type { TypeHierarchy } from '../core/type-hierarchy';
 import type { Page, PageRequest, ToolRecord } from '../persistence/records';
-import type { RegistryReader } from '../persistence/registry-store';
+import type { RegistryReader } from '../persistence/registry-reader';
 import { newId } from './ids';
-import type { Loaders } from './loaders';
+import { loaded, type ReadSession } from './versioning';
 import { requireWellFormedRef, type RegistryWrites } from './registry-writes';
 
 /** Input of registerTool (already grammar-checked at the edge). */
@@ -21,15 +21,15 @@ export class ToolService {
   constructor(private readonly writes: RegistryWrites) {}
 
   /** The tool a ref names, or null. */
-  find(ref: string, loaders: Loaders): Promise<ToolRecord | null> {
+  find(ref: string, session: ReadSession): Promise<ToolRecord | null> {
     requireWellFormedRef('ref', ref);
-    return loaders.toolByRef.load(ref);
+    return session.toolByRef.load(ref);
   }
 
   /** A page of tools by name. */
-  async list(request: PageRequest, loaders: Loaders): Promise<Page<ToolRecord>> {
-    const page = await loaders.reader.pageTools(request);
-    for (const tool of page.items) loaders.toolById.prime(tool.id, tool);
+  async list(request: PageRequest, session: ReadSession): Promise<Page<ToolRecord>> {
+    const page = await session.pageTools(request);
+    for (const tool of page.items) session.toolById.prime(tool.id, tool);
     return page;
   }
 
@@ -39,9 +39,9 @@ export class ToolService {
    * TOOL_VALIDATION_FAILED; then a duplicate name is CONFLICT. A rejected tool
    * stores nothing.
    */
-  register(command: RegisterToolCommand, loaders: Loaders): Promise<ToolRecord> {
+  register(command: RegisterToolCommand, session: ReadSession): Promise<ToolRecord> {
     return this.writes.change(
-      loaders,
+      session,
       async ({ writer, hierarchy }) => {
         const slots = await this.checkedSlots(command, await hierarchy(), writer.reader);
         const tool: ToolRecord = { id: newId(), name: command.name, description: command.description ?? null };
@@ -57,15 +57,18 @@ export class ToolService {
    * slots, keeping its id. Unknown name: NOT_FOUND; then the same static checks
    * as registration.
    */
-  update(command: RegisterToolCommand, loaders: Loaders): Promise<ToolRecord> {
+  update(command: RegisterToolCommand, session: ReadSession): Promise<ToolRecord> {
     return this.writes.change(
-      loaders,
+      session,
       async ({ writer, hierarchy }) => {
         const [existing] = await writer.reader.toolsByRefs([command.name]);
         if (!existing) throw new NotFoundError('tool', command.name);
-        const slots = await this.checkedSlots(command, await hierarchy(), writer.reader);
+        const [slots, before] = await Promise.all([
+          this.checkedSlots(command, await hierarchy(), writer.reader),
+          writer.reader.slotsByToolIds([existing.id]),
+        ]);
         const tool: ToolRecord = { ...existing, description: command.description ?? null };
-        await writer.replaceTool(tool, slots);
+        await writer.replaceTool({ ...existing, slots: before }, tool, slots);
         return tool;
       },
       (violation) => this.violationError(command, violation.kind),
@@ -73,15 +76,10 @@ export class ToolService {
   }
 
   /** registerTool's static checks, without storing anything: every problem, or none. */
-  async validate(command: RegisterToolCommand, loaders: Loaders): Promise<ToolProblem[]> {
-    const staticResources = await loaders.resourceByRef.loadMany(staticRefsOf(command));
-    const found = staticResources
-      .map((r) => {
-        if (r instanceof Error) throw r;
-        return r;
-      })
-      .filter((r): r is ResourceInfo => r !== null);
-    return validateToolSlots(command.resourceSlots, lookups(await loaders.hierarchy(), found)).problems;
+  async validate(command: RegisterToolCommand, session: ReadSession): Promise<ToolProblem[]> {
+    const staticResources = await session.resourceByRef.loadMany(staticRefsOf(command));
+    const found = staticResources.map(loaded).filter((r): r is ResourceInfo => r !== null);
+    return validateToolSlots(command.resourceSlots, lookups(await session.hierarchy(), found)).problems;
   }
 
   /** Runs the static checks inside a write; throws TOOL_VALIDATION_FAILED listing every problem. */
@@ -103,12 +101,13 @@ export class ToolService {
   }
 
   /** Removes a tool and its slots. An unknown ref is NOT_FOUND. */
-  unregister(ref: string, loaders: Loaders): Promise<boolean> {
+  unregister(ref: string, session: ReadSession): Promise<boolean> {
     requireWellFormedRef('ref', ref);
-    return this.writes.change(loaders, async ({ writer }) => {
+    return this.writes.change(session, async ({ writer }) => {
       const [tool] = await writer.reader.toolsByRefs([ref]);
       if (!tool) throw new NotFoundError('tool', ref);
-      return writer.deleteTool(tool.id);
+      await writer.deleteTool({ ...tool, slots: await writer.reader.slotsByToolIds([tool.id]) });
+      return true;
     });
   }
 }
@@ -124,7 +123,7 @@ function staticRefsOf(command: RegisterToolCommand): string[] {
 function lookups(types: TypeHierarchy, resources: readonly ResourceInfo[]) {
   return {
     hierarchy: types,
-    typeByRef: (ref: string) => types.byRef(ref, isIdRef(ref)),
+    typeByRef: (ref: string) => types.byRef(ref),
     resourceByRef: (ref: string) => resources.find((r) => (isIdRef(ref) ? r.id === ref : r.name === ref)),
   };
 }

@@ -1,3 +1,4 @@
+import { isIdRef } from './grammar';
 import type { TypeNode } from './model';
 
 /**
@@ -47,8 +48,8 @@ export class TypeHierarchy {
   }
 
   /** The type a ref names: by id when it has an id's shape, else by name. */
-  byRef(ref: string, isId: boolean): TypeNode | undefined {
-    return isId ? this.byIdMap.get(ref) : this.byNameMap.get(ref);
+  byRef(ref: string): TypeNode | undefined {
+    return isIdRef(ref) ? this.byIdMap.get(ref) : this.byNameMap.get(ref);
   }
 
   /** Direct parents, in declaration order. */

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import type { Loaders } from '../application/loaders';
-import type { Services } from '../graphql/context';
+import type { ReadSession } from '../application/versioning';
+import type { Services } from '../application/services';
 import { formatProblem, readRegistryFile, type Entry } from '../registry-files';
 
 /**
@@ -16,7 +16,7 @@ import { formatProblem, readRegistryFile, type Entry } from '../registry-files';
 export const DEMO_FILES = ['examples/registry.yaml', 'examples/tools/demo-mixed.yaml'] as const;
 
 /** Loads the demo files into a new registry through the services. A file that does not check out stops the start. */
-export async function loadDemoData(services: Services, loaders: Loaders): Promise<void> {
+export async function loadDemoData(services: Services, session: ReadSession): Promise<void> {
   const root = repositoryRoot();
   const files = DEMO_FILES.map((file) => {
     const outcome = readRegistryFile(join(root, file), file);
@@ -24,27 +24,27 @@ export async function loadDemoData(services: Services, loaders: Loaders): Promis
     return outcome.value;
   });
   for (const file of files) {
-    for (const entry of file.entries) await apply(services, loaders, entry);
+    for (const entry of file.entries) await apply(services, session, entry);
   }
 }
 
 /** Registers one entry of a file through the service that owns it. */
-async function apply(services: Services, loaders: Loaders, entry: Entry): Promise<void> {
+async function apply(services: Services, session: ReadSession, entry: Entry): Promise<void> {
   switch (entry.kind) {
     case 'resourceType':
-      await services.resourceTypes.register(entry.input, loaders);
+      await services.resourceTypes.register(entry.input, session);
       return;
     case 'resource':
-      await services.resources.register(entry.input, loaders);
+      await services.resources.register(entry.input, session);
       return;
     case 'project':
-      await services.projects.create(entry.input, loaders);
+      await services.projects.create(entry.input, session);
       return;
     case 'link':
-      await services.projects.link(entry.input, loaders);
+      await services.projects.link(entry.input, session);
       return;
     case 'tool':
-      await services.tools.register(entry.input, loaders);
+      await services.tools.register(entry.input, session);
       return;
   }
 }

@@ -1,19 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { BindingService } from '../application/binding.service';
-import type { Loaders } from '../application/loaders';
-import type { ProjectService } from '../application/project.service';
-import type { ResourceTypeService } from '../application/resource-type.service';
-import type { ResourceService } from '../application/resource.service';
-import type { ToolService } from '../application/tool.service';
+import type { Services } from '../application/services';
+import type { ReadSession } from '../application/versioning';
 
-/** The application services, one instance each for the whole server. */
-export interface Services {
-  readonly resourceTypes: ResourceTypeService;
-  readonly resources: ResourceService;
-  readonly projects: ProjectService;
-  readonly tools: ToolService;
-  readonly bindings: BindingService;
-}
+export type { Services } from '../application/services';
 
 /** What the caller of one request may do, and which token it presented. */
 export interface Access {
@@ -29,18 +18,17 @@ export interface RequestReport {
   operationType: string | null;
   /** `extensions.code` of each error in the response. */
   errorCodes: string[];
-  /** False when the operation selects only meta fields (`__typename`, `__schema`, `__type`) at its root. */
-  readsRegistry: boolean;
   /** Whether the response cache answered, missed, or was not used. */
   cache: 'hit' | 'miss' | 'bypass';
 }
 
-/** What every resolver gets: the services, and this request's loaders, id and logger. */
+/** What every resolver gets: the services, and this request's read session, id and logger. */
 export interface RequestContext {
   readonly requestId: string;
   readonly access: Access;
   readonly services: Services;
-  readonly loaders: Loaders;
+  /** This request's reads of the registry, at one pinned version. */
+  readonly session: ReadSession;
   readonly log: FastifyBaseLogger;
   readonly report: RequestReport;
 }

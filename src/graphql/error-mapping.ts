@@ -1,6 +1,6 @@
 import { unwrapResolverError } from '@apollo/server/errors';
 import type { ApolloServerPlugin } from '@apollo/server';
-import { GraphQLError, Kind, type GraphQLFormattedError } from 'graphql';
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { BadInputError, BindingResolutionError, ConflictError, DomainError, ToolValidationError } from '../core/errors';
 import type { RequestContext } from './context';
 
@@ -52,18 +52,12 @@ export const errorReportingPlugin: ApolloServerPlugin<RequestContext> = {
           );
         }
       },
-      async willSendResponse({ response, contextValue, request, operation }) {
-        contextValue.report.operationName = request.operationName ?? operation?.name?.value ?? null;
-        contextValue.report.operationType = operation?.operation ?? null;
-        contextValue.report.readsRegistry =
-          !operation ||
-          !operation.selectionSet.selections.every((s) => s.kind === Kind.FIELD && s.name.value.startsWith('__'));
+      async willSendResponse({ response, contextValue }) {
         if (response.body.kind !== 'single') return;
         for (const error of response.body.singleResult.errors ?? []) {
-          const code = typeof error.extensions?.code === 'string' ? error.extensions.code : 'UNKNOWN';
-          contextValue.report.errorCodes.push(code);
-          if (code === 'INTERNAL_SERVER_ERROR')
+          if (error.extensions?.code === 'INTERNAL_SERVER_ERROR') {
             (error.extensions as Record<string, unknown>).requestId = contextValue.requestId;
+          }
         }
       },
     };

@@ -1,16 +1,17 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Loaders } from '../application/loaders';
+import type { VersionProbe } from '../application/versioning';
 import type { Access, RequestReport } from '../graphql/context';
 
 /**
  * Whole GraphQL responses to read-only operations, kept in memory and keyed
  * on the request (query text, operation name, variables, Accept header). An
- * entry that read registry data is tagged with the registry version it was
- * computed at and is served only while the database still holds that version,
- * checked with one statement per request, so another instance's write is
- * seen at once. An entry of an operation that reads only meta fields
- * (`__typename`, `__schema`, `__type`) does not depend on the registry.
- * Only successful answers (200, no errors) are kept; bounded by total bytes.
+ * entry that read registry data is tagged with the registry version its
+ * request pinned, and is served only while that is still the current version
+ * (the registry clock says: from memory on SQLite, one statement on
+ * PostgreSQL, so another instance's write is seen at once). An entry whose
+ * request read no registry data at all (`{ __typename }`, introspection) does
+ * not depend on the registry. Only successful answers (200, no errors) are
+ * kept; bounded by total bytes.
  */
 export interface CachedResponse {
   readonly body: string;
@@ -72,7 +73,8 @@ export class ResponseCache {
 /** What the cache needs of a request: who asks, its loaders (the registry version), and its report. */
 export interface CacheScope {
   readonly access: Access;
-  readonly loaders: Loaders;
+  /** The request's registry version: the one it pinned, and the one now. */
+  readonly version: VersionProbe;
   readonly report: RequestReport;
 }
 
@@ -97,7 +99,7 @@ export function withResponseCache(
     if (key) {
       const entry = cache!.get(key);
       // Only a request that ran successfully before has an entry, so reading the version here never serves a refused request.
-      if (entry && (entry.version === null || entry.version === (await currentVersion(scope.loaders)))) {
+      if (entry && (entry.version === null || entry.version === (await currentVersion(scope.version)))) {
         Object.assign(scope.report, { operationName: entry.operationName, operationType: 'query', cache: 'hit' });
         return reply.header('content-type', entry.contentType).header('x-registry-cache', 'hit').send(entry.body);
       }
@@ -106,20 +108,18 @@ export function withResponseCache(
     const body = await execute(request, reply);
     reply.header('x-registry-cache', scope.report.cache);
     const { report } = scope;
-    // Tagged with the version read before the first data read; an answer that read registry data without it is not kept.
-    const version = scope.loaders.readVersion();
+    // Every registry read pins the version first, so an answer that pinned none read no registry data.
     if (
       key &&
       typeof body === 'string' &&
       reply.statusCode === 200 &&
       report.operationType === 'query' &&
-      report.errorCodes.length === 0 &&
-      (version !== undefined || !report.readsRegistry)
+      report.errorCodes.length === 0
     ) {
       cache!.set(key, {
         body,
         contentType: String(reply.getHeader('content-type')),
-        version: report.readsRegistry ? version! : null,
+        version: scope.version.pinnedVersion() ?? null,
         operationName: report.operationName,
       });
     }
@@ -128,9 +128,9 @@ export function withResponseCache(
 }
 
 /** The registry version now, or NaN when it cannot be read (then nothing is served from the cache). */
-async function currentVersion(loaders: Loaders): Promise<number> {
+async function currentVersion(version: VersionProbe): Promise<number> {
   try {
-    return (await loaders.state()).version;
+    return await version.currentVersion();
   } catch {
     return Number.NaN;
   }

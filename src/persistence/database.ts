@@ -4,9 +4,11 @@ import { dataSourceOptions } from './data-source';
 import { isTransientConflict } from './sql-errors';
 import { SqlDialect, toDialect, type QueryFn } from './sql';
 import { StatementCounter, type PersistenceLog } from './statement-counter';
+import { openPostgresReader, openSqliteReader, typeormReader, type ReadConnection } from './read-connection';
 
 /** What a write transaction can do: raw statements and TypeORM entity writes, on one connection. */
 export interface WriteTransaction {
+  /** Runs a statement and returns the rows it gives (for INSERT, UPDATE and DELETE: those of RETURNING). */
   readonly query: QueryFn;
   readonly manager: EntityManager;
   readonly sql: SqlDialect;
@@ -16,12 +18,13 @@ export interface WriteTransaction {
 const TRANSIENT_RETRIES = 5;
 
 /**
- * The open database. On SQLite it holds two connections to the same file: a
- * writer, used only inside serialized write transactions, and a read-only
- * reader, so that a read never sees a write that is still in progress (WAL lets
- * them run side by side). `sqlite::memory:` cannot be shared between
- * connections, so there the one connection does both. On PostgreSQL, one pool
- * serves both; each transaction gets its own connection.
+ * The open database. Writes, migrations and the schema belong to TypeORM (one
+ * DataSource). Reads run on connections of their own, opened through the
+ * drivers' public APIs (see ./read-connection.ts): on SQLite a second,
+ * query-only connection to the same file, so that a read never sees a write
+ * that is still in progress (WAL lets them run side by side); on PostgreSQL a
+ * pool of its own. `sqlite::memory:` cannot be shared between connections, so
+ * there reads go through TypeORM's one connection.
  */
 export class Database {
   readonly sql: SqlDialect;
@@ -31,29 +34,24 @@ export class Database {
 
   private constructor(
     private readonly writer: DataSource,
-    private readonly reader: DataSource,
+    private readonly reads: ReadConnection,
     readonly counter: StatementCounter,
   ) {
     this.sql = new SqlDialect(writer.options.type === 'postgres' ? 'postgres' : 'sqlite');
-    this.read = this.sql.dialect === 'postgres' ? postgresReads(reader, counter) : sqliteReads(reader, counter);
+    this.read = reads.query;
   }
 
   /** Opens the connections. Nothing is migrated yet. */
   static async open(config: DatabaseConfig, log?: PersistenceLog): Promise<Database> {
     const counter = new StatementCounter(log);
-    const writer = new DataSource(dataSourceOptions(config, { logger: counter, role: 'writer' }));
+    const writer = new DataSource(dataSourceOptions(config, { logger: counter }));
     await writer.initialize();
-    let reader = writer;
-    if (config.kind === 'sqlite' && config.path !== ':memory:') {
-      reader = new DataSource(dataSourceOptions(config, { logger: counter, role: 'reader' }));
-      try {
-        await reader.initialize();
-      } catch (error) {
-        await writer.destroy();
-        throw error;
-      }
+    try {
+      return new Database(writer, openReads(config, writer, counter, log), counter);
+    } catch (error) {
+      await writer.destroy();
+      throw error;
     }
-    return new Database(writer, reader, counter);
   }
 
   /** The SQL dialect in use. */
@@ -105,7 +103,7 @@ export class Database {
   /** Waits for queued writes, then closes every connection. */
   async close(): Promise<void> {
     await this.writeChain.catch(() => undefined);
-    if (this.reader !== this.writer && this.reader.isInitialized) await this.reader.destroy();
+    await this.reads.close();
     if (this.writer.isInitialized) await this.writer.destroy();
   }
 
@@ -120,7 +118,9 @@ export class Database {
       let result: T;
       try {
         result = await work({
-          query: (sql, params = []) => runner.query(toDialect(dialect, sql), params as unknown[]),
+          // Structured results give the rows the same way on both drivers, RETURNING included.
+          query: async <Row>(sql: string, params: readonly unknown[] = []) =>
+            (await runner.query(toDialect(dialect, sql), params as unknown[], true)).records as Row[],
           manager: runner.manager,
           sql: this.sql,
         });
@@ -152,40 +152,12 @@ export class Database {
 /** An arbitrary, fixed key for the migration advisory lock. */
 const MIGRATION_LOCK_KEY = 7_214_003_117;
 
-/**
- * Reads go straight to the driver connection TypeORM opened, bypassing its
- * query runner: on the hot path its per-statement events and promises cost
- * more than the statement itself. Every statement is still counted.
- */
-function sqliteReads(reader: DataSource, counter: StatementCounter): QueryFn {
-  const statements = new Map<string, { all(...params: unknown[]): unknown[] }>();
-  return async <Row>(sql: string, params: readonly unknown[] = []) => {
-    const connection = (
-      reader.driver as unknown as {
-        databaseConnection?: { prepare(sql: string): { all(...p: unknown[]): unknown[] }; open: boolean };
-      }
-    ).databaseConnection;
-    if (!connection?.open) throw new Error('the database connection is closed');
-    let statement = statements.get(sql);
-    if (!statement) {
-      statement = connection.prepare(sql);
-      if (statements.size >= 500) statements.clear();
-      statements.set(sql, statement);
-    }
-    counter.logQuery(sql);
-    return statement.all(...params) as Row[];
-  };
-}
-
-/** PostgreSQL reads on TypeORM's pool, with `?` placeholders rewritten to `$n`. */
-function postgresReads(reader: DataSource, counter: StatementCounter): QueryFn {
-  return async <Row>(sql: string, params: readonly unknown[] = []) => {
-    const pool = (
-      reader.driver as unknown as { master?: { query(text: string, values: unknown[]): Promise<{ rows: unknown[] }> } }
-    ).master;
-    if (!pool || !reader.isInitialized) throw new Error('the database connection is closed');
-    const text = toDialect('postgres', sql);
-    counter.logQuery(text);
-    return (await pool.query(text, params as unknown[])).rows as Row[];
-  };
+/** The read connections for a database: see ./read-connection.ts. */
+function openReads(config: DatabaseConfig, writer: DataSource, counter: StatementCounter, log?: PersistenceLog) {
+  if (config.kind === 'postgres') {
+    return openPostgresReader(config.url, counter, (error) =>
+      log?.warn(`an idle database connection was lost: ${error.message}`),
+    );
+  }
+  return config.path === ':memory:' ? typeormReader(writer) : openSqliteReader(config.path, counter);
 }

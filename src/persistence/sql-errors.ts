@@ -3,6 +3,7 @@
  * constraint violations become ConstraintViolation, transient PostgreSQL
  * conflicts are recognised for retry.
  */
+import { TABLES } from './tables';
 
 /** A database constraint refused a write. `constraint` is our constraint name when it can be told. */
 export class ConstraintViolation extends Error {
@@ -14,17 +15,17 @@ export class ConstraintViolation extends Error {
   }
 }
 
-/** SQLite names the columns of a failed UNIQUE/PRIMARY KEY constraint, not the constraint; map them to our names. */
-const SQLITE_UNIQUE_COLUMNS: Record<string, string> = {
-  'resource_type.name': 'uq_resource_type_name',
-  'resource.name': 'uq_resource_name',
-  'project.name': 'uq_project_name',
-  'tool.name': 'uq_tool_name',
-  'project_resource.project_id, project_resource.alias': 'uq_project_resource_alias',
-  'project_resource.project_id, project_resource.resource_id': 'pk_project_resource',
-  'resource_slot.tool_id, resource_slot.name': 'uq_resource_slot_name',
-  'resource_type_parent.type_id, resource_type_parent.parent_id': 'pk_resource_type_parent',
-};
+/**
+ * SQLite names the columns of a failed UNIQUE/PRIMARY KEY constraint
+ * ("resource.name"), not the constraint; this maps them back to our names.
+ */
+const SQLITE_UNIQUE_COLUMNS = new Map<string, string>(
+  TABLES.flatMap((table) =>
+    Object.entries(table.uniques).map(
+      ([constraint, columns]) => [columns.map((column) => `${table.name}.${column}`).join(', '), constraint] as const,
+    ),
+  ),
+);
 
 interface DriverErrorLike {
   code?: string;
@@ -57,7 +58,7 @@ export function asConstraintViolation(error: unknown): ConstraintViolation | nul
     case 'SQLITE_CONSTRAINT_UNIQUE':
     case 'SQLITE_CONSTRAINT_PRIMARYKEY': {
       const columns = /constraint failed: (.*)$/.exec(driver.message ?? '')?.[1]?.trim() ?? '';
-      return new ConstraintViolation('unique', SQLITE_UNIQUE_COLUMNS[columns] ?? null);
+      return new ConstraintViolation('unique', SQLITE_UNIQUE_COLUMNS.get(columns) ?? null);
     }
     case 'SQLITE_CONSTRAINT_FOREIGNKEY':
       return new ConstraintViolation('foreign_key', null);

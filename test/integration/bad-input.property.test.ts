@@ -89,24 +89,20 @@ const mutation = fc.oneof(
       query: 'mutation($i: RegisterResourceTypeInput!) { registerResourceType(input: $i) { id } }',
       variables: { i },
     })),
-  fc
-    .record({ name: resourceName, type: typeName, description }, { requiredKeys: ['name'] })
-    .map((i) => ({
-      query: 'mutation($i: RegisterResourceInput!) { registerResource(input: $i) { id } }',
-      variables: { i },
-    })),
+  fc.record({ name: resourceName, type: typeName, description }, { requiredKeys: ['name'] }).map((i) => ({
+    query: 'mutation($i: RegisterResourceInput!) { registerResource(input: $i) { id } }',
+    variables: { i },
+  })),
   fc
     .record({ name: projectName, description })
     .map((i) => ({ query: 'mutation($i: CreateProjectInput!) { createProject(input: $i) { id } }', variables: { i } })),
   fc
     .record({ project: projectName, resource: resourceName, alias: fc.option(slotName, { nil: null }) })
     .map((i) => ({ query: 'mutation($i: LinkResourceInput!) { linkResource(input: $i) { id } }', variables: { i } })),
-  fc
-    .record({ project: projectName, resource: resourceName })
-    .map((i) => ({
-      query: 'mutation($i: UnlinkResourceInput!) { unlinkResource(input: $i) { id } }',
-      variables: { i },
-    })),
+  fc.record({ project: projectName, resource: resourceName }).map((i) => ({
+    query: 'mutation($i: UnlinkResourceInput!) { unlinkResource(input: $i) { id } }',
+    variables: { i },
+  })),
   fc
     .record({ name: toolName, description, resourceSlots: slotList }, { requiredKeys: ['name'] })
     .map((i) => ({ query: 'mutation($i: RegisterToolInput!) { registerTool(input: $i) { id } }', variables: { i } })),

@@ -24,7 +24,7 @@ export class BindingResolver {
     params: BindingParamInput[] | null,
     @Ctx() ctx: RequestContext,
   ) {
-    const results = await ctx.services.bindings.resolve(tool, project, params ?? [], ctx.loaders);
+    const results = await ctx.services.bindings.resolve(tool, project, params ?? [], ctx.session);
     return results.map(toBindingResult);
   }
 
@@ -40,7 +40,7 @@ export class BindingResolver {
     params: BindingParamInput[] | null,
     @Ctx() ctx: RequestContext,
   ) {
-    return toExplanation(await ctx.services.bindings.explain(tool, project, params ?? [], ctx.loaders));
+    return toExplanation(await ctx.services.bindings.explain(tool, project, params ?? [], ctx.session));
   }
 }
 

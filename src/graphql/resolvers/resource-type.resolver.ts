@@ -16,7 +16,7 @@ export class ResourceTypeResolver {
   @Authorized(READ)
   @Query(() => ResourceType, { nullable: true, description: 'The resource type a ref (id or name) names, or null.' })
   resourceType(@Arg('ref') ref: string, @Ctx() ctx: RequestContext): Promise<TypeRow | null> {
-    return ctx.services.resourceTypes.find(ref, ctx.loaders);
+    return ctx.services.resourceTypes.find(ref, ctx.session);
   }
 
   @Authorized(READ)
@@ -26,13 +26,13 @@ export class ResourceTypeResolver {
     @Arg('filter', () => ResourceTypeFilter, { nullable: true }) filter: ResourceTypeFilter | null,
     @Ctx() ctx: RequestContext,
   ) {
-    return toConnection(await ctx.services.resourceTypes.list(pageRequest(args, filter), ctx.loaders));
+    return toConnection(await ctx.services.resourceTypes.list(pageRequest(args, filter), ctx.session));
   }
 
   @Authorized(WRITE)
   @Mutation(() => ResourceType, { description: 'Registers a resource type; its parents must already exist.' })
   registerResourceType(@Arg('input') input: RegisterResourceTypeInput, @Ctx() ctx: RequestContext): Promise<TypeRow> {
-    return ctx.services.resourceTypes.register(input, ctx.loaders);
+    return ctx.services.resourceTypes.register(input, ctx.session);
   }
 
   @Authorized(WRITE)
@@ -41,7 +41,7 @@ export class ResourceTypeResolver {
       'Deletes a resource type. One that resources, sub-types or tool slots use is CONFLICT, with extensions.usedBy. Unknown: NOT_FOUND.',
   })
   deleteResourceType(@Arg('ref') ref: string, @Ctx() ctx: RequestContext): Promise<boolean> {
-    return ctx.services.resourceTypes.delete(ref, ctx.loaders);
+    return ctx.services.resourceTypes.delete(ref, ctx.session);
   }
 
   @FieldResolver(() => ResourceConnection, {
@@ -50,24 +50,24 @@ export class ResourceTypeResolver {
   })
   async compatibleResources(@Root() type: TypeRow, @Args() args: ConnectionArgs, @Ctx() ctx: RequestContext) {
     return toConnection(
-      await ctx.services.resourceTypes.compatibleResources(type.id, pageRequest(args, null), ctx.loaders),
+      await ctx.services.resourceTypes.compatibleResources(type.id, pageRequest(args, null), ctx.session),
     );
   }
 
   @FieldResolver(() => [ResourceType], { description: 'Direct parents, in declaration order.' })
   parentTypes(@Root() type: TypeRow, @Ctx() ctx: RequestContext): TypeRow[] | Promise<TypeRow[]> {
-    return fromHierarchy(ctx.loaders, (types) => types.parentsOf(type.id));
+    return fromHierarchy(ctx.session, (types) => types.parentsOf(type.id));
   }
 
   @FieldResolver(() => [ResourceType], { description: 'Every type reachable through parentTypes, nearest first.' })
   ancestors(@Root() type: TypeRow, @Ctx() ctx: RequestContext): readonly TypeRow[] | Promise<readonly TypeRow[]> {
-    return fromHierarchy(ctx.loaders, (types) => types.ancestorsOf(type.id));
+    return fromHierarchy(ctx.session, (types) => types.ancestorsOf(type.id));
   }
 
   @FieldResolver(() => [ResourceType], {
     description: 'Direct sub-types (types listing this one as a parent), ordered by name.',
   })
   subtypes(@Root() type: TypeRow, @Ctx() ctx: RequestContext): TypeRow[] | Promise<TypeRow[]> {
-    return fromHierarchy(ctx.loaders, (types) => types.subtypesOf(type.id));
+    return fromHierarchy(ctx.session, (types) => types.subtypesOf(type.id));
   }
 }

@@ -15,7 +15,7 @@ export class ResourceResolver {
   @Authorized(READ)
   @Query(() => Resource, { nullable: true, description: 'The resource a ref (id or name) names, or null.' })
   resource(@Arg('ref') ref: string, @Ctx() ctx: RequestContext): Promise<ResourceInfo | null> {
-    return ctx.services.resources.find(ref, ctx.loaders);
+    return ctx.services.resources.find(ref, ctx.session);
   }
 
   @Authorized(READ)
@@ -28,13 +28,13 @@ export class ResourceResolver {
     @Ctx() ctx: RequestContext,
   ) {
     const typeFilter = filter?.type ? { type: filter.type, includeSubtypes: filter.includeSubtypes ?? true } : null;
-    return toConnection(await ctx.services.resources.list(pageRequest(args, filter), typeFilter, ctx.loaders));
+    return toConnection(await ctx.services.resources.list(pageRequest(args, filter), typeFilter, ctx.session));
   }
 
   @Authorized(WRITE)
   @Mutation(() => Resource, { description: 'Registers a resource of a registered type.' })
   registerResource(@Arg('input') input: RegisterResourceInput, @Ctx() ctx: RequestContext): Promise<ResourceInfo> {
-    return ctx.services.resources.register(input, ctx.loaders);
+    return ctx.services.resources.register(input, ctx.session);
   }
 
   @Authorized(WRITE)
@@ -43,19 +43,19 @@ export class ResourceResolver {
       'Deletes a resource; its project links go with it. One a tool binds statically is CONFLICT, with extensions.usedBy. Unknown: NOT_FOUND.',
   })
   deleteResource(@Arg('ref') ref: string, @Ctx() ctx: RequestContext): Promise<boolean> {
-    return ctx.services.resources.delete(ref, ctx.loaders);
+    return ctx.services.resources.delete(ref, ctx.session);
   }
 
   @FieldResolver(() => ResourceUsage, {
     description: 'The tools whose STATIC slots bind this resource, and the projects that link it, with their aliases.',
   })
   usedBy(@Root() resource: ResourceInfo, @Ctx() ctx: RequestContext) {
-    return ctx.services.resources.usedBy(resource, ctx.loaders);
+    return ctx.services.resources.usedBy(resource, ctx.session);
   }
 
   @FieldResolver(() => ResourceType)
   type(@Root() resource: ResourceInfo, @Ctx() ctx: RequestContext): TypeNode | Promise<TypeNode> {
-    return fromHierarchy(ctx.loaders, (types) => {
+    return fromHierarchy(ctx.session, (types) => {
       const type = types.byId(resource.typeId);
       if (!type) throw new Error(`resource ${resource.id} has unknown type ${resource.typeId}`);
       return type;

@@ -19,7 +19,7 @@ export class ToolResolver {
   @Authorized(READ)
   @Query(() => Tool, { nullable: true, description: 'The tool a ref (id or name) names, or null.' })
   tool(@Arg('ref') ref: string, @Ctx() ctx: RequestContext): Promise<ToolRecord | null> {
-    return ctx.services.tools.find(ref, ctx.loaders);
+    return ctx.services.tools.find(ref, ctx.session);
   }
 
   @Authorized(READ)
@@ -29,7 +29,7 @@ export class ToolResolver {
     @Arg('filter', () => ToolFilter, { nullable: true }) filter: ToolFilter | null,
     @Ctx() ctx: RequestContext,
   ) {
-    return toConnection(await ctx.services.tools.list(pageRequest(args, filter), ctx.loaders));
+    return toConnection(await ctx.services.tools.list(pageRequest(args, filter), ctx.session));
   }
 
   @Authorized(WRITE)
@@ -38,7 +38,7 @@ export class ToolResolver {
       'Registers a tool and its slots, after the static checks (TOOL_VALIDATION_FAILED lists every problem).',
   })
   registerTool(@Arg('input') input: RegisterToolInput, @Ctx() ctx: RequestContext): Promise<ToolRecord> {
-    return ctx.services.tools.register(input, ctx.loaders);
+    return ctx.services.tools.register(input, ctx.session);
   }
 
   @Authorized(WRITE)
@@ -47,7 +47,7 @@ export class ToolResolver {
       'Replaces the tool of the same name: its description and all its slots, keeping its id. Unknown name: NOT_FOUND; then the same checks as registerTool.',
   })
   updateTool(@Arg('input') input: RegisterToolInput, @Ctx() ctx: RequestContext): Promise<ToolRecord> {
-    return ctx.services.tools.update(input, ctx.loaders);
+    return ctx.services.tools.update(input, ctx.session);
   }
 
   @Authorized(READ)
@@ -56,13 +56,13 @@ export class ToolResolver {
       "Dry run of registerTool's static checks: stores nothing and returns every problem (empty when the tool is fine). Grammar errors are still BAD_USER_INPUT; an existing name is not checked.",
   })
   validateTool(@Arg('input') input: RegisterToolInput, @Ctx() ctx: RequestContext): Promise<ToolProblemRecord[]> {
-    return ctx.services.tools.validate(input, ctx.loaders);
+    return ctx.services.tools.validate(input, ctx.session);
   }
 
   @Authorized(WRITE)
   @Mutation(() => Boolean, { description: 'Removes a tool and its slots. An unknown ref is NOT_FOUND.' })
   unregisterTool(@Arg('ref') ref: string, @Ctx() ctx: RequestContext): Promise<boolean> {
-    return ctx.services.tools.unregister(ref, ctx.loaders);
+    return ctx.services.tools.unregister(ref, ctx.session);
   }
 
   @FieldResolver(() => BindingExplanation, {
@@ -73,13 +73,13 @@ export class ToolResolver {
     @Arg('project', { description: 'The project (a ref).' }) project: string,
     @Ctx() ctx: RequestContext,
   ) {
-    return toExplanation(await ctx.services.bindings.explainIn(tool, project, ctx.loaders));
+    return toExplanation(await ctx.services.bindings.explainIn(tool, project, ctx.session));
   }
 
   @FieldResolver(() => [ResourceSlot], { description: 'Slots, in declaration order.' })
   async resourceSlots(@Root() tool: ToolRecord, @Ctx() ctx: RequestContext): Promise<SlotRecord[]> {
     // Load the hierarchy alongside, so every slot's resourceType answers without a promise.
-    const [slots] = await Promise.all([ctx.loaders.slotsByToolId.load(tool.id), ctx.loaders.hierarchy()]);
+    const [slots] = await Promise.all([ctx.session.slotsByToolId.load(tool.id), ctx.session.hierarchy()]);
     return slots;
   }
 }
@@ -90,7 +90,7 @@ export class ResourceSlotResolver {
     description: 'The type a resource must have, or descend from, to fill this slot.',
   })
   resourceType(@Root() slot: SlotRecord, @Ctx() ctx: RequestContext): TypeNode | Promise<TypeNode> {
-    return fromHierarchy(ctx.loaders, (types) => {
+    return fromHierarchy(ctx.session, (types) => {
       const type = types.byId(slot.typeId);
       if (!type) throw new Error(`slot ${slot.toolId}/${slot.name} has unknown type ${slot.typeId}`);
       return type;
@@ -99,6 +99,6 @@ export class ResourceSlotResolver {
 
   @FieldResolver(() => Resource, { nullable: true, description: 'For STATIC slots: the bound resource.' })
   staticResource(@Root() slot: SlotRecord, @Ctx() ctx: RequestContext): Promise<ResourceInfo | null> | null {
-    return slot.staticResourceId ? ctx.loaders.resourceById.load(slot.staticResourceId) : null;
+    return slot.staticResourceId ? ctx.session.resourceById.load(slot.staticResourceId) : null;
   }
 }

@@ -1,7 +1,8 @@
 import { Column, Entity, Unique, PrimaryColumn } from 'typeorm';
+import { PROJECT } from '../tables';
 
 /** A project: the context in which contextual slots find their resources. */
-@Entity({ name: 'project' })
+@Entity({ name: PROJECT.name })
 @Unique('uq_project_name', ['name'])
 export class ProjectEntity {
   @PrimaryColumn({ type: 'varchar', length: 26, primaryKeyConstraintName: 'pk_project' })

@@ -1,11 +1,12 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { REGISTRY_STATE } from '../tables';
 
 /**
  * One row of counters that every write bumps in its own transaction, so that
  * any server instance can tell with one cheap read whether its caches are stale.
  * `types_version` moves only when resource types change.
  */
-@Entity({ name: 'registry_state' })
+@Entity({ name: REGISTRY_STATE.name })
 export class RegistryStateEntity {
   @PrimaryColumn({ type: 'integer', primaryKeyConstraintName: 'pk_registry_state' })
   id!: number;
@@ -13,6 +14,6 @@ export class RegistryStateEntity {
   @Column({ type: 'integer' })
   version!: number;
 
-  @Column({ name: 'types_version', type: 'integer' })
+  @Column({ name: REGISTRY_STATE.columns.typesVersion, type: 'integer' })
   typesVersion!: number;
 }

@@ -1,15 +1,21 @@
 import { Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, Column } from 'typeorm';
 import { ResourceTypeEntity } from './resource-type.entity';
+import { RESOURCE_TYPE_PARENT } from '../tables';
 
 /** A direct parent of a resource type; `ordinal` keeps declaration order. */
-@Entity({ name: 'resource_type_parent' })
+@Entity({ name: RESOURCE_TYPE_PARENT.name })
 @Index('idx_resource_type_parent_parent', ['parentId'])
 export class ResourceTypeParentEntity {
-  @PrimaryColumn({ name: 'type_id', type: 'varchar', length: 26, primaryKeyConstraintName: 'pk_resource_type_parent' })
+  @PrimaryColumn({
+    name: RESOURCE_TYPE_PARENT.columns.typeId,
+    type: 'varchar',
+    length: 26,
+    primaryKeyConstraintName: 'pk_resource_type_parent',
+  })
   typeId!: string;
 
   @PrimaryColumn({
-    name: 'parent_id',
+    name: RESOURCE_TYPE_PARENT.columns.parentId,
     type: 'varchar',
     length: 26,
     primaryKeyConstraintName: 'pk_resource_type_parent',
@@ -20,10 +26,13 @@ export class ResourceTypeParentEntity {
   ordinal!: number;
 
   @ManyToOne(() => ResourceTypeEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'type_id', foreignKeyConstraintName: 'fk_resource_type_parent_type' })
+  @JoinColumn({ name: RESOURCE_TYPE_PARENT.columns.typeId, foreignKeyConstraintName: 'fk_resource_type_parent_type' })
   type?: ResourceTypeEntity;
 
   @ManyToOne(() => ResourceTypeEntity, { onDelete: 'RESTRICT' })
-  @JoinColumn({ name: 'parent_id', foreignKeyConstraintName: 'fk_resource_type_parent_parent' })
+  @JoinColumn({
+    name: RESOURCE_TYPE_PARENT.columns.parentId,
+    foreignKeyConstraintName: 'fk_resource_type_parent_parent',
+  })
   parent?: ResourceTypeEntity;
 }

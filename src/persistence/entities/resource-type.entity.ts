@@ -1,7 +1,8 @@
 import { Column, Entity, Unique, PrimaryColumn } from 'typeorm';
+import { RESOURCE_TYPE } from '../tables';
 
 /** A resource type. Its parents live in resource_type_parent. */
-@Entity({ name: 'resource_type' })
+@Entity({ name: RESOURCE_TYPE.name })
 @Unique('uq_resource_type_name', ['name'])
 export class ResourceTypeEntity {
   @PrimaryColumn({ type: 'varchar', length: 26, primaryKeyConstraintName: 'pk_resource_type' })

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
-import { HierarchyCache } from '../../src/application/hierarchy-cache';
-import { createLoaders } from '../../src/application/loaders';
-import { RecordCache } from '../../src/application/record-cache';
-import { LocalClock, SharedDatabaseClock } from '../../src/application/registry-clock';
+import { HierarchyCache } from '../../src/application/versioning/hierarchy-cache';
+import { ReadSession } from '../../src/application/versioning/read-session';
+import { RecordCache } from '../../src/application/versioning/record-cache';
+import { LocalClock, SharedDatabaseClock } from '../../src/application/versioning/registry-clock';
 import type { ResourceInfo, TypeNode } from '../../src/core/model';
-import type { RegistryReader } from '../../src/persistence/registry-store';
+import type { RegistryReader } from '../../src/persistence/registry-reader';
 
 const caches = (reader: RegistryReader) => ({
   hierarchy: new HierarchyCache(),
@@ -58,10 +58,10 @@ function spyReader() {
   return { reader, batches, bumpTypes: () => (typesVersion += 1), bumpVersion: () => (typesVersion += 1) };
 }
 
-describe('createLoaders', () => {
+describe('ReadSession', () => {
   it('batches lookups made in one tick into one call, answering in key order with null for a miss', async () => {
     const { reader, batches } = spyReader();
-    const loaders = createLoaders(reader, caches(reader));
+    const loaders = new ReadSession(reader, caches(reader));
     const found = await Promise.all(['b', 'missing', 'a', 'b'].map((id) => loaders.resourceById.load(id)));
     expect(batches.resourcesByIds).to.deep.equal([['b', 'missing', 'a']]);
     expect(found.map((r) => r?.id ?? null)).to.deep.equal(['b', null, 'a', 'b']);
@@ -69,7 +69,7 @@ describe('createLoaders', () => {
 
   it('groups slots by tool in one batch', async () => {
     const { reader, batches } = spyReader();
-    const loaders = createLoaders(reader, caches(reader));
+    const loaders = new ReadSession(reader, caches(reader));
     const slots = await Promise.all(['t1', 't2'].map((id) => loaders.slotsByToolId.load(id)));
     expect(batches.slots).to.deep.equal([['t1', 't2']]);
     expect(slots.map((s) => s.map((x) => x.toolId))).to.deep.equal([['t1'], ['t2']]);
@@ -78,13 +78,13 @@ describe('createLoaders', () => {
   it('reads the registry state once per request, and loads types only when their version moves', async () => {
     const { reader, batches, bumpTypes } = spyReader();
     const cache = new HierarchyCache();
-    const first = createLoaders(reader, {
+    const first = new ReadSession(reader, {
       hierarchy: cache,
       records: new RecordCache(),
       clock: new SharedDatabaseClock(reader),
     });
-    await Promise.all([first.hierarchy(), first.hierarchy(), first.state()]);
-    const second = createLoaders(reader, {
+    await Promise.all([first.hierarchy(), first.hierarchy(), first.currentVersion()]);
+    const second = new ReadSession(reader, {
       hierarchy: cache,
       records: new RecordCache(),
       clock: new SharedDatabaseClock(reader),
@@ -93,7 +93,7 @@ describe('createLoaders', () => {
     expect(batches.state).to.have.length(2);
     expect(batches.types).to.have.length(1);
     bumpTypes();
-    await createLoaders(reader, {
+    await new ReadSession(reader, {
       hierarchy: cache,
       records: new RecordCache(),
       clock: new SharedDatabaseClock(reader),
@@ -103,13 +103,13 @@ describe('createLoaders', () => {
 
   it('forgets what it read after a write (clearAll), and reads the new registry version', async () => {
     const { reader, batches, bumpVersion } = spyReader();
-    const loaders = createLoaders(reader, caches(reader));
+    const loaders = new ReadSession(reader, caches(reader));
     await loaders.resourceById.load('a');
-    await loaders.state();
+    await loaders.currentVersion();
     bumpVersion(); // what a write does
-    loaders.clearAll();
+    loaders.reset();
     await loaders.resourceById.load('a');
-    await loaders.state();
+    await loaders.currentVersion();
     expect(batches.resourcesByIds).to.have.length(2);
     expect(batches.state).to.have.length(2);
   });
@@ -117,8 +117,8 @@ describe('createLoaders', () => {
   it('answers later requests at the same registry version from the record cache, misses included', async () => {
     const { reader, batches } = spyReader();
     const shared = caches(reader);
-    await createLoaders(reader, shared).resourceById.loadMany(['a', 'missing']);
-    const again = await createLoaders(reader, shared).resourceById.loadMany(['a', 'missing', 'b']);
+    await new ReadSession(reader, shared).resourceById.loadMany(['a', 'missing']);
+    const again = await new ReadSession(reader, shared).resourceById.loadMany(['a', 'missing', 'b']);
     expect(batches.resourcesByIds).to.deep.equal([['a', 'missing'], ['b']]);
     expect(again.map((r) => (r instanceof Error ? 'error' : (r?.id ?? null)))).to.deep.equal(['a', null, 'b']);
   });
@@ -126,9 +126,9 @@ describe('createLoaders', () => {
   it('reads everything again once the registry version moves', async () => {
     const { reader, batches, bumpVersion } = spyReader();
     const shared = caches(reader);
-    await createLoaders(reader, shared).resourceById.load('a');
+    await new ReadSession(reader, shared).resourceById.load('a');
     bumpVersion();
-    await createLoaders(reader, shared).resourceById.load('a');
+    await new ReadSession(reader, shared).resourceById.load('a');
     expect(batches.resourcesByIds).to.deep.equal([['a'], ['a']]);
   });
 });

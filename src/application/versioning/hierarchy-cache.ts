@@ -1,11 +1,12 @@
-import type { TypeNode } from '../core/model';
-import { TypeHierarchy } from '../core/type-hierarchy';
+import type { TypeNode } from '../../core/model';
+import { TypeHierarchy } from '../../core/type-hierarchy';
 
 /**
  * The type hierarchy, kept in process memory and tagged with the registry's
- * `types_version`. Every write that changes types bumps that counter in the
- * database, so a request that reads the counter (one statement) knows whether
- * this copy is current, including after writes by other server instances.
+ * `types_version`. Every write that changes types bumps that counter, and the
+ * registry clock tells each request the counter's current value (from memory
+ * on SQLite, from the database on PostgreSQL), so this copy is rebuilt once
+ * types change, including through another server instance.
  */
 export class HierarchyCache {
   private current: { typesVersion: number; hierarchy: TypeHierarchy } | null = null;

@@ -1,5 +1,5 @@
-import type { RegistryState } from '../persistence/records';
-import type { RegistryReader } from '../persistence/registry-store';
+import type { RegistryState } from '../../persistence/records';
+import type { RegistryReader } from '../../persistence/registry-reader';
 
 /**
  * Where a request learns the registry version its caches must match.

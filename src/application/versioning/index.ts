@@ -1,0 +1,123 @@
+/**
+ * The registry version's one home. The rule: a request reads the registry
+ * version once, before any registry data, and every cache serves only what
+ * was read at that version; every write moves the version in the transaction
+ * that makes it.
+ *
+ * This module owns everything that rule touches: the clock (where the version
+ * is learnt), the caches keyed by version (type hierarchy, records), the
+ * per-request read session (the only holder of the registry reader), and the
+ * write transaction's version bookkeeping. Nothing outside it can read the
+ * registry without pinning a version, or write without moving it.
+ */
+import type { RegistryEdit } from '../../core/registry-edit';
+import { changesTypes } from '../../core/registry-edit';
+import type { TypeHierarchy } from '../../core/type-hierarchy';
+import type { Database } from '../../persistence/database';
+import type { RegistryState } from '../../persistence/records';
+import { RegistryReader } from '../../persistence/registry-reader';
+import { RegistryWriter } from '../../persistence/registry-writer';
+import { HierarchyCache } from './hierarchy-cache';
+import { RecordCache } from './record-cache';
+import { LocalClock, SharedDatabaseClock, type RegistryClock } from './registry-clock';
+import { ReadSession, type SessionCaches } from './read-session';
+
+export { ReadSession, loaded, type VersionProbe, type CompatibleResourcesKey } from './read-session';
+
+/** What a write sees: the writer (which records every edit), and the registry as it stood before. */
+export interface WriteScope {
+  readonly writer: RegistryWriter;
+  /** The counters before this write. */
+  readonly before: RegistryState;
+  /** The type hierarchy as committed before this write. */
+  hierarchy(): Promise<TypeHierarchy>;
+}
+
+/** A write that committed (or, for a dry run, was rolled back): its result, the counters it left, and its edits. */
+export interface WriteOutcome<T> {
+  readonly result: T;
+  /** The counters after the write; for a dry run, those before it. */
+  readonly state: RegistryState;
+  readonly edits: readonly RegistryEdit[];
+  readonly dryRun: boolean;
+}
+
+/** Thrown inside a dry run's transaction to roll it back, carrying what the work produced. */
+class DryRunRollback<T> extends Error {
+  constructor(readonly outcome: WriteOutcome<T>) {
+    super('dry run');
+  }
+}
+
+/** The registry version, its caches, its read sessions and its writes. */
+export class RegistryVersioning {
+  private readonly caches: SessionCaches;
+
+  private constructor(
+    private readonly db: Database,
+    private readonly reader: RegistryReader,
+    clock: RegistryClock,
+  ) {
+    this.caches = { clock, hierarchy: new HierarchyCache(), records: new RecordCache() };
+  }
+
+  /**
+   * Opens versioning over a migrated database. On SQLite this process owns the
+   * file (a lock refuses a second server), so the version lives in memory; on
+   * PostgreSQL, where several instances share the database, it is read per request.
+   */
+  static async open(db: Database): Promise<RegistryVersioning> {
+    const reader = new RegistryReader(db.read, db.sql);
+    const clock = db.dialect === 'sqlite' ? await LocalClock.start(reader) : new SharedDatabaseClock(reader);
+    return new RegistryVersioning(db, reader, clock);
+  }
+
+  /** A new read session for one request (or one unit of work). */
+  session(): ReadSession {
+    return new ReadSession(this.reader, this.caches);
+  }
+
+  /** The counters now. */
+  current(): Promise<RegistryState> {
+    return this.caches.clock.current();
+  }
+
+  /**
+   * Runs `work` in one write transaction. The version moves first (on
+   * PostgreSQL its row lock orders writers across instances); the types
+   * version moves when the edits change types. After the commit the clock
+   * advances. With `dryRun`, everything runs and is then rolled back: nothing
+   * is stored and the version does not move.
+   */
+  async write<T>(
+    work: (scope: WriteScope) => Promise<T>,
+    options: { dryRun?: boolean } = {},
+  ): Promise<WriteOutcome<T>> {
+    const dryRun = options.dryRun ?? false;
+    let outcome: WriteOutcome<T>;
+    try {
+      outcome = await this.db.write(async (tx) => {
+        const writer = new RegistryWriter(tx);
+        const committed = await writer.bumpVersion();
+        const before = { version: committed.version - 1, typesVersion: committed.typesVersion };
+        let hierarchy: Promise<TypeHierarchy> | null = null;
+        const result = await work({
+          writer,
+          before,
+          hierarchy: () =>
+            (hierarchy ??= this.caches.hierarchy.get(before.typesVersion, () => writer.reader.allTypes())),
+        });
+        const typesMoved = changesTypes(writer.edits);
+        if (typesMoved) await writer.bumpTypesVersion();
+        const state = { version: committed.version, typesVersion: committed.typesVersion + (typesMoved ? 1 : 0) };
+        if (dryRun) throw new DryRunRollback({ result, state: before, edits: writer.edits, dryRun });
+        return { result, state, edits: writer.edits, dryRun };
+      });
+    } catch (error) {
+      if (error instanceof DryRunRollback) return error.outcome as WriteOutcome<T>;
+      throw error;
+    }
+    this.caches.clock.committed(outcome.state);
+    return outcome;
+  }
+}

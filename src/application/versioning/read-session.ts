@@ -1,0 +1,312 @@
+import DataLoader from 'dataloader';
+import type { ResourceInfo } from '../../core/model';
+import type { TypeHierarchy } from '../../core/type-hierarchy';
+import type {
+  LinkRecord,
+  Page,
+  PageRequest,
+  ProjectRecord,
+  RegistryState,
+  SlotRecord,
+  ToolRecord,
+} from '../../persistence/records';
+import type { RegistryReader } from '../../persistence/registry-reader';
+import type { HierarchyCache } from './hierarchy-cache';
+import type { RecordCache } from './record-cache';
+import type { RegistryClock } from './registry-clock';
+
+/** What the response cache needs to know of a request: the version it pinned, and the version now. */
+export interface VersionProbe {
+  /** The registry version this request's reads were pinned to, or undefined when it read no registry data. */
+  pinnedVersion(): number | undefined;
+  /** The registry version now; pins it for the rest of the request. */
+  currentVersion(): Promise<number>;
+}
+
+/** Which page of which type's compatible resources. */
+export interface CompatibleResourcesKey {
+  readonly typeId: string;
+  readonly first: number;
+  readonly afterName: string | null;
+}
+
+/** The caches every session shares, and the clock that says which registry version they must match. */
+export interface SessionCaches {
+  readonly clock: RegistryClock;
+  readonly hierarchy: HierarchyCache;
+  readonly records: RecordCache;
+}
+
+/**
+ * One request's reads of the registry. The session pins the registry version
+ * once, before its first read, and every read goes through `read`, which pins
+ * first: so whatever the request shows is no older than the version it
+ * reports, and the shared caches answer only for that version. The session is
+ * the only holder of the registry reader; nothing else can reach it.
+ *
+ * Lookups are DataLoaders, made on first use, that batch the keys asked for
+ * in one tick into one statement each (and answer from the record cache what
+ * the pinned version has cached). A request that reads nothing (an answer
+ * from the response cache, `{ __typename }`) costs next to nothing.
+ */
+export class ReadSession implements VersionProbe {
+  private pinned: Promise<RegistryState> | null = null;
+  private pinnedState: RegistryState | undefined;
+  private hierarchyPromise: Promise<TypeHierarchy> | null = null;
+  private hierarchyLoaded: TypeHierarchy | undefined;
+  private readonly made = new Map<string, DataLoader<never, unknown, unknown>>();
+
+  constructor(
+    private readonly reader: RegistryReader,
+    private readonly caches: SessionCaches,
+  ) {}
+
+  // --- the version -----------------------------------------------------------
+
+  pinnedVersion(): number | undefined {
+    return this.pinnedState?.version;
+  }
+
+  async currentVersion(): Promise<number> {
+    return (await this.pin()).version;
+  }
+
+  /** Forgets everything read and the pinned version; called after this request writes, so it reads its change. */
+  reset(): void {
+    this.pinned = null;
+    this.pinnedState = undefined;
+    this.hierarchyPromise = null;
+    this.hierarchyLoaded = undefined;
+    for (const loader of this.made.values()) loader.clearAll();
+  }
+
+  // --- reads -----------------------------------------------------------------
+
+  /** The type hierarchy at the pinned version. */
+  hierarchy(): Promise<TypeHierarchy> {
+    return (this.hierarchyPromise ??= this.pin()
+      .then((state) => this.caches.hierarchy.get(state.typesVersion, () => this.reader.allTypes()))
+      .then((types) => (this.hierarchyLoaded = types)));
+  }
+
+  /** The hierarchy if this session has loaded it already, so field resolvers can answer without a promise. */
+  loadedHierarchy(): TypeHierarchy | undefined {
+    return this.hierarchyLoaded;
+  }
+
+  /** A page of tools by name. */
+  pageTools(request: PageRequest): Promise<Page<ToolRecord>> {
+    return this.read((reader) => reader.pageTools(request));
+  }
+
+  /** A page of projects by name. */
+  pageProjects(request: PageRequest): Promise<Page<ProjectRecord>> {
+    return this.read((reader) => reader.pageProjects(request));
+  }
+
+  /** A page of resource types by name. */
+  pageTypes(request: PageRequest): Promise<Page<{ id: string; name: string; description: string | null }>> {
+    return this.read((reader) => reader.pageTypes(request));
+  }
+
+  /** A page of resources by name, optionally only of the given types. */
+  pageResources(request: PageRequest, typeIds: readonly string[] | null): Promise<Page<ResourceInfo>> {
+    return this.read((reader) => reader.pageResources(request, typeIds));
+  }
+
+  get resourceById(): DataLoader<string, ResourceInfo | null> {
+    return this.loader('resourceById', () =>
+      this.cachedBatch('resource', async (r, ids) => byKey(ids, await r.resourcesByIds(ids), (x) => x.id)),
+    );
+  }
+
+  get resourceByRef(): DataLoader<string, ResourceInfo | null> {
+    return this.loader('resourceByRef', () =>
+      this.cachedBatch('resource-ref', async (r, refs) => byRef(refs, await r.resourcesByRefs(refs))),
+    );
+  }
+
+  get toolById(): DataLoader<string, ToolRecord | null> {
+    return this.loader('toolById', () =>
+      this.cachedBatch('tool', async (r, ids) => byKey(ids, await r.toolsByIds(ids), (x) => x.id)),
+    );
+  }
+
+  get toolByRef(): DataLoader<string, ToolRecord | null> {
+    return this.loader('toolByRef', () =>
+      this.cachedBatch('tool-ref', async (r, refs) => byRef(refs, await r.toolsByRefs(refs))),
+    );
+  }
+
+  get projectById(): DataLoader<string, ProjectRecord | null> {
+    return this.loader('projectById', () =>
+      this.cachedBatch('project', async (r, ids) => byKey(ids, await r.projectsByIds(ids), (x) => x.id)),
+    );
+  }
+
+  get projectByRef(): DataLoader<string, ProjectRecord | null> {
+    return this.loader('projectByRef', () =>
+      this.cachedBatch('project-ref', async (r, refs) => byRef(refs, await r.projectsByRefs(refs))),
+    );
+  }
+
+  /** Each tool's slots, in declaration order. */
+  get slotsByToolId(): DataLoader<string, SlotRecord[]> {
+    return this.loader('slotsByToolId', () =>
+      this.cachedGroups('slots', async (r, ids) => groupBy(ids, await r.slotsByToolIds(ids), (x) => x.toolId)),
+    );
+  }
+
+  /** Each project's links with their resources, ordered by resource name. */
+  get linksByProjectId(): DataLoader<string, LinkRecord[]> {
+    return this.loader('linksByProjectId', () =>
+      this.cachedGroups('links', async (r, ids) => groupBy(ids, await r.linksByProjectIds(ids), (x) => x.projectId)),
+    );
+  }
+
+  /** The tool slots that bind a resource statically. */
+  get staticSlotsByResourceId(): DataLoader<string, { toolId: string; slot: string }[]> {
+    return this.loader(
+      'staticSlotsByResourceId',
+      () => (ids) => this.read(async (r) => groupBy(ids, await r.staticSlotsByResourceIds(ids), (x) => x.resourceId)),
+    );
+  }
+
+  /** The projects that link a resource, with the alias. */
+  get linksByResourceId(): DataLoader<string, { projectId: string; alias: string | null }[]> {
+    return this.loader(
+      'linksByResourceId',
+      () => (ids) => this.read(async (r) => groupBy(ids, await r.linksByResourceIds(ids), (x) => x.resourceId)),
+    );
+  }
+
+  /** A page of the resources that fill a slot of a type (the type and its sub-types). */
+  get compatibleResources(): DataLoader<CompatibleResourcesKey, Page<ResourceInfo>, string> {
+    let loader = this.made.get('compatibleResources') as
+      DataLoader<CompatibleResourcesKey, Page<ResourceInfo>, string> | undefined;
+    if (!loader) {
+      loader = new DataLoader((keys) => this.compatiblePages(keys), { cacheKeyFn: compatibleKey });
+      this.made.set('compatibleResources', loader as unknown as DataLoader<never, unknown, unknown>);
+    }
+    return loader;
+  }
+
+  // --- the one way to the reader ---------------------------------------------
+
+  /** Pins the registry version (once per session, until a reset). */
+  private pin(): Promise<RegistryState> {
+    return (this.pinned ??= this.caches.clock.current().then(
+      (state) => (this.pinnedState = state),
+      (error: unknown) => {
+        // A failed read pins nothing: the next read of this session tries again.
+        this.pinned = null;
+        throw error;
+      },
+    ));
+  }
+
+  /** Every read of registry data: pins the version, then reads. */
+  private async read<T>(use: (reader: RegistryReader) => Promise<T>): Promise<T> {
+    await this.pin();
+    return use(this.reader);
+  }
+
+  /** The loader of this name, made on first use. */
+  private loader<V>(
+    name: string,
+    batch: () => (keys: readonly string[]) => Promise<(V | Error)[]>,
+  ): DataLoader<string, V> {
+    let loader = this.made.get(name) as DataLoader<string, V> | undefined;
+    if (!loader) {
+      loader = new DataLoader<string, V>(batch());
+      this.made.set(name, loader as unknown as DataLoader<never, unknown, unknown>);
+    }
+    return loader;
+  }
+
+  /**
+   * A batch through the record cache: what the pinned version has cached is
+   * answered from memory, the rest is read in one statement.
+   */
+  private cachedBatch<V>(
+    kind: string,
+    load: (reader: RegistryReader, keys: readonly string[]) => Promise<(V | null)[]>,
+  ): (keys: readonly string[]) => Promise<(V | null)[]> {
+    return async (keys) => {
+      const { version } = await this.pin();
+      const found = this.caches.records.lookup<V>(version, kind, keys);
+      const missing = keys.filter((_, i) => found[i] === undefined);
+      if (missing.length === 0) return found as (V | null)[];
+      const loaded = await this.read((reader) => load(reader, missing));
+      this.caches.records.store(
+        version,
+        kind,
+        missing.map((key, i) => [key, loaded[i]] as const),
+      );
+      let next = 0;
+      return found.map((value) => (value === undefined ? loaded[next++] : value));
+    };
+  }
+
+  /** Like cachedBatch, for lookups whose every key has a list (never a miss). */
+  private cachedGroups<V>(
+    kind: string,
+    load: (reader: RegistryReader, keys: readonly string[]) => Promise<V[][]>,
+  ): (keys: readonly string[]) => Promise<V[][]> {
+    const batch = this.cachedBatch<V[]>(kind, load);
+    return async (keys) => (await batch(keys)).map((group) => group ?? []);
+  }
+
+  /** One pair of statements per distinct (first, after); a dashboard asks the same page of every row. */
+  private async compatiblePages(keys: readonly CompatibleResourcesKey[]): Promise<Page<ResourceInfo>[]> {
+    const types = await this.hierarchy();
+    const results = new Map<string, Page<ResourceInfo>>();
+    const groups = new Map<string, CompatibleResourcesKey[]>();
+    for (const key of keys) {
+      const group = JSON.stringify([key.first, key.afterName]);
+      groups.set(group, [...(groups.get(group) ?? []), key]);
+    }
+    for (const group of groups.values()) {
+      const { first, afterName } = group[0];
+      const sets = group.map((key) => ({
+        key: key.typeId,
+        typeIds: [key.typeId, ...types.descendantsOf(key.typeId).map((t) => t.id)],
+      }));
+      const pages = await this.read((reader) => reader.resourcePagesByTypeSets(sets, first, afterName));
+      for (const key of group) results.set(compatibleKey(key), pages.get(key.typeId)!);
+    }
+    return keys.map((key) => results.get(compatibleKey(key))!);
+  }
+}
+
+/** A DataLoader.loadMany entry: the value, or null for a miss; a failed load is rethrown, never read as a miss. */
+export function loaded<T>(entry: T | null | Error): T | null {
+  if (entry instanceof Error) throw entry;
+  return entry;
+}
+
+function compatibleKey(key: CompatibleResourcesKey): string {
+  return JSON.stringify([key.typeId, key.first, key.afterName]);
+}
+
+/** Results in key order, null for a miss (DataLoader's contract). */
+function byKey<T>(keys: readonly string[], rows: readonly T[], keyOf: (row: T) => string): (T | null)[] {
+  const map = new Map(rows.map((row) => [keyOf(row), row]));
+  return keys.map((key) => map.get(key) ?? null);
+}
+
+/** Results in ref order: a ref matches a row by id or by name. */
+function byRef<T extends { id: string; name: string }>(refs: readonly string[], rows: readonly T[]): (T | null)[] {
+  const map = new Map<string, T>();
+  for (const row of rows) {
+    map.set(row.id, row);
+    map.set(row.name, row);
+  }
+  return refs.map((ref) => map.get(ref) ?? null);
+}
+
+function groupBy<T>(keys: readonly string[], rows: readonly T[], keyOf: (row: T) => string): T[][] {
+  const groups = new Map<string, T[]>(keys.map((key) => [key, []]));
+  for (const row of rows) groups.get(keyOf(row))?.push(row);
+  return keys.map((key) => groups.get(key) ?? []);
+}

@@ -1,0 +1,58 @@
+import { ApolloServer } from '@apollo/server';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginInlineTraceDisabled,
+  ApolloServerPluginSchemaReportingDisabled,
+  ApolloServerPluginUsageReportingDisabled,
+} from '@apollo/server/plugin/disabled';
+import { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
+import type { FastifyInstance } from 'fastify';
+import type { GraphQLSchema } from 'graphql';
+import type { AppConfig } from '../config';
+import { readAccessPlugin } from '../graphql/authorization';
+import type { RequestContext } from '../graphql/context';
+import { errorReportingPlugin, formatError } from '../graphql/error-mapping';
+import { costLimitPlugin, limitRules, QUERY_LIMITS } from '../graphql/query-limits';
+import { requestReportPlugin } from '../graphql/request-report';
+import { graphiqlLandingPage, type GraphiqlBundle } from './graphiql';
+
+/**
+ * Apollo Server for the schema: the one error mapping, the hostile-query
+ * limits (all checked before any resolver runs), the read-token gate, the
+ * request report, and GraphiQL as the landing page. Apollo's features that
+ * nothing here uses are off.
+ */
+export async function startApollo(
+  config: AppConfig,
+  schema: GraphQLSchema,
+  fastify: FastifyInstance,
+  graphiql: GraphiqlBundle,
+): Promise<ApolloServer<RequestContext>> {
+  const apollo = new ApolloServer<RequestContext>({
+    schema,
+    introspection: config.introspection,
+    includeStacktraceInErrorResponses: false,
+    // main.ts owns signal handling: it closes HTTP, then the database.
+    stopOnTerminationSignals: false,
+    hideSchemaDetailsFromClientErrors: config.production,
+    formatError,
+    parseOptions: { maxTokens: QUERY_LIMITS.tokens },
+    validationRules: limitRules,
+    allowBatchedHttpRequests: false,
+    plugins: [
+      fastifyApolloDrainPlugin(fastify),
+      readAccessPlugin,
+      costLimitPlugin(schema),
+      errorReportingPlugin,
+      requestReportPlugin,
+      graphiqlLandingPage(graphiql),
+      // Nothing here uses cache hints or Apollo's reporting; the cache-control plugin alone wraps every field resolver.
+      ApolloServerPluginCacheControlDisabled(),
+      ApolloServerPluginInlineTraceDisabled(),
+      ApolloServerPluginUsageReportingDisabled(),
+      ApolloServerPluginSchemaReportingDisabled(),
+    ],
+  });
+  await apollo.start();
+  return apollo;
+}

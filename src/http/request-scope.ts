@@ -1,0 +1,68 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ReadSession } from '../application/versioning';
+import type { Access, RequestReport } from '../graphql/context';
+import type { TokenAuthenticator } from './authentication';
+
+/** What one request carries from the route into the GraphQL context and its log line. */
+export interface RequestScope {
+  readonly access: Access;
+  readonly session: ReadSession;
+  readonly report: RequestReport;
+}
+
+/** Makes each request's scope on first use and keeps it for the request's life. */
+export function requestScopes(
+  authenticator: TokenAuthenticator,
+  newSession: () => ReadSession,
+): { scopeOf(request: FastifyRequest): RequestScope; reportOf(request: FastifyRequest): RequestReport | undefined } {
+  const scopes = new WeakMap<FastifyRequest, RequestScope>();
+  return {
+    scopeOf(request) {
+      let scope = scopes.get(request);
+      if (!scope) {
+        scope = {
+          access: authenticator.authenticate(request.headers.authorization),
+          session: newSession(),
+          report: { operationName: null, operationType: null, errorCodes: [], cache: 'bypass' },
+        };
+        scopes.set(request, scope);
+      }
+      return scope;
+    },
+    reportOf: (request) => scopes.get(request)?.report,
+  };
+}
+
+/** Every response carries its request id; with `info` logging, each request gets one log line. */
+export function logRequests(
+  fastify: FastifyInstance,
+  enabled: boolean,
+  reportOf: (request: FastifyRequest) => RequestReport | undefined,
+): void {
+  fastify.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    done();
+  });
+  if (!enabled) return;
+  fastify.addHook('onResponse', (request, reply, done) => {
+    const report = reportOf(request);
+    const status = reply.statusCode;
+    const outcome =
+      status >= 500 ? 'error' : status >= 400 ? 'rejected' : report?.errorCodes.length ? 'graphql-errors' : 'ok';
+    request.log.info(
+      {
+        method: request.method,
+        url: request.url.split('?')[0],
+        operationName: report?.operationName ?? undefined,
+        operationType: report?.operationType ?? undefined,
+        statusCode: status,
+        outcome,
+        errorCodes: report?.errorCodes.length ? report.errorCodes : undefined,
+        cache: report && report.cache !== 'bypass' ? report.cache : undefined,
+        durationMs: Math.round(reply.elapsedTime * 100) / 100,
+      },
+      'request completed',
+    );
+    done();
+  });
+}

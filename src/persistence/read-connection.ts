@@ -1,0 +1,95 @@
+import BetterSqlite3 from 'better-sqlite3';
+import { Pool, type QueryResultRow } from 'pg';
+import type { DataSource } from 'typeorm';
+import { toDialect, type QueryFn } from './sql';
+import type { StatementCounter } from './statement-counter';
+
+/**
+ * The connections the read path owns, opened through the drivers' public
+ * APIs. Hot reads are hand-written, batched SQL sent straight to the driver:
+ * TypeORM's query runner costs more per statement than the statements
+ * themselves. Every statement is counted.
+ */
+export interface ReadConnection {
+  readonly query: QueryFn;
+  close(): Promise<void>;
+}
+
+/** How long a SQLite connection waits for a lock held by another connection. */
+export const SQLITE_BUSY_TIMEOUT_MS = 5000;
+
+/** Prepared statements kept per SQLite reader; our SQL has a few dozen distinct texts. */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * A second connection to the SQLite file, set `query_only`: WAL lets it read
+ * the last committed state while a write transaction is in progress on the
+ * writer's connection. It is opened read-write but query_only, because a
+ * SQLITE_OPEN_READONLY connection cannot share the WAL index (-shm) and may
+ * rebuild it from the log on every read transaction, which is many times slower.
+ */
+export function openSqliteReader(path: string, counter: StatementCounter): ReadConnection {
+  const connection = new BetterSqlite3(path, { fileMustExist: true, timeout: SQLITE_BUSY_TIMEOUT_MS });
+  connection.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+  connection.pragma('foreign_keys = ON');
+  connection.pragma('query_only = ON');
+  const statements = new Map<string, BetterSqlite3.Statement>();
+  return {
+    query: async <Row>(sql: string, params: readonly unknown[] = []): Promise<Row[]> => {
+      if (!connection.open) throw new Error('the database connection is closed');
+      let statement = statements.get(sql);
+      if (!statement) {
+        statement = connection.prepare(sql);
+        if (statements.size >= STATEMENT_CACHE_SIZE) statements.clear();
+        statements.set(sql, statement);
+      }
+      counter.logQuery(sql);
+      return statement.all(...params) as Row[];
+    },
+    close: async () => {
+      statements.clear();
+      if (connection.open) connection.close();
+    },
+  };
+}
+
+/** A pool of its own for reads on PostgreSQL, with `?` placeholders rewritten to `$n`. */
+export function openPostgresReader(
+  url: string,
+  counter: StatementCounter,
+  onIdleError: (error: Error) => void,
+): ReadConnection {
+  const pool = new Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
+  // An idle client that loses its connection must not crash the process; the next query reconnects.
+  pool.on('error', onIdleError);
+  let closed = false;
+  return {
+    query: async <Row>(sql: string, params: readonly unknown[] = []): Promise<Row[]> => {
+      if (closed) throw new Error('the database connection is closed');
+      const text = toDialect('postgres', sql);
+      counter.logQuery(text);
+      const result = await pool.query<QueryResultRow>(text, params as unknown[]);
+      return result.rows as Row[];
+    },
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await pool.end();
+    },
+  };
+}
+
+/**
+ * Reads through TypeORM's public `DataSource.query`, for `sqlite::memory:`,
+ * whose one connection cannot be shared with a second one. (TypeORM logs, and
+ * so counts, these statements itself.)
+ */
+export function typeormReader(dataSource: DataSource): ReadConnection {
+  return {
+    query: async <Row>(sql: string, params: readonly unknown[] = []): Promise<Row[]> => {
+      if (!dataSource.isInitialized) throw new Error('the database connection is closed');
+      return (await dataSource.query(sql, params as unknown[])) as Row[];
+    },
+    close: async () => {},
+  };
+}
