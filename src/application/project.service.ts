@@ -1,9 +1,8 @@
 import { ConflictError, NotFoundError } from '../core/errors';
 import type { Page, PageRequest, ProjectRecord } from '../persistence/records';
-import type { RegistryReader } from '../persistence/registry-reader';
 import { newId } from './ids';
 import { loaded, type ReadSession } from './versioning';
-import { requireWellFormedRef, type RegistryWrites } from './registry-writes';
+import { requireWellFormedRef, type RegistryWrites, type WriteReader } from './registry-writes';
 
 /** Input of createProject. */
 export interface CreateProjectCommand {
@@ -103,7 +102,7 @@ export class ProjectService {
     });
   }
 
-  private async findBoth(reader: RegistryReader, refs: { project: string; resource: string }) {
+  private async findBoth(reader: WriteReader, refs: { project: string; resource: string }) {
     const [[project], [resource]] = await Promise.all([
       reader.projectsByRefs([refs.project]),
       reader.resourcesByRefs([refs.resource]),

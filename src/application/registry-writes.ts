@@ -5,6 +5,9 @@ import type { ReadSession, RegistryVersioning, WriteScope } from './versioning';
 
 export type { WriteScope } from './versioning';
 
+/** Reads inside a write transaction: they see the write's own changes. */
+export type WriteReader = WriteScope['writer']['reader'];
+
 /** Runs the registry's changes: one transaction each, through versioning, with constraint violations mapped. */
 export class RegistryWrites {
   constructor(private readonly versioning: RegistryVersioning) {}

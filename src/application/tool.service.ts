@@ -4,10 +4,9 @@ import type { ResourceInfo, SlotDefinition } from '../core/model';
 import { validateToolSlots, withDefaults, type SlotDraft } from '../core/tool-validation';
 import type { TypeHierarchy } from '../core/type-hierarchy';
 import type { Page, PageRequest, ToolRecord } from '../persistence/records';
-import type { RegistryReader } from '../persistence/registry-reader';
 import { newId } from './ids';
 import { loaded, type ReadSession } from './versioning';
-import { requireWellFormedRef, type RegistryWrites } from './registry-writes';
+import { requireWellFormedRef, type RegistryWrites, type WriteReader } from './registry-writes';
 
 /** Input of registerTool (already grammar-checked at the edge). */
 export interface RegisterToolCommand {
@@ -86,7 +85,7 @@ export class ToolService {
   private async checkedSlots(
     command: RegisterToolCommand,
     types: TypeHierarchy,
-    reader: RegistryReader,
+    reader: WriteReader,
   ): Promise<SlotDefinition[]> {
     const staticResources = await reader.resourcesByRefs(staticRefsOf(command));
     const { problems, slots } = validateToolSlots(command.resourceSlots, lookups(types, staticResources));

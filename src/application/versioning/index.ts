@@ -52,12 +52,14 @@ class DryRunRollback<T> extends Error {
 /** The registry version, its caches, its read sessions and its writes. */
 export class RegistryVersioning {
   private readonly caches: SessionCaches;
+  readonly #reader: RegistryReader;
 
   private constructor(
     private readonly db: Database,
-    private readonly reader: RegistryReader,
+    reader: RegistryReader,
     clock: RegistryClock,
   ) {
+    this.#reader = reader;
     this.caches = { clock, hierarchy: new HierarchyCache(), records: new RecordCache() };
   }
 
@@ -74,7 +76,7 @@ export class RegistryVersioning {
 
   /** A new read session for one request (or one unit of work). */
   session(): ReadSession {
-    return new ReadSession(this.reader, this.caches);
+    return new ReadSession(this.#reader, this.caches);
   }
 
   /** The counters now. */

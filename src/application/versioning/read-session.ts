@@ -55,11 +55,15 @@ export class ReadSession implements VersionProbe {
   private hierarchyPromise: Promise<TypeHierarchy> | null = null;
   private hierarchyLoaded: TypeHierarchy | undefined;
   private readonly made = new Map<string, DataLoader<never, unknown, unknown>>();
+  /** A true private field: not even a cast reaches it from outside. */
+  readonly #reader: RegistryReader;
 
   constructor(
-    private readonly reader: RegistryReader,
+    reader: RegistryReader,
     private readonly caches: SessionCaches,
-  ) {}
+  ) {
+    this.#reader = reader;
+  }
 
   // --- the version -----------------------------------------------------------
 
@@ -85,7 +89,7 @@ export class ReadSession implements VersionProbe {
   /** The type hierarchy at the pinned version. */
   hierarchy(): Promise<TypeHierarchy> {
     return (this.hierarchyPromise ??= this.pin()
-      .then((state) => this.caches.hierarchy.get(state.typesVersion, () => this.reader.allTypes()))
+      .then((state) => this.caches.hierarchy.get(state.typesVersion, () => this.#reader.allTypes()))
       .then((types) => (this.hierarchyLoaded = types)));
   }
 
@@ -208,7 +212,7 @@ export class ReadSession implements VersionProbe {
   /** Every read of registry data: pins the version, then reads. */
   private async read<T>(use: (reader: RegistryReader) => Promise<T>): Promise<T> {
     await this.pin();
-    return use(this.reader);
+    return use(this.#reader);
   }
 
   /** The loader of this name, made on first use. */

@@ -1,0 +1,88 @@
+/**
+ * The architecture's rules, checked by dependency-cruiser (`npm run lint`,
+ * and test/unit/architecture.test.ts). The layers, from the inside out:
+ * core (the seed's rules, pure) ← persistence, application ← graphql ← http,
+ * with src/main.ts the one composition root.
+ */
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'core-is-pure',
+      comment: 'The core holds the seed rules: it imports nothing but itself (no other layer, no package: no graphql, no typeorm).',
+      severity: 'error',
+      from: { path: '^src/core/' },
+      to: { pathNot: '^src/core/' },
+    },
+    {
+      name: 'application-knows-no-transport',
+      comment: 'Use cases know nothing of GraphQL or HTTP.',
+      severity: 'error',
+      from: { path: '^src/application/' },
+      to: {
+        path: ['^src/(graphql|http)/', '(^|/)node_modules/(graphql|type-graphql|@apollo|fastify|@as-integrations)/'],
+      },
+    },
+    {
+      name: 'persistence-serves-upwards-only',
+      comment: 'Persistence imports neither the application layer nor any transport.',
+      severity: 'error',
+      from: { path: '^src/persistence/' },
+      to: { path: ['^src/(application|graphql|http|demo|registry-files)/', '(^|/)node_modules/(graphql|type-graphql|@apollo|fastify)/'] },
+    },
+    {
+      name: 'registry-reads-only-through-a-session',
+      comment:
+        'The registry reader is held by the versioning module alone: every read outside a write transaction goes through a ReadSession, which pins the registry version first.',
+      severity: 'error',
+      from: { pathNot: ['^src/persistence/', '^src/application/versioning/'] },
+      to: { path: '^src/persistence/registry-reader\\.ts$' },
+    },
+    {
+      name: 'database-only-in-the-root-and-versioning',
+      comment: 'Only persistence, the versioning module and the composition root hold the database.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/persistence/', '^src/application/versioning/', '^src/main\\.ts$'] },
+      to: { path: '^src/persistence/(database|read-connection|data-source)\\.ts$' },
+    },
+    {
+      name: 'graphql-away-from-typeorm',
+      comment: 'GraphQL types and resolvers never touch TypeORM or the database.',
+      severity: 'error',
+      from: { path: '^src/graphql/' },
+      to: { path: ['(^|/)node_modules/typeorm/', '^src/persistence/(database|entities|migrations|registry-writer)'] },
+    },
+    {
+      name: 'registry-files-are-plain',
+      comment: 'The YAML file module maps to plain objects: no GraphQL, HTTP, application layer or persistence.',
+      severity: 'error',
+      from: { path: '^src/registry-files/' },
+      to: {
+        path: [
+          '^src/(graphql|http|application|persistence)/',
+          '(^|/)node_modules/(graphql|type-graphql|@apollo|fastify|typeorm|pg|better-sqlite3)/',
+        ],
+      },
+    },
+    {
+      name: 'no-circular',
+      comment: 'No import cycles.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'not-to-unresolvable',
+      comment: 'Every import resolves.',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+  },
+};
