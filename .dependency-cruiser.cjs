@@ -9,7 +9,8 @@ module.exports = {
   forbidden: [
     {
       name: 'core-is-pure',
-      comment: 'The core holds the seed rules: it imports nothing but itself (no other layer, no package: no graphql, no typeorm).',
+      comment:
+        'The core holds the seed rules: it imports nothing but itself (no other layer, no package: no graphql, no typeorm).',
       severity: 'error',
       from: { path: '^src/core/' },
       to: { pathNot: '^src/core/' },
@@ -28,7 +29,12 @@ module.exports = {
       comment: 'Persistence imports neither the application layer nor any transport.',
       severity: 'error',
       from: { path: '^src/persistence/' },
-      to: { path: ['^src/(application|graphql|http|demo|registry-files)/', '(^|/)node_modules/(graphql|type-graphql|@apollo|fastify)/'] },
+      to: {
+        path: [
+          '^src/(application|graphql|http|demo|registry-files)/',
+          '(^|/)node_modules/(graphql|type-graphql|@apollo|fastify)/',
+        ],
+      },
     },
     {
       name: 'registry-reads-only-through-a-session',

@@ -306,9 +306,9 @@ class GraphQLClient {
       );
     }
     const text = await response.text();
-    let body: { data?: T | null; errors?: GraphQLError[] } | null = null;
+    let body: { data?: T | null; errors?: GraphQLError[] } | null;
     try {
-      body = JSON.parse(text);
+      body = JSON.parse(text) as { data?: T | null; errors?: GraphQLError[] } | null;
     } catch {
       body = null;
     }

@@ -241,7 +241,7 @@ function fire<E>(
         requests: [request],
       },
       (error: unknown, result: autocannon.Result) => {
-        if (error) reject(error instanceof Error ? error : new Error(String(error)));
+        if (error) reject(error instanceof Error ? error : new Error('autocannon failed'));
         else {
           checks.connectionErrors = Math.max(0, result.errors - result.timeouts);
           checks.timeouts = result.timeouts;

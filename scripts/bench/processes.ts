@@ -134,7 +134,10 @@ export interface RegistryServer {
  * server exactly as `npm start` runs it.
  */
 export function productionNodeArgs(root: string): string[] {
-  const script: unknown = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts?.['start:built'];
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    scripts?: Record<string, unknown>;
+  };
+  const script = manifest.scripts?.['start:built'];
   const words = typeof script === 'string' ? script.trim().split(/\s+/) : [];
   if (words[0] !== 'node' || !words.includes('dist/src/main.js'))
     throw new Error(

@@ -1,7 +1,7 @@
 import { ConflictError, NotFoundError } from '../core/errors';
 import type { Page, PageRequest, ProjectRecord } from '../persistence/records';
 import { newId } from './ids';
-import { loaded, type ReadSession } from './versioning';
+import type { ReadSession } from './versioning';
 import { requireWellFormedRef, type RegistryWrites, type WriteReader } from './registry-writes';
 
 /** Input of createProject. */

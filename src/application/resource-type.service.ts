@@ -4,7 +4,7 @@ import type { Page, PageRequest } from '../persistence/records';
 import { newId } from './ids';
 import { USED_BY_SHOWN } from './usage';
 import type { UsageRef } from '../core/errors';
-import { loaded, type ReadSession } from './versioning';
+import type { ReadSession } from './versioning';
 import { requireWellFormedRef, type RegistryWrites } from './registry-writes';
 
 /** Input of registerResourceType (already grammar-checked at the edge). */

@@ -12,6 +12,7 @@ export const RESOURCE_NAME_PATTERN = /^[A-Za-z0-9._-]+(?:\/[A-Za-z0-9._-]+)*$/;
 /** Slot names and link aliases. */
 export const SLOT_NAME_PATTERN = /^[a-z_][a-z0-9_-]*$/;
 /** Control characters other than tab, newline and carriage return. */
+// eslint-disable-next-line no-control-regex -- matching control characters is this pattern's purpose
 export const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 
 /** Size limits on input. */

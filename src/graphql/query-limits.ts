@@ -39,17 +39,17 @@ export const limitRules: ValidationRule[] = [
     n: QUERY_LIMITS.depth,
     propagateOnRejection: false,
     onReject: [reject('DEPTH')],
-  }) as unknown as ValidationRule,
+  }),
   maxAliasesRule({
     n: QUERY_LIMITS.aliases,
     propagateOnRejection: false,
     onReject: [reject('ALIASES')],
-  }) as unknown as ValidationRule,
+  }),
   maxDirectivesRule({
     n: QUERY_LIMITS.directives,
     propagateOnRejection: false,
     onReject: [reject('DIRECTIVES')],
-  }) as unknown as ValidationRule,
+  }),
 ];
 
 /** A connection's cost is what one node costs times the number of nodes it may return. */
@@ -72,7 +72,7 @@ export function costLimitPlugin(schema: GraphQLSchema): ApolloServerPlugin {
     variables: Record<string, unknown>,
   ): number | null => {
     let known = costs.get(document);
-    if (!known) costs.set(document, (known = new Map()));
+    if (!known) costs.set(document, (known = new Map<string, number | null>()));
     const key = `${operationName ?? ''}\u0000${JSON.stringify(variables)}`;
     let cost = known.get(key);
     if (cost === undefined) {

@@ -62,7 +62,7 @@ export async function validateArgument(
   const prefix = argumentName(type, data.info);
   const items = Array.isArray(value) ? value : [value];
   const problems: FieldProblem[] = [];
-  for (const [index, item] of items.entries()) {
+  for (const [index, item] of (items as unknown[]).entries()) {
     if (item == null || typeof item !== 'object') continue;
     const errors = await validate(item, {
       forbidUnknownValues: false,

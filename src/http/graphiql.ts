@@ -187,16 +187,16 @@ export function graphiqlLandingPage<TContext extends BaseContext>(
  * "not built" page into a 503. GraphQL responses pass untouched.
  */
 export function graphiqlPageHeaders(): onSendHookHandler {
-  return async (_request, reply, payload) => {
+  return (_request, reply, payload, done) => {
     const type = reply.getHeader('content-type');
-    if (typeof type !== 'string' || !type.startsWith('text/html')) return payload;
+    if (typeof type !== 'string' || !type.startsWith('text/html')) return done(null, payload);
     void reply
       .header('content-type', 'text/html; charset=utf-8')
       .header('cache-control', 'no-cache')
       .header('content-security-policy', GRAPHIQL_CONTENT_SECURITY_POLICY)
       .header('x-content-type-options', 'nosniff');
     if (payload === GRAPHIQL_NOT_BUILT_PAGE) void reply.code(503);
-    return payload;
+    done(null, payload);
   };
 }
 

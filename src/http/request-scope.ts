@@ -14,7 +14,10 @@ export interface RequestScope {
 export function requestScopes(
   authenticator: TokenAuthenticator,
   newSession: () => ReadSession,
-): { scopeOf(request: FastifyRequest): RequestScope; reportOf(request: FastifyRequest): RequestReport | undefined } {
+): {
+  readonly scopeOf: (request: FastifyRequest) => RequestScope;
+  readonly reportOf: (request: FastifyRequest) => RequestReport | undefined;
+} {
   const scopes = new WeakMap<FastifyRequest, RequestScope>();
   return {
     scopeOf(request) {

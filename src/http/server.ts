@@ -24,9 +24,9 @@ export interface HttpDependencies {
   readonly services: Services;
   readonly logger: Logger;
   /** A fresh read session for one request. */
-  newSession(): ReadSession;
+  readonly newSession: () => ReadSession;
   /** Whether the database answers and is fully migrated. */
-  isReady(): Promise<boolean>;
+  readonly isReady: () => Promise<boolean>;
   /** Extra read-only JSON endpoints, e.g. SQL statement counts for the benchmark. */
   readonly debugRoutes?: Record<string, () => unknown>;
   /** Where the built GraphiQL bundle is; dist/graphiql of this checkout by default. */
@@ -59,9 +59,9 @@ export async function createHttpServer(
   return { fastify, apollo };
 }
 
-function createFastify(logger: Logger): FastifyInstance {
+function createFastify(logger: FastifyBaseLogger): FastifyInstance {
   return Fastify({
-    loggerInstance: logger as FastifyBaseLogger,
+    loggerInstance: logger,
     // One line per request comes from logRequests instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT_BYTES,

@@ -88,7 +88,7 @@ export function typeormReader(dataSource: DataSource): ReadConnection {
   return {
     query: async <Row>(sql: string, params: readonly unknown[] = []): Promise<Row[]> => {
       if (!dataSource.isInitialized) throw new Error('the database connection is closed');
-      return (await dataSource.query(sql, params as unknown[])) as Row[];
+      return dataSource.query<Row[]>(sql, params as unknown[]);
     },
     close: async () => {},
   };

@@ -36,7 +36,8 @@ interface DriverErrorLike {
 function driverErrorOf(error: unknown): DriverErrorLike | null {
   if (!error || typeof error !== 'object') return null;
   const wrapped = (error as { driverError?: unknown }).driverError;
-  return (wrapped && typeof wrapped === 'object' ? wrapped : error) as DriverErrorLike;
+  const driver: object = wrapped && typeof wrapped === 'object' ? wrapped : error;
+  return driver;
 }
 
 /** The constraint violation behind a driver error, or null when it is something else. */

@@ -27,6 +27,7 @@ export function acquireSqliteOwnerLock(path: string): OwnerLock {
     if ((error as { code?: string }).code === 'SQLITE_BUSY') {
       throw new Error(
         `another registry server is already using ${path}; run one server per SQLite file, or use PostgreSQL for several instances`,
+        { cause: error },
       );
     }
     throw error;

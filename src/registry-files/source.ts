@@ -1,14 +1,4 @@
-import {
-  isMap,
-  isPair,
-  isScalar,
-  isSeq,
-  LineCounter,
-  parseAllDocuments,
-  type Document,
-  type Node,
-  type Pair,
-} from 'yaml';
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node } from 'yaml';
 
 /** A place in a file: 1-based line and column. */
 export interface Position {
@@ -77,8 +67,8 @@ export function parseYaml(text: string, file: string): ParseOutcome {
   if (problems.length > 0) return { ok: false, problems };
 
   const document: Document | undefined = list[0];
-  const root = (document?.contents ?? null) as Node | null;
-  const data = document ? document.toJS({ maxAliasCount: 100 }) : null;
+  const root = document?.contents ?? null;
+  const data: unknown = document ? document.toJS({ maxAliasCount: 100 }) : null;
   const position = (offset: number): Position => {
     const at = lines.linePos(offset);
     return { line: at.line, column: at.col };
@@ -94,7 +84,7 @@ export function parseYaml(text: string, file: string): ParseOutcome {
         for (const [index, segment] of path.entries()) {
           const last = index === path.length - 1;
           if (isMap(node)) {
-            const pair = (node.items as Pair[]).find(
+            const pair = node.items.find(
               (item) => isPair(item) && isScalar(item.key) && String(item.key.value) === String(segment),
             );
             if (!pair) break;

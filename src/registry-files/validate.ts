@@ -132,8 +132,7 @@ function describeError(source: YamlSource, error: ErrorObject): FileProblem {
       return { ...at(path), message: `must have at most ${String(error.params.limit)} entries` };
     default: {
       // pattern, minLength, maxLength, not: say it in the grammar's words when the schema names its rule.
-      const rule = (error.parentSchema as Record<string, unknown> | undefined)?.[GRAMMAR_KEYWORD] as
-        GrammarRule | undefined;
+      const rule = error.parentSchema?.[GRAMMAR_KEYWORD] as GrammarRule | undefined;
       const grammarMessage = rule && typeof error.data === 'string' ? GRAMMAR_CHECKS[rule](error.data) : null;
       return { ...at(path), message: grammarMessage ?? error.message ?? 'is not valid' };
     }
@@ -216,5 +215,6 @@ function describeValue(value: unknown): string {
   if (value instanceof Uint8Array) return 'binary data';
   if (typeof value === 'object') return 'a map';
   if (typeof value === 'string') return `the string '${value.length > 40 ? `${value.slice(0, 40)}…` : value}'`;
-  return `${typeof value === 'boolean' ? 'the boolean' : 'the number'} ${String(value)}`;
+  if (typeof value === 'boolean') return `the boolean ${value}`;
+  return `the number ${Number(value)}`;
 }

@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import type pino from 'pino';
 import { buildRegistrySchema } from '../../src/graphql/schema';
 import { bootstrap } from '../../src/main';
 import { sqlite } from '../support/backends';

@@ -86,7 +86,7 @@ describe('GraphiQL', function () {
       ]);
       for (const url of urls) {
         if (url.protocol === 'data:') continue;
-        expect(url.origin, `${url}`).to.equal(server.origin);
+        expect(url.origin, url.href).to.equal(server.origin);
       }
       expect(html, 'no absolute URL anywhere in the page').not.to.match(/(https?:)?\/\/[a-z0-9]/i);
     });

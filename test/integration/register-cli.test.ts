@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -371,7 +371,7 @@ describe('register CLI (npm run register) against a real server', function () {
   it('sends the token from --token, else ADMIN_TOKEN, as a bearer token, and none when there is none', async () => {
     const seen: (string | undefined)[] = [];
     const fake: Server = createServer((request, response) => {
-      seen.push((request.headers as IncomingHttpHeaders).authorization);
+      seen.push(request.headers.authorization);
       request.resume();
       request.on('end', () => {
         response.setHeader('content-type', 'application/json');

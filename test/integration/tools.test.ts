@@ -106,7 +106,7 @@ describeEachBackend('tools', (backend) => {
       ['d', 'staticResource'],
       ['e', 'staticResource'],
     ]);
-    for (const p of body.errors?.[0].extensions?.problems) expect(p.message).to.be.a('string').and.not.equal('');
+    for (const p of body.errors![0].extensions!.problems) expect(p.message).to.be.a('string').and.not.equal('');
     expect(await toolCount()).to.equal(before);
     expect((await server.data(`{ tool(ref: "broken") { id } }`)).tool).to.equal(null);
   });

@@ -73,8 +73,8 @@ export function spawnServer(env: Record<string, string>, options: { timeoutMs?: 
         }
       }
     };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (chunk: Buffer) => output.push(chunk.toString()));
     void exited.then(({ code, signal }) => {
       clearTimeout(timer);
       reject(new Error(`server exited (${code ?? signal}) before listening:\n${output.join('')}`));
@@ -101,8 +101,8 @@ export function runToExit(
   });
   let stdout = '';
   let stderr = '';
-  child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
   return new Promise((resolve) => {
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.once('exit', (code) => {

@@ -52,7 +52,7 @@ describe('loadConfig', () => {
       ],
       [{ ADMIN_TOKEN: 'same-token', READ_TOKEN: 'same-token' }, /^READ_TOKEN must differ from ADMIN_TOKEN/],
     ] as const) {
-      expect(() => loadConfig(env as NodeJS.ProcessEnv), JSON.stringify(env))
+      expect(() => loadConfig(env), JSON.stringify(env))
         .to.throw(ConfigError)
         .with.property('message')
         .that.matches(pattern)

@@ -24,7 +24,7 @@ const fetcher: Fetcher = async (params, options) => {
   });
   const text = await response.text();
   try {
-    return JSON.parse(text);
+    return JSON.parse(text) as unknown;
   } catch {
     throw new Error(
       `the server answered ${response.status} ${response.statusText} with a body that is not JSON: ${text.slice(0, 200)}`,

@@ -30,7 +30,7 @@ export interface WriteScope {
   /** The counters before this write. */
   readonly before: RegistryState;
   /** The type hierarchy as committed before this write. */
-  hierarchy(): Promise<TypeHierarchy>;
+  readonly hierarchy: () => Promise<TypeHierarchy>;
 }
 
 /** A write that committed (or, for a dry run, was rolled back): its result, the counters it left, and its edits. */

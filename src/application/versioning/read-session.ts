@@ -190,7 +190,7 @@ export class ReadSession implements VersionProbe {
       DataLoader<CompatibleResourcesKey, Page<ResourceInfo>, string> | undefined;
     if (!loader) {
       loader = new DataLoader((keys) => this.compatiblePages(keys), { cacheKeyFn: compatibleKey });
-      this.made.set('compatibleResources', loader as unknown as DataLoader<never, unknown, unknown>);
+      this.made.set('compatibleResources', loader);
     }
     return loader;
   }
@@ -223,7 +223,7 @@ export class ReadSession implements VersionProbe {
     let loader = this.made.get(name) as DataLoader<string, V> | undefined;
     if (!loader) {
       loader = new DataLoader<string, V>(batch());
-      this.made.set(name, loader as unknown as DataLoader<never, unknown, unknown>);
+      this.made.set(name, loader);
     }
     return loader;
   }

@@ -27,7 +27,7 @@ export class RecordCache {
     if (version < this.version) return;
     if (version > this.version) this.moveTo(version);
     let map = this.kinds.get(kind);
-    if (!map) this.kinds.set(kind, (map = new Map()));
+    if (!map) this.kinds.set(kind, (map = new Map<string, unknown>()));
     for (const [key, value] of entries) {
       if (map.size >= this.maxEntries && !map.has(key)) map.delete(map.keys().next().value as string);
       map.set(key, value);
