@@ -3,11 +3,14 @@ import type { BindingMode, LinkedResource, ResourceInfo, SlotDefinition } from '
 import type { TypeHierarchy } from './type-hierarchy';
 
 /** What happened to a slot. */
-export type SlotStatus = 'BOUND' | 'DEFERRED' | 'UNBOUND_OPTIONAL' | 'FAILED';
+export const SLOT_STATUSES = ['BOUND', 'DEFERRED', 'UNBOUND_OPTIONAL', 'FAILED'] as const;
+export type SlotStatus = (typeof SLOT_STATUSES)[number];
 /** Which rule bound a slot. */
-export type BindHow = 'SINGLE_CANDIDATE' | 'ALIAS' | 'SHORT_NAME' | 'STATIC' | 'PARAMETER';
+export const BIND_HOWS = ['SINGLE_CANDIDATE', 'ALIAS', 'SHORT_NAME', 'STATIC', 'PARAMETER'] as const;
+export type BindHow = (typeof BIND_HOWS)[number];
 /** Why a resource the rule looked at was not the one bound. */
-export type Rejection = 'TYPE_MISMATCH' | 'NOT_CHOSEN_ALIAS' | 'NOT_CHOSEN_SHORT_NAME' | 'AMBIGUOUS' | 'NOT_FOUND';
+export const REJECTIONS = ['TYPE_MISMATCH', 'NOT_CHOSEN_ALIAS', 'NOT_CHOSEN_SHORT_NAME', 'AMBIGUOUS', 'NOT_FOUND'] as const;
+export type Rejection = (typeof REJECTIONS)[number];
 
 /** A resource named by a parameter, looked up in the whole registry (null when the ref names nothing). */
 export interface ParamValue {

@@ -17,7 +17,8 @@ export interface ToolProblem {
 }
 
 /** Why a slot could not be bound. */
-export type FailureReason = 'NO_MATCH' | 'AMBIGUOUS' | 'TYPE_MISMATCH' | 'NOT_FOUND';
+export const FAILURE_REASONS = ['NO_MATCH', 'AMBIGUOUS', 'TYPE_MISMATCH', 'NOT_FOUND'] as const;
+export type FailureReason = (typeof FAILURE_REASONS)[number];
 
 /** A slot that failed to bind, reported by binding resolution. */
 export interface BindingProblem {

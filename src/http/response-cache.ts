@@ -70,7 +70,7 @@ export class ResponseCache {
   }
 }
 
-/** What the cache needs of a request: who asks, its loaders (the registry version), and its report. */
+/** What the cache needs of a request: who asks, its registry version (pinned and current), and its report. */
 export interface CacheScope {
   readonly access: Access;
   /** The request's registry version: the one it pinned, and the one now. */

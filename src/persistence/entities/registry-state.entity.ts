@@ -2,8 +2,9 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { REGISTRY_STATE } from '../tables';
 
 /**
- * One row of counters that every write bumps in its own transaction, so that
- * any server instance can tell with one cheap read whether its caches are stale.
+ * One row of counters that every write bumps in its own transaction. On
+ * PostgreSQL every request reads it (one statement), so an instance sees
+ * another's writes at once; on SQLite the one owning server keeps it in memory.
  * `types_version` moves only when resource types change.
  */
 @Entity({ name: REGISTRY_STATE.name })
