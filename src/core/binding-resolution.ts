@@ -9,7 +9,13 @@ export type SlotStatus = (typeof SLOT_STATUSES)[number];
 export const BIND_HOWS = ['SINGLE_CANDIDATE', 'ALIAS', 'SHORT_NAME', 'STATIC', 'PARAMETER'] as const;
 export type BindHow = (typeof BIND_HOWS)[number];
 /** Why a resource the rule looked at was not the one bound. */
-export const REJECTIONS = ['TYPE_MISMATCH', 'NOT_CHOSEN_ALIAS', 'NOT_CHOSEN_SHORT_NAME', 'AMBIGUOUS', 'NOT_FOUND'] as const;
+export const REJECTIONS = [
+  'TYPE_MISMATCH',
+  'NOT_CHOSEN_ALIAS',
+  'NOT_CHOSEN_SHORT_NAME',
+  'AMBIGUOUS',
+  'NOT_FOUND',
+] as const;
 export type Rejection = (typeof REJECTIONS)[number];
 
 /** A resource named by a parameter, looked up in the whole registry (null when the ref names nothing). */
