@@ -12,8 +12,10 @@ export interface AppConfig {
   readonly port: number;
   readonly host: string;
   readonly database: DatabaseConfig;
-  /** Token that may run every operation. Without it (development only) writes are open. */
+  /** Token that may run every operation, as actor `admin`. Without any admin token (development only) writes are open. */
   readonly adminToken: string | null;
+  /** More admin tokens, each with the name the change log records as its actor (ADMIN_TOKENS="ci:<token>,alice:<token>"). */
+  readonly adminTokens?: readonly NamedToken[];
   /** Token that may run queries; when set, queries need it or the admin token. */
   readonly readToken: string | null;
   /** Load the seed's example registry into a new, empty database. */
@@ -25,6 +27,17 @@ export interface AppConfig {
   readonly responseCache: boolean;
   /** Count SQL statements and expose the count at /debug/sql-stats (benchmarks only). */
   readonly countSql: boolean;
+}
+
+/** An admin token and the actor name it stands for. */
+export interface NamedToken {
+  readonly name: string;
+  readonly token: string;
+}
+
+/** Every admin token: ADMIN_TOKEN as `admin`, then ADMIN_TOKENS. */
+export function adminTokensOf(config: Pick<AppConfig, 'adminToken' | 'adminTokens'>): NamedToken[] {
+  return [...(config.adminToken ? [{ name: 'admin', token: config.adminToken }] : []), ...(config.adminTokens ?? [])];
 }
 
 /** A configuration value that cannot be used. */
@@ -40,6 +53,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     host: nonEmpty(env.HOST) ?? '127.0.0.1',
     database: parseDatabaseUrl(nonEmpty(env.DATABASE_URL) ?? DEFAULT_DATABASE_URL),
     adminToken: nonEmpty(env.ADMIN_TOKEN) ?? null,
+    adminTokens: parseNamedTokens(nonEmpty(env.ADMIN_TOKENS)),
     readToken: nonEmpty(env.READ_TOKEN) ?? null,
     demoData: parseBoolean('DEMO_DATA', env.DEMO_DATA, true),
     production: env.NODE_ENV === 'production',
@@ -53,26 +67,70 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
 /** Minimum length of a token in production, so a guessable one is refused. */
 export const MIN_PRODUCTION_TOKEN_LENGTH = 16;
 
-/** Rules across values: production needs a strong ADMIN_TOKEN; the two tokens must differ. */
+/** Rules across values: production needs a strong admin token; every token is distinct, every name too. */
 export function checkConfig(config: AppConfig): AppConfig {
+  const admins = adminTokensOf(config);
   if (config.production) {
-    if (!config.adminToken)
+    if (admins.length === 0) {
       throw new ConfigError(
         'ADMIN_TOKEN is required when NODE_ENV=production (without it anyone could change the registry)',
       );
-    for (const [name, token] of [
-      ['ADMIN_TOKEN', config.adminToken],
+    }
+    const tokens: [string, string | null][] = [
+      ...admins.map((a, i): [string, string] => [
+        i === 0 && config.adminToken !== null ? 'ADMIN_TOKEN' : `ADMIN_TOKENS (${a.name})`,
+        a.token,
+      ]),
       ['READ_TOKEN', config.readToken],
-    ] as const) {
-      if (token !== null && token.length < MIN_PRODUCTION_TOKEN_LENGTH)
+    ];
+    for (const [name, token] of tokens) {
+      if (token !== null && token.length < MIN_PRODUCTION_TOKEN_LENGTH) {
         throw new ConfigError(
           `${name} must be at least ${MIN_PRODUCTION_TOKEN_LENGTH} characters when NODE_ENV=production`,
         );
+      }
     }
   }
-  if (config.adminToken !== null && config.adminToken === config.readToken)
-    throw new ConfigError('READ_TOKEN must differ from ADMIN_TOKEN');
+  const names = new Set<string>();
+  const tokens = new Set<string>();
+  for (const admin of admins) {
+    if (names.has(admin.name)) {
+      throw new ConfigError(
+        admin.name === 'admin'
+          ? "ADMIN_TOKENS names a token 'admin', the name ADMIN_TOKEN already has"
+          : `ADMIN_TOKENS names '${admin.name}' twice`,
+      );
+    }
+    if (tokens.has(admin.token)) {
+      throw new ConfigError(`ADMIN_TOKENS gives '${admin.name}' a token another admin already has`);
+    }
+    names.add(admin.name);
+    tokens.add(admin.token);
+  }
+  if (config.readToken !== null && tokens.has(config.readToken)) {
+    throw new ConfigError(
+      config.adminTokens?.length
+        ? 'READ_TOKEN must differ from every admin token'
+        : 'READ_TOKEN must differ from ADMIN_TOKEN',
+    );
+  }
   return config;
+}
+
+/** `name:token,name:token`: named admin tokens; a name is letters, digits, ".", "_" and "-". */
+export function parseNamedTokens(value: string | undefined): NamedToken[] {
+  if (value === undefined) return [];
+  return value.split(',').map((entry, index) => {
+    const colon = entry.indexOf(':');
+    const name = colon < 0 ? '' : entry.slice(0, colon).trim();
+    const token = colon < 0 ? '' : entry.slice(colon + 1).trim();
+    if (!/^[A-Za-z0-9._-]{1,64}$/.test(name) || token === '' || /\s/.test(token)) {
+      throw new ConfigError(
+        `ADMIN_TOKENS entry ${index + 1} must be name:token (a name of letters, digits, ".", "_" and "-", then a token without spaces)`,
+      );
+    }
+    return { name, token };
+  });
 }
 
 /** `sqlite:<path>`, `sqlite::memory:`, or a `postgres://` / `postgresql://` URL. */

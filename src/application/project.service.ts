@@ -1,8 +1,17 @@
 import { ConflictError, NotFoundError } from '../core/errors';
+import type { LinkState } from '../core/registry-edit';
 import type { Page, PageRequest, ProjectRecord } from '../persistence/records';
 import { newId } from './ids';
+import { nameTakenMessage, requireFreeName } from './names';
+import {
+  requireWellFormedRef,
+  type ChangeOutcome,
+  type ChangeRequest,
+  type RegistryWrites,
+  type WriteReader,
+} from './registry-writes';
+import { USED_BY_SHOWN } from './usage';
 import type { ReadSession } from './versioning';
-import { requireWellFormedRef, type RegistryWrites, type WriteReader } from './registry-writes';
 
 /** Input of createProject. */
 export interface CreateProjectCommand {
@@ -10,7 +19,14 @@ export interface CreateProjectCommand {
   readonly description?: string | null;
 }
 
-/** Input of linkResource. */
+/** Input of updateProject: what is absent (undefined) stays as it is; a null description clears it. */
+export interface UpdateProjectCommand {
+  readonly ref: string;
+  readonly name?: string | null;
+  readonly description?: string | null;
+}
+
+/** Input of linkResource, and of updateLink (where a null alias clears it). */
 export interface LinkResourceCommand {
   readonly project: string;
   readonly resource: string;
@@ -40,86 +56,159 @@ export class ProjectService {
     return page;
   }
 
-  /** Creates a project; the name is unique. */
-  create(command: CreateProjectCommand, session: ReadSession): Promise<ProjectRecord> {
+  /** Creates a project; the name is unique, ignoring case. */
+  create(command: CreateProjectCommand, request: ChangeRequest): Promise<ChangeOutcome<ProjectRecord>> {
     return this.writes.change(
-      session,
+      request,
       async ({ writer }) => {
-        const project: ProjectRecord = { id: newId(), name: command.name, description: command.description ?? null };
-        await writer.insertProject(project);
-        return project;
+        await requireFreeName(writer.reader, 'project', command.name);
+        return writer.insertProject({ id: newId(), name: command.name, description: command.description ?? null });
       },
-      () => new ConflictError(`a project named '${command.name}' already exists`),
+      () => new ConflictError(nameTakenMessage('project', command.name)),
     );
   }
 
+  /** Renames or describes a project, keeping its id; a new name is unique, ignoring case. */
+  update(command: UpdateProjectCommand, request: ChangeRequest): Promise<ChangeOutcome<ProjectRecord>> {
+    requireWellFormedRef('input.ref', command.ref);
+    return this.writes.change(
+      request,
+      async ({ writer }) => {
+        const [project] = await writer.reader.projectsByRefs([command.ref]);
+        if (!project) throw new NotFoundError('project', command.ref);
+        const name = command.name ?? project.name;
+        if (name !== project.name) await requireFreeName(writer.reader, 'project', name, project.id);
+        return writer.updateProject(project, {
+          id: project.id,
+          name,
+          description: command.description === undefined ? project.description : command.description,
+        });
+      },
+      () => new ConflictError(nameTakenMessage('project', command.name ?? command.ref)),
+    );
+  }
+
+  /**
+   * Deletes a project. One with links is CONFLICT, listing them, unless
+   * `force`: then its links are removed first, in the same transaction.
+   */
+  delete(ref: string, force: boolean, request: ChangeRequest): Promise<ChangeOutcome<string>> {
+    requireWellFormedRef('ref', ref);
+    return this.writes.change(request, async ({ writer }) => {
+      const [project] = await writer.reader.projectsByRefs([ref]);
+      if (!project) throw new NotFoundError('project', ref);
+      const links = await writer.reader.linksByProjectIds([project.id]);
+      if (links.length > 0 && !force) {
+        throw new ConflictError(
+          `project '${project.name}' still links ${links.length} resource${links.length === 1 ? '' : 's'}; delete it with force: true (its links go with it), or unlink them first`,
+          links.slice(0, USED_BY_SHOWN).map((l) => ({
+            kind: 'RESOURCE',
+            name: l.resource.name,
+            detail: l.alias ? `linked under alias '${l.alias}'` : 'linked',
+          })),
+        );
+      }
+      for (const { resource, alias } of links) await writer.deleteLink({ project, resource, alias });
+      await writer.deleteProject(project);
+      return project.id;
+    });
+  }
+
   /** Links a resource to a project, at most once, under an optional alias unique within the project. */
-  link(command: LinkResourceCommand, session: ReadSession): Promise<ProjectRecord> {
+  link(command: LinkResourceCommand, request: ChangeRequest): Promise<ChangeOutcome<ProjectRecord>> {
     requireWellFormedRef('input.project', command.project);
     requireWellFormedRef('input.resource', command.resource);
     const alias = command.alias ?? null;
     return this.writes.change(
-      session,
+      request,
       async ({ writer }) => {
-        const { project, resource } = await this.findBoth(writer.reader, command);
+        const { project, resource } = await findBoth(writer.reader, command);
         const links = await writer.reader.linksByProjectIds([project.id]);
         if (links.some((l) => l.resource.id === resource.id)) {
           throw new ConflictError(`resource '${resource.name}' is already linked to project '${project.name}'`);
         }
-        const holder = alias === null ? undefined : links.find((l) => l.alias === alias);
-        if (holder)
-          throw new ConflictError(
-            `alias '${alias}' is already used in project '${project.name}' by resource '${holder.resource.name}'`,
-          );
-        await writer.insertLink(project, resource, alias);
+        requireFreeAlias(links, project.name, alias, resource.id);
+        await writer.insertLink({ project, resource, alias });
         return project;
       },
-      (violation) =>
-        new ConflictError(
-          violation.constraint === 'uq_project_resource_alias'
-            ? `alias '${alias}' is already used in project '${command.project}'`
-            : violation.kind === 'foreign_key'
-              ? 'the project or resource was deleted meanwhile'
-              : `resource '${command.resource}' is already linked to project '${command.project}'`,
-        ),
+      (violation) => this.linkViolation(violation.constraint, violation.kind, command, alias),
+    );
+  }
+
+  /** Sets or clears the alias of a link, in one step. A clash with another link's alias is CONFLICT. */
+  updateLink(command: LinkResourceCommand, request: ChangeRequest): Promise<ChangeOutcome<ProjectRecord>> {
+    requireWellFormedRef('input.project', command.project);
+    requireWellFormedRef('input.resource', command.resource);
+    const alias = command.alias ?? null;
+    return this.writes.change(
+      request,
+      async ({ writer }) => {
+        const { project, resource } = await findBoth(writer.reader, command);
+        const links = await writer.reader.linksByProjectIds([project.id]);
+        const link = links.find((l) => l.resource.id === resource.id);
+        if (!link) throw notLinked(project.name, resource.name);
+        requireFreeAlias(links, project.name, alias, resource.id);
+        await writer.updateLink({ project, resource: link.resource, alias: link.alias }, alias);
+        return project;
+      },
+      (violation) => this.linkViolation(violation.constraint, violation.kind, command, alias),
     );
   }
 
   /** Removes a link. An unknown project or resource, or a resource that is not linked, is NOT_FOUND. */
-  unlink(command: UnlinkResourceCommand, session: ReadSession): Promise<ProjectRecord> {
+  unlink(command: UnlinkResourceCommand, request: ChangeRequest): Promise<ChangeOutcome<ProjectRecord>> {
     requireWellFormedRef('input.project', command.project);
     requireWellFormedRef('input.resource', command.resource);
-    return this.writes.change(session, async ({ writer }) => {
-      const { project, resource } = await this.findBoth(writer.reader, command);
-      if (!(await writer.deleteLink(project, resource))) {
-        throw new NotFoundError(
-          'link',
-          `${project.name} → ${resource.name}`,
-          `resource '${resource.name}' is not linked to project '${project.name}'`,
-        );
-      }
+    return this.writes.change(request, async ({ writer }) => {
+      const { project, resource } = await findBoth(writer.reader, command);
+      const link = (await writer.reader.linksByProjectIds([project.id])).find((l) => l.resource.id === resource.id);
+      if (!link) throw notLinked(project.name, resource.name);
+      await writer.deleteLink({ project, resource: link.resource, alias: link.alias } satisfies LinkState);
       return project;
     });
   }
 
-  private async findBoth(reader: WriteReader, refs: { project: string; resource: string }) {
-    const [[project], [resource]] = await Promise.all([
-      reader.projectsByRefs([refs.project]),
-      reader.resourcesByRefs([refs.resource]),
-    ]);
-    if (!project) throw new NotFoundError('project', refs.project);
-    if (!resource) throw new NotFoundError('resource', refs.resource);
-    return { project, resource };
+  private linkViolation(constraint: string | null, kind: string, command: LinkResourceCommand, alias: string | null) {
+    return new ConflictError(
+      constraint === 'uq_project_resource_alias'
+        ? `alias '${alias}' is already used in project '${command.project}'`
+        : kind === 'foreign_key'
+          ? 'the project or resource was deleted meanwhile'
+          : `resource '${command.resource}' is already linked to project '${command.project}'`,
+    );
   }
+}
 
-  /** Deletes a project and its links (nothing else refers to a project). */
-  delete(ref: string, session: ReadSession): Promise<boolean> {
-    requireWellFormedRef('ref', ref);
-    return this.writes.change(session, async ({ writer }) => {
-      const [project] = await writer.reader.projectsByRefs([ref]);
-      if (!project) throw new NotFoundError('project', ref);
-      await writer.deleteProject(project);
-      return true;
-    });
+async function findBoth(reader: WriteReader, refs: { project: string; resource: string }) {
+  const [[project], [resource]] = await Promise.all([
+    reader.projectsByRefs([refs.project]),
+    reader.resourcesByRefs([refs.resource]),
+  ]);
+  if (!project) throw new NotFoundError('project', refs.project);
+  if (!resource) throw new NotFoundError('resource', refs.resource);
+  return { project, resource };
+}
+
+/** Rule: an alias is unique within its project. */
+function requireFreeAlias(
+  links: readonly { alias: string | null; resource: { id: string; name: string } }[],
+  projectName: string,
+  alias: string | null,
+  resourceId: string,
+): void {
+  if (alias === null) return;
+  const holder = links.find((l) => l.alias === alias && l.resource.id !== resourceId);
+  if (holder) {
+    throw new ConflictError(
+      `alias '${alias}' is already used in project '${projectName}' by resource '${holder.resource.name}'`,
+    );
   }
+}
+
+function notLinked(project: string, resource: string): NotFoundError {
+  return new NotFoundError(
+    'link',
+    `${project} → ${resource}`,
+    `resource '${resource}' is not linked to project '${project}'`,
+  );
 }

@@ -1,16 +1,59 @@
 import { BadInputError, ConflictError, type DomainError } from '../core/errors';
 import { checkRef } from '../core/grammar';
+import { describeEdit, subjectOf, type RegistryEdit } from '../core/registry-edit';
+import type { ChangeRecord } from '../persistence/records';
 import { asConstraintViolation, type ConstraintViolation } from '../persistence/sql-errors';
+import { ImpactTracker, type BindingImpact, type TrackedImpact } from './binding-impact';
+import { newId } from './ids';
 import type { ReadSession, RegistryVersioning, WriteScope } from './versioning';
 
-export type { WriteScope } from './versioning';
+export type { WriteReader, WriteScope } from './versioning';
 
-/** Reads inside a write transaction: they see the write's own changes. */
-export type WriteReader = WriteScope['writer']['reader'];
+/** Who asks for a change, through which mutation, and whether only to preview it. */
+export interface ChangeRequest {
+  /** The request's read session; reset after the change so the rest of the request reads it. */
+  readonly session: ReadSession;
+  /** Who: the name of the admin token, `admin` for ADMIN_TOKEN, `anonymous` with no token configured. */
+  readonly actor: string;
+  /** The mutation field's name, e.g. `deleteResource`. */
+  readonly operation: string;
+  /** Check and compute everything, then roll back: nothing is stored, versioned or logged. */
+  readonly dryRun: boolean;
+}
 
-/** Runs the registry's changes: one transaction each, through versioning, with constraint violations mapped. */
+/** What a change did (or, for a dry run, would do). */
+export interface ChangeOutcome<T> {
+  readonly result: T;
+  readonly dryRun: boolean;
+  /** The version the change committed; for a dry run, the current version. */
+  readonly registryVersion: number;
+  readonly impact: BindingImpact;
+}
+
+/** A committed change, as told to whoever listens (live updates). */
+export interface CommittedChange {
+  readonly version: number;
+  readonly entries: readonly ChangeRecord[];
+}
+
+/**
+ * Runs the registry's changes. Each runs in one transaction through
+ * versioning, and this is the one place where what a write changed (its
+ * writer's edits) turns into everything that follows a change: the binding
+ * impact, the change-log entries (in the same transaction), and, once
+ * committed, the listeners (events; versioning has already moved the version
+ * and its caches).
+ */
 export class RegistryWrites {
+  private readonly listeners = new Set<(change: CommittedChange) => void>();
+
   constructor(private readonly versioning: RegistryVersioning) {}
+
+  /** Hears every committed change, after its commit. Returns a function that stops listening. */
+  listen(listener: (change: CommittedChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
 
   /**
    * Runs `work` in one write transaction. A constraint violation becomes the
@@ -18,12 +61,34 @@ export class RegistryWrites {
    * request's session is reset, so the rest of the request reads the change.
    */
   async change<T>(
-    session: ReadSession,
+    request: ChangeRequest,
     work: (scope: WriteScope) => Promise<T>,
     onViolation?: (violation: ConstraintViolation) => DomainError,
-  ): Promise<T> {
+  ): Promise<ChangeOutcome<T>> {
     try {
-      return (await this.versioning.write(work)).result;
+      const outcome = await this.versioning.write(
+        async (scope) => {
+          const tracker = new ImpactTracker(scope.writer.reader, scope.hierarchy);
+          scope.writer.observe((edit) => tracker.beforeEdit(edit));
+          const result = await work(scope);
+          const tracked = await tracker.finish(scope.writer.edits);
+          const typeName = await typeNamer(tracker, scope);
+          const entries = changeEntries(scope.writer.edits, tracked, request, scope.version, scope.writer.at, typeName);
+          if (!request.dryRun) await scope.writer.appendChanges(entries);
+          return { result, impact: tracked.impact, entries };
+        },
+        { dryRun: request.dryRun },
+      );
+      if (!outcome.dryRun) {
+        const committed = { version: outcome.state.version, entries: outcome.result.entries };
+        for (const listener of this.listeners) listener(committed);
+      }
+      return {
+        result: outcome.result.result,
+        dryRun: outcome.dryRun,
+        registryVersion: outcome.state.version,
+        impact: outcome.result.impact,
+      };
     } catch (error) {
       const violation = asConstraintViolation(error);
       if (violation) {
@@ -34,9 +99,46 @@ export class RegistryWrites {
       }
       throw error;
     } finally {
-      session.reset();
+      request.session.reset();
     }
   }
+}
+
+/** Names a type id from the hierarchy after the change, or before it (a deleted type). */
+async function typeNamer(tracker: ImpactTracker, scope: WriteScope): Promise<(id: string) => string> {
+  const [after, before] = await Promise.all([tracker.hierarchy(), scope.hierarchy()]);
+  return (id) => after.byId(id)?.name ?? before.byId(id)?.name ?? id;
+}
+
+/** One change-log entry per edit, in order, each with the binding changes it caused. */
+function changeEntries(
+  edits: readonly RegistryEdit[],
+  tracked: TrackedImpact,
+  request: ChangeRequest,
+  version: number,
+  at: string,
+  typeName: (id: string) => string,
+): ChangeRecord[] {
+  return edits.map((edit, seq) => {
+    const subject = subjectOf(edit);
+    return {
+      id: newId(),
+      version,
+      seq,
+      at,
+      actor: request.actor,
+      operation: request.operation,
+      kind: edit.kind,
+      entityId: subject.id,
+      entityName: subject.name,
+      previousName: subject.previousName,
+      relatedId: subject.related?.id ?? null,
+      relatedName: subject.related?.name ?? null,
+      summary: describeEdit(edit, typeName),
+      impactCount: tracked.countByEdit[seq] ?? 0,
+      bindingChanges: tracked.kept.filter((k) => k.edit === seq).map((k) => k.change),
+    };
+  });
 }
 
 /** Refuses a malformed ref argument (empty, too long, control characters) before any lookup. */

@@ -1,17 +1,26 @@
 import { ConflictError, NotFoundError } from '../core/errors';
-import { USED_BY_SHOWN } from './usage';
 import { shortNameOf } from '../core/grammar';
 import type { ResourceInfo } from '../core/model';
-import type { Page, PageRequest, ProjectRecord, ToolRecord } from '../persistence/records';
+import type { Page, PageRequest, ProjectRecord, ResourceRecord, ToolRecord } from '../persistence/records';
 import { newId } from './ids';
+import { nameTakenMessage, requireFreeName } from './names';
+import { requireWellFormedRef, type ChangeOutcome, type ChangeRequest, type RegistryWrites } from './registry-writes';
+import { USED_BY_SHOWN } from './usage';
 import { loaded, type ReadSession } from './versioning';
-import { requireWellFormedRef, type RegistryWrites } from './registry-writes';
 
 /** Input of registerResource. */
 export interface RegisterResourceCommand {
   readonly name: string;
   readonly type: string;
   readonly description?: string | null;
+}
+
+/** Input of updateResource: what is absent (undefined) stays as it is; a null description clears it. */
+export interface UpdateResourceCommand {
+  readonly ref: string;
+  readonly name?: string | null;
+  readonly description?: string | null;
+  readonly type?: string | null;
 }
 
 /** The type filter of the resources listing. */
@@ -77,38 +86,84 @@ export class ResourceService {
     };
   }
 
-  /** Registers a resource of a registered type; the name is unique. */
-  async register(command: RegisterResourceCommand, session: ReadSession): Promise<ResourceInfo> {
+  /** Registers a resource of a registered type; the name is unique, ignoring case. */
+  register(command: RegisterResourceCommand, request: ChangeRequest): Promise<ChangeOutcome<ResourceRecord>> {
     return this.writes.change(
-      session,
+      request,
       async ({ writer, hierarchy }) => {
         const type = (await hierarchy()).byRef(command.type);
         if (!type) throw new NotFoundError('resource type', command.type);
-        const resource: ResourceInfo = {
+        await requireFreeName(writer.reader, 'resource', command.name);
+        return writer.insertResource({
           id: newId(),
           name: command.name,
           shortName: shortNameOf(command.name),
           typeId: type.id,
           description: command.description ?? null,
-        };
-        await writer.insertResource(resource);
-        return resource;
+        });
       },
-      () => new ConflictError(`a resource named '${command.name}' already exists`),
+      () => new ConflictError(nameTakenMessage('resource', command.name)),
     );
   }
 
   /**
-   * Deletes a resource. One that a tool binds statically is CONFLICT, listing
-   * those tools in `usedBy`; its project links are removed with it.
+   * Renames, describes or re-types a resource, keeping its id. A new name is
+   * unique ignoring case (CONFLICT); a new type that a STATIC slot binding the
+   * resource would no longer accept is CONFLICT, listing the slots in `usedBy`.
    */
-  delete(ref: string, session: ReadSession): Promise<boolean> {
+  update(command: UpdateResourceCommand, request: ChangeRequest): Promise<ChangeOutcome<ResourceRecord>> {
+    requireWellFormedRef('input.ref', command.ref);
+    if (command.type != null) requireWellFormedRef('input.type', command.type);
+    return this.writes.change(
+      request,
+      async ({ writer, hierarchy }) => {
+        const [resource] = await writer.reader.resourcesByRefs([command.ref]);
+        if (!resource) throw new NotFoundError('resource', command.ref);
+        const name = command.name ?? resource.name;
+        if (name !== resource.name) await requireFreeName(writer.reader, 'resource', name, resource.id);
+        let typeId = resource.typeId;
+        if (command.type != null) {
+          const types = await hierarchy();
+          const type = types.byRef(command.type);
+          if (!type) throw new NotFoundError('resource type', command.type);
+          typeId = type.id;
+          // Rule: a static binding must still fit the resource's new type.
+          const broken = (await writer.reader.staticSlotsOn([resource.id], [])).filter(
+            (s) => !types.isCompatible(typeId, s.slotTypeId),
+          );
+          if (broken.length > 0) {
+            throw new ConflictError(
+              `resource '${resource.name}' is bound statically by ${broken.length} tool slot${broken.length === 1 ? '' : 's'} whose type a resource of type '${type.name}' does not fill; re-register those tools first`,
+              broken.slice(0, USED_BY_SHOWN).map((s) => ({ kind: 'TOOL', name: s.tool, detail: `slot '${s.slot}'` })),
+            );
+          }
+        }
+        return writer.updateResource(resource, {
+          id: resource.id,
+          name,
+          shortName: shortNameOf(name),
+          typeId,
+          description: command.description === undefined ? resource.description : command.description,
+        });
+      },
+      () => new ConflictError(nameTakenMessage('resource', command.name ?? command.ref)),
+    );
+  }
+
+  /**
+   * Deletes a resource. One that a tool binds statically is always CONFLICT,
+   * listing those tools in `usedBy`. One that projects link is CONFLICT,
+   * listing the projects, unless `force`: then its links are removed in the
+   * same transaction (each one an edit, with its binding impact).
+   */
+  delete(ref: string, force: boolean, request: ChangeRequest): Promise<ChangeOutcome<string>> {
     requireWellFormedRef('ref', ref);
     return this.writes.change(
-      session,
+      request,
       async ({ writer }) => {
         const [resource] = await writer.reader.resourcesByRefs([ref]);
         if (!resource) throw new NotFoundError('resource', ref);
+        // Rule: a statically bound resource cannot go, forced or not.
         const uses = await writer.reader.staticUsesOf(resource.id, USED_BY_SHOWN + 1);
         if (uses.length > 0) {
           throw new ConflictError(
@@ -116,8 +171,21 @@ export class ResourceService {
             uses.slice(0, USED_BY_SHOWN).map((u) => ({ kind: 'TOOL', name: u.tool, detail: `slot '${u.slot}'` })),
           );
         }
+        // Rule: nothing rebinds silently: a linked resource goes only when forced, and its links go first, each reported.
+        const links = await writer.reader.linkingProjects(resource.id);
+        if (links.length > 0 && !force) {
+          throw new ConflictError(
+            `resource '${resource.name}' is linked to ${links.length} project${links.length === 1 ? '' : 's'}; deleting it can rebind their tools' slots. Preview with dryRun: true, then delete with force: true, or unlink it first`,
+            links.slice(0, USED_BY_SHOWN).map((l) => ({
+              kind: 'PROJECT',
+              name: l.project.name,
+              detail: l.alias ? `linked under alias '${l.alias}'` : 'linked',
+            })),
+          );
+        }
+        for (const { project, alias } of links) await writer.deleteLink({ project, resource, alias });
         await writer.deleteResource(resource);
-        return true;
+        return resource.id;
       },
       () => new ConflictError(`resource '${ref}' came into use meanwhile; try again`),
     );

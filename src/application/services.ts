@@ -1,4 +1,6 @@
 import { BindingService } from './binding.service';
+import { ChangeLogService } from './change-log.service';
+import { NameHints } from './name-hints';
 import { ProjectService } from './project.service';
 import { RegistryWrites } from './registry-writes';
 import { ResourceTypeService } from './resource-type.service';
@@ -13,6 +15,10 @@ export interface Services {
   readonly projects: ProjectService;
   readonly tools: ToolService;
   readonly bindings: BindingService;
+  readonly changes: ChangeLogService;
+  readonly names: NameHints;
+  /** Where every change runs; `listen` hears each committed one. */
+  readonly writes: RegistryWrites;
 }
 
 /** Builds the services over the registry's versioning (its reads and writes). */
@@ -24,5 +30,8 @@ export function createServices(versioning: RegistryVersioning): Services {
     projects: new ProjectService(writes),
     tools: new ToolService(writes),
     bindings: new BindingService(),
+    changes: new ChangeLogService(),
+    names: new NameHints(),
+    writes,
   };
 }

@@ -6,13 +6,25 @@ import type { TypeHierarchy } from '../core/type-hierarchy';
 import type { Page, PageRequest, ToolRecord } from '../persistence/records';
 import { newId } from './ids';
 import { loaded, type ReadSession } from './versioning';
-import { requireWellFormedRef, type RegistryWrites, type WriteReader } from './registry-writes';
+import { nameTakenMessage, requireFreeName } from './names';
+import {
+  requireWellFormedRef,
+  type ChangeOutcome,
+  type ChangeRequest,
+  type RegistryWrites,
+  type WriteReader,
+} from './registry-writes';
 
 /** Input of registerTool (already grammar-checked at the edge). */
 export interface RegisterToolCommand {
   readonly name: string;
   readonly description?: string | null;
   readonly resourceSlots: readonly SlotDraft[];
+}
+
+/** Input of updateTool: the tool `ref` names (else the one named `name`) gets this name, description and slots. */
+export interface UpdateToolCommand extends RegisterToolCommand {
+  readonly ref?: string | null;
 }
 
 /** Use cases of tools. */
@@ -35,49 +47,54 @@ export class ToolService {
   /**
    * Registers a tool and its slots in one transaction. After the grammar
    * (checked at the edge), the static checks run and report every problem as
-   * TOOL_VALIDATION_FAILED; then a duplicate name is CONFLICT. A rejected tool
-   * stores nothing.
+   * TOOL_VALIDATION_FAILED; then a duplicate name (ignoring case) is CONFLICT.
+   * A rejected tool stores nothing.
    */
-  register(command: RegisterToolCommand, session: ReadSession): Promise<ToolRecord> {
+  register(command: RegisterToolCommand, request: ChangeRequest): Promise<ChangeOutcome<ToolRecord>> {
     return this.writes.change(
-      session,
+      request,
       async ({ writer, hierarchy }) => {
         const slots = await this.checkedSlots(command, await hierarchy(), writer.reader);
-        const tool: ToolRecord = { id: newId(), name: command.name, description: command.description ?? null };
-        await writer.insertTool(tool, slots);
-        return tool;
+        await requireFreeName(writer.reader, 'tool', command.name);
+        return writer.insertTool({ id: newId(), name: command.name, description: command.description ?? null }, slots);
       },
-      (violation) => this.violationError(command, violation.kind),
+      (violation) => this.violationError(command.name, violation.kind),
     );
   }
 
   /**
-   * Replaces an existing tool of the same name: its description and all its
-   * slots, keeping its id. Unknown name: NOT_FOUND; then the same static checks
-   * as registration.
+   * Replaces an existing tool: its name, description and all its slots,
+   * keeping its id. The tool is the one `ref` names, or else the one named
+   * `name`; unknown: NOT_FOUND. Then the same static checks as registration,
+   * and a new name must be free (ignoring case).
    */
-  update(command: RegisterToolCommand, session: ReadSession): Promise<ToolRecord> {
+  update(command: UpdateToolCommand, request: ChangeRequest): Promise<ChangeOutcome<ToolRecord>> {
+    const ref = command.ref ?? command.name;
+    requireWellFormedRef(command.ref != null ? 'input.ref' : 'input.name', ref);
     return this.writes.change(
-      session,
+      request,
       async ({ writer, hierarchy }) => {
-        const [existing] = await writer.reader.toolsByRefs([command.name]);
-        if (!existing) throw new NotFoundError('tool', command.name);
+        const [existing] = await writer.reader.toolsByRefs([ref]);
+        if (!existing) throw new NotFoundError('tool', ref);
         const [slots, before] = await Promise.all([
           this.checkedSlots(command, await hierarchy(), writer.reader),
           writer.reader.slotsByToolIds([existing.id]),
         ]);
-        const tool: ToolRecord = { ...existing, description: command.description ?? null };
-        await writer.replaceTool({ ...existing, slots: before }, tool, slots);
-        return tool;
+        if (command.name !== existing.name) await requireFreeName(writer.reader, 'tool', command.name, existing.id);
+        return writer.replaceTool(
+          { ...existing, slots: before },
+          { id: existing.id, name: command.name, description: command.description ?? null },
+          slots,
+        );
       },
-      (violation) => this.violationError(command, violation.kind),
+      (violation) => this.violationError(command.name, violation.kind),
     );
   }
 
   /** registerTool's static checks, without storing anything: every problem, or none. */
   async validate(command: RegisterToolCommand, session: ReadSession): Promise<ToolProblem[]> {
     const staticResources = await session.resourceByRef.loadMany(staticRefsOf(command));
-    const found = staticResources.map(loaded).filter((r): r is ResourceInfo => r !== null);
+    const found = staticResources.map(loaded).filter((r) => r !== null);
     return validateToolSlots(command.resourceSlots, lookups(await session.hierarchy(), found)).problems;
   }
 
@@ -93,20 +110,20 @@ export class ToolService {
     return slots;
   }
 
-  private violationError(command: RegisterToolCommand, kind: string) {
+  private violationError(name: string, kind: string) {
     return kind === 'foreign_key'
       ? new ConflictError('a resource type or static resource this tool uses was deleted meanwhile; try again')
-      : new ConflictError(`a tool named '${command.name}' already exists`);
+      : new ConflictError(nameTakenMessage('tool', name));
   }
 
   /** Removes a tool and its slots. An unknown ref is NOT_FOUND. */
-  unregister(ref: string, session: ReadSession): Promise<boolean> {
+  unregister(ref: string, request: ChangeRequest): Promise<ChangeOutcome<string>> {
     requireWellFormedRef('ref', ref);
-    return this.writes.change(session, async ({ writer }) => {
+    return this.writes.change(request, async ({ writer }) => {
       const [tool] = await writer.reader.toolsByRefs([ref]);
       if (!tool) throw new NotFoundError('tool', ref);
       await writer.deleteTool({ ...tool, slots: await writer.reader.slotsByToolIds([tool.id]) });
-      return true;
+      return tool.id;
     });
   }
 }

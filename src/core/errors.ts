@@ -55,12 +55,29 @@ export class BadInputError extends DomainError {
 /** A ref (tool, project, resource or type) that names nothing. */
 export class NotFoundError extends DomainError {
   readonly code = 'NOT_FOUND';
+  /** Existing names close to the ref ("did you mean …"). */
+  suggestions: readonly string[] = [];
+  /** What the thing the ref names is called now, when it was renamed. */
+  renamedTo: string | null = null;
+
   constructor(
     readonly kind: string,
     readonly ref: string,
     message?: string,
   ) {
     super(message ?? `no ${kind} '${ref}' is registered`);
+  }
+
+  /** Adds what is known of the name: its new name after a rename, and close existing names. */
+  withHints(hints: { renamedTo: string | null; suggestions: readonly string[] }): this {
+    this.renamedTo = hints.renamedTo;
+    this.suggestions = hints.suggestions;
+    if (hints.renamedTo) this.message += `; it was renamed to '${hints.renamedTo}'`;
+    else if (hints.suggestions.length > 0) {
+      const quoted = hints.suggestions.map((s) => `'${s}'`);
+      this.message += `; did you mean ${quoted.length === 1 ? quoted[0] : `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]}`}?`;
+    }
+    return this;
   }
 }
 

@@ -45,3 +45,89 @@ export type RegistryEdit =
 export function changesTypes(edits: readonly RegistryEdit[]): boolean {
   return edits.some((edit) => edit.kind === 'RESOURCE_TYPE');
 }
+
+/** What an edit did, as one sentence, e.g. `renamed resource prod/db to prod/orders-db`. `typeName` names a type id. */
+export function describeEdit(edit: RegistryEdit, typeName: (id: string) => string): string {
+  const names = (ids: readonly string[]) => (ids.length === 0 ? 'none' : ids.map(typeName).join(', '));
+  switch (edit.kind) {
+    case 'RESOURCE_TYPE': {
+      const { before, after } = edit;
+      if (!before)
+        return `registered resource type ${after!.name}${after!.parentIds.length > 0 ? ` (parents: ${names(after!.parentIds)})` : ''}`;
+      if (!after) return `deleted resource type ${before.name}`;
+      return describeUpdate('resource type', before.name, after.name, [
+        before.description !== after.description ? 'changed its description' : null,
+        before.parentIds.join() !== after.parentIds.join()
+          ? `changed its parents from ${names(before.parentIds)} to ${names(after.parentIds)}`
+          : null,
+      ]);
+    }
+    case 'RESOURCE': {
+      const { before, after } = edit;
+      if (!before) return `registered resource ${after!.name} of type ${typeName(after!.typeId)}`;
+      if (!after) return `deleted resource ${before.name}`;
+      return describeUpdate('resource', before.name, after.name, [
+        before.typeId !== after.typeId
+          ? `changed its type from ${typeName(before.typeId)} to ${typeName(after.typeId)}`
+          : null,
+        before.description !== after.description ? 'changed its description' : null,
+      ]);
+    }
+    case 'PROJECT': {
+      const { before, after } = edit;
+      if (!before) return `created project ${after!.name}`;
+      if (!after) return `deleted project ${before.name}`;
+      return describeUpdate('project', before.name, after.name, [
+        before.description !== after.description ? 'changed its description' : null,
+      ]);
+    }
+    case 'LINK': {
+      const { before, after } = edit;
+      if (!before) {
+        return `linked ${after!.resource.name} to project ${after!.project.name}${after!.alias ? ` under alias ${after!.alias}` : ''}`;
+      }
+      if (!after) return `unlinked ${before.resource.name} from project ${before.project.name}`;
+      return after.alias === null
+        ? `cleared the alias of ${after.resource.name} in project ${after.project.name} (was ${before.alias})`
+        : `set the alias of ${after.resource.name} in project ${after.project.name} to ${after.alias}${before.alias ? ` (was ${before.alias})` : ''}`;
+    }
+    case 'TOOL': {
+      const { before, after } = edit;
+      const slots = (tool: ToolState) => `${tool.slots.length} slot${tool.slots.length === 1 ? '' : 's'}`;
+      if (!before) return `registered tool ${after!.name} with ${slots(after!)}`;
+      if (!after) return `unregistered tool ${before.name}`;
+      return describeUpdate('tool', before.name, after.name, [
+        before.description !== after.description ? 'changed its description' : null,
+        `set its slots (${slots(after)}: ${after.slots.map((s) => s.name).join(', ') || 'none'})`,
+      ]);
+    }
+  }
+}
+
+/** "renamed <what> a to b; changed …", or "updated <what> b: changed …". */
+function describeUpdate(what: string, before: string, after: string, parts: (string | null)[]): string {
+  const changed = parts.filter((p): p is string => p !== null);
+  if (before !== after) return [`renamed ${what} ${before} to ${after}`, ...changed].join('; ');
+  return `updated ${what} ${after}${changed.length > 0 ? `: ${changed.join('; ')}` : ' (no change)'}`;
+}
+
+/** The thing an edit is about: its id, name, and the name it had before a rename. */
+export function subjectOf(edit: RegistryEdit): {
+  id: string;
+  name: string;
+  previousName: string | null;
+  related: { id: string; name: string } | null;
+} {
+  if (edit.kind === 'LINK') {
+    const link = (edit.after ?? edit.before)!;
+    return {
+      id: link.project.id,
+      name: link.project.name,
+      previousName: null,
+      related: { id: link.resource.id, name: link.resource.name },
+    };
+  }
+  const now = (edit.after ?? edit.before)!;
+  const previousName = edit.before && edit.after && edit.before.name !== edit.after.name ? edit.before.name : null;
+  return { id: now.id, name: now.name, previousName, related: null };
+}

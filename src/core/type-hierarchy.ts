@@ -37,6 +37,16 @@ export class TypeHierarchy {
     return this.byIdMap.size;
   }
 
+  /** Every type. */
+  all(): TypeNode[] {
+    return [...this.byIdMap.values()];
+  }
+
+  /** The hierarchy with one type added, replaced (same id) or removed (`type` null). */
+  with(id: string, type: TypeNode | null): TypeHierarchy {
+    return new TypeHierarchy([...this.all().filter((t) => t.id !== id), ...(type ? [type] : [])]);
+  }
+
   /** The type with this id. */
   byId(id: string): TypeNode | undefined {
     return this.byIdMap.get(id);

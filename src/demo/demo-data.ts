@@ -30,24 +30,28 @@ export async function loadDemoData(services: Services, session: ReadSession): Pr
 
 /** Registers one entry of a file through the service that owns it. */
 async function apply(services: Services, session: ReadSession, entry: Entry): Promise<void> {
+  const as = (operation: string) => ({ session, actor: DEMO_ACTOR, operation, dryRun: false });
   switch (entry.kind) {
     case 'resourceType':
-      await services.resourceTypes.register(entry.input, session);
+      await services.resourceTypes.register(entry.input, as('registerResourceType'));
       return;
     case 'resource':
-      await services.resources.register(entry.input, session);
+      await services.resources.register(entry.input, as('registerResource'));
       return;
     case 'project':
-      await services.projects.create(entry.input, session);
+      await services.projects.create(entry.input, as('createProject'));
       return;
     case 'link':
-      await services.projects.link(entry.input, session);
+      await services.projects.link(entry.input, as('linkResource'));
       return;
     case 'tool':
-      await services.tools.register(entry.input, session);
+      await services.tools.register(entry.input, as('registerTool'));
       return;
   }
 }
+
+/** The actor the change log records for the demo data. */
+export const DEMO_ACTOR = 'demo-data';
 
 /**
  * The folder holding package.json: the repository root, whether this file

@@ -8,14 +8,18 @@ export type { Services } from '../application/services';
 export interface Access {
   readonly canRead: boolean;
   readonly canWrite: boolean;
-  /** The token the request carried: none, one that matches nothing, the read token, or the admin token. */
+  /** The token the request carried: none, one that matches nothing, the read token, or an admin token. */
   readonly presented: 'none' | 'invalid' | 'read' | 'admin';
+  /** Who changes the registry through this request: the admin token's name, or `anonymous` when writes are open. */
+  readonly actor: string;
 }
 
 /** Filled in while a request runs, for its one log line. */
 export interface RequestReport {
   operationName: string | null;
   operationType: string | null;
+  /** For a mutation: who made it. */
+  actor: string | null;
   /** `extensions.code` of each error in the response. */
   errorCodes: string[];
   /** Whether the response cache answered, missed, or was not used. */

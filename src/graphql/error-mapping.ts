@@ -1,7 +1,14 @@
 import { unwrapResolverError } from '@apollo/server/errors';
 import type { ApolloServerPlugin } from '@apollo/server';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { BadInputError, BindingResolutionError, ConflictError, DomainError, ToolValidationError } from '../core/errors';
+import {
+  BadInputError,
+  BindingResolutionError,
+  ConflictError,
+  DomainError,
+  NotFoundError,
+  ToolValidationError,
+} from '../core/errors';
 import type { RequestContext } from './context';
 
 /** The message of every unexpected error: nothing about what went wrong inside leaks out. */
@@ -73,6 +80,12 @@ function domainDetails(error: DomainError): Record<string, unknown> {
     return { problems: error.problems };
   }
   if (error instanceof ConflictError && error.usedBy.length > 0) return { usedBy: error.usedBy };
+  if (error instanceof NotFoundError) {
+    return {
+      ...(error.renamedTo ? { renamedTo: error.renamedTo } : {}),
+      ...(error.suggestions.length > 0 ? { suggestions: error.suggestions } : {}),
+    };
+  }
   return {};
 }
 

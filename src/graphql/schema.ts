@@ -1,6 +1,7 @@
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
 import { BindingResolver } from './resolvers/binding.resolver';
+import { ChangeResolver } from './resolvers/change.resolver';
 import { ProjectResolver } from './resolvers/project.resolver';
 import { ResourceTypeResolver } from './resolvers/resource-type.resolver';
 import { ResourceResolver } from './resolvers/resource.resolver';
@@ -16,6 +17,7 @@ export const RESOLVERS = [
   ToolResolver,
   ResourceSlotResolver,
   BindingResolver,
+  ChangeResolver,
 ] as const;
 
 /**

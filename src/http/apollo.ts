@@ -12,6 +12,7 @@ import type { AppConfig } from '../config';
 import { readAccessPlugin } from '../graphql/authorization';
 import type { RequestContext } from '../graphql/context';
 import { errorReportingPlugin, formatError } from '../graphql/error-mapping';
+import { notFoundHintsPlugin } from '../graphql/not-found-hints';
 import { costLimitPlugin, limitRules, QUERY_LIMITS } from '../graphql/query-limits';
 import { requestReportPlugin } from '../graphql/request-report';
 import { graphiqlLandingPage, type GraphiqlBundle } from './graphiql';
@@ -43,6 +44,7 @@ export async function startApollo(
       fastifyApolloDrainPlugin(fastify),
       readAccessPlugin,
       costLimitPlugin(schema),
+      notFoundHintsPlugin,
       errorReportingPlugin,
       requestReportPlugin,
       graphiqlLandingPage(graphiql),

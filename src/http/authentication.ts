@@ -1,39 +1,48 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type { NamedToken } from '../config';
 import type { Access } from '../graphql/context';
 
+/** The actor of a change when no admin token is configured (development). */
+export const ANONYMOUS = 'anonymous';
+
 /**
- * Turns the Authorization header into an Access. With ADMIN_TOKEN set, only
- * it may write; with READ_TOKEN set, reading needs either token. Without
- * ADMIN_TOKEN (development only; production refuses to start) anyone may write.
- * Tokens are compared in constant time, through their SHA-256 digests.
+ * Turns the Authorization header into an Access. With admin tokens
+ * configured (ADMIN_TOKEN, ADMIN_TOKENS), only they may write, each as its
+ * named actor; with READ_TOKEN set, reading needs it or an admin token.
+ * Without any admin token (development only; production refuses to start)
+ * anyone may write, as `anonymous`. Tokens are compared in constant time,
+ * through their SHA-256 digests, against every configured token.
  */
 export class TokenAuthenticator {
-  private readonly admin: Buffer | null;
+  private readonly admins: { name: string; digest: Buffer }[];
   private readonly read: Buffer | null;
 
-  constructor(adminToken: string | null, readToken: string | null) {
-    this.admin = adminToken ? digest(adminToken) : null;
+  constructor(adminTokens: readonly NamedToken[], readToken: string | null) {
+    this.admins = adminTokens.map((a) => ({ name: a.name, digest: digest(a.token) }));
     this.read = readToken ? digest(readToken) : null;
   }
 
   /** True when no admin token is configured: writes are open. */
   get openWrites(): boolean {
-    return this.admin === null;
+    return this.admins.length === 0;
   }
 
   authenticate(authorization: string | undefined): Access {
     const token = bearerToken(authorization);
     let presented: Access['presented'] = 'none';
+    let actor = ANONYMOUS;
     if (token !== null) {
       const candidate = digest(token);
-      // Compare against both, always, so timing does not tell which one matched.
-      const isAdmin = this.admin !== null && timingSafeEqual(candidate, this.admin);
+      // Compare against every token, always, so timing does not tell which one matched.
+      let admin: string | null = null;
+      for (const a of this.admins) if (timingSafeEqual(candidate, a.digest) && admin === null) admin = a.name;
       const isRead = this.read !== null && timingSafeEqual(candidate, this.read);
-      presented = isAdmin ? 'admin' : isRead ? 'read' : 'invalid';
+      presented = admin !== null ? 'admin' : isRead ? 'read' : 'invalid';
+      if (admin !== null) actor = admin;
     }
-    const canWrite = this.admin === null || presented === 'admin';
+    const canWrite = this.openWrites || presented === 'admin';
     const canRead = this.read === null || presented === 'admin' || presented === 'read';
-    return { canRead, canWrite, presented };
+    return { canRead, canWrite, presented, actor };
   }
 }
 

@@ -26,7 +26,7 @@ export function requestScopes(
         scope = {
           access: authenticator.authenticate(request.headers.authorization),
           session: newSession(),
-          report: { operationName: null, operationType: null, errorCodes: [], cache: 'bypass' },
+          report: { operationName: null, operationType: null, actor: null, errorCodes: [], cache: 'bypass' },
         };
         scopes.set(request, scope);
       }
@@ -58,6 +58,7 @@ export function logRequests(
         url: request.url.split('?')[0],
         operationName: report?.operationName ?? undefined,
         operationType: report?.operationType ?? undefined,
+        actor: report?.actor ?? undefined,
         statusCode: status,
         outcome,
         errorCodes: report?.errorCodes.length ? report.errorCodes : undefined,

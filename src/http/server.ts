@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Services } from '../application/services';
 import type { ReadSession } from '../application/versioning';
-import type { AppConfig } from '../config';
+import { adminTokensOf, type AppConfig } from '../config';
 import type { RequestContext } from '../graphql/context';
 import { startApollo } from './apollo';
 import { TokenAuthenticator } from './authentication';
@@ -42,7 +42,7 @@ export async function createHttpServer(
   deps: HttpDependencies,
 ): Promise<{ fastify: FastifyInstance; apollo: ApolloServer<RequestContext> }> {
   const fastify = createFastify(deps.logger);
-  const authenticator = new TokenAuthenticator(deps.config.adminToken, deps.config.readToken);
+  const authenticator = new TokenAuthenticator(adminTokensOf(deps.config), deps.config.readToken);
   if (authenticator.openWrites) warnOpenWrites(deps.logger);
 
   const graphiql = new GraphiqlBundle(deps.graphiqlDir ?? defaultGraphiqlDir(), deps.logger);

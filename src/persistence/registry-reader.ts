@@ -1,11 +1,27 @@
+import type { BindingChange } from '../core/binding-impact';
 import { isIdRef } from '../core/grammar';
-import type { Access, BindingMode, ResourceInfo, TypeNode } from '../core/model';
-import type { LinkRecord, Page, PageRequest, ProjectRecord, RegistryState, SlotRecord, ToolRecord } from './records';
+import type { Access, BindingMode } from '../core/model';
+import type { ChangeKind } from '../core/registry-edit';
+import type {
+  ChangeFilter,
+  ChangePageRequest,
+  ChangeRecord,
+  LinkRecord,
+  Page,
+  PageRequest,
+  ProjectRecord,
+  RegistryState,
+  ResourceRecord,
+  SlotRecord,
+  ToolRecord,
+  TypeRecord,
+} from './records';
 import type { QueryFn, SqlDialect } from './sql';
 import {
   columnList,
   PROJECT,
   PROJECT_RESOURCE,
+  REGISTRY_CHANGE,
   REGISTRY_STATE,
   RESOURCE,
   RESOURCE_SLOT,
@@ -14,6 +30,7 @@ import {
   TOOL,
   type ProjectResourceRow,
   type ProjectRow,
+  type RegistryChangeRow,
   type RegistryStateRow,
   type ResourceRow,
   type ResourceSlotRow,
@@ -24,6 +41,7 @@ import {
 const R = RESOURCE.columns;
 const S = RESOURCE_SLOT.columns;
 const L = PROJECT_RESOURCE.columns;
+const C = REGISTRY_CHANGE.columns;
 const RESOURCE_COLUMNS = columnList(R, 'r');
 
 /** The tables that hold named things, with their row types. */
@@ -33,7 +51,15 @@ interface NamedTables {
   project: ProjectRow;
   tool: ToolRow;
 }
+/** A table that holds named things. */
+export type NamedTable = keyof NamedTables;
 const NAMED = { resource_type: RESOURCE_TYPE, resource: RESOURCE, project: PROJECT, tool: TOOL } as const;
+
+/** A thing's id and name. */
+export interface IdAndName {
+  readonly id: string;
+  readonly name: string;
+}
 
 /**
  * Batched reads of the registry. Every method is one SQL statement (two for a
@@ -52,26 +78,26 @@ export class RegistryReader {
 
   /** The change counters. */
   async registryState(): Promise<RegistryState> {
-    const C = REGISTRY_STATE.columns;
+    const V = REGISTRY_STATE.columns;
     const [row] = await this.query<RegistryStateRow>(
-      `SELECT ${C.version}, ${C.typesVersion} FROM ${REGISTRY_STATE.name} WHERE ${C.id} = 1`,
+      `SELECT ${V.version}, ${V.typesVersion} FROM ${REGISTRY_STATE.name} WHERE ${V.id} = 1`,
     );
     return { version: Number(row.version), typesVersion: Number(row.types_version) };
   }
 
   /** Every type with its parents in declaration order. */
-  async allTypes(): Promise<TypeNode[]> {
+  async allTypes(): Promise<TypeRecord[]> {
     const T = RESOURCE_TYPE.columns;
     const P = RESOURCE_TYPE_PARENT.columns;
     const rows = await this.query<ResourceTypeRow & { parent_id: string | null }>(
-      `SELECT t.${T.id}, t.${T.name}, t.${T.description}, p.${P.parentId} FROM ${RESOURCE_TYPE.name} t ` +
+      `SELECT ${columnList(T, 't')}, p.${P.parentId} FROM ${RESOURCE_TYPE.name} t ` +
         `LEFT JOIN ${RESOURCE_TYPE_PARENT.name} p ON p.${P.typeId} = t.${T.id} ORDER BY t.${T.id}, p.${P.ordinal}`,
     );
-    const types: TypeNode[] = [];
-    let current: { id: string; name: string; description: string | null; parentIds: string[] } | null = null;
+    const types: TypeRecord[] = [];
+    let current: (TypeRecord & { parentIds: string[] }) | null = null;
     for (const row of rows) {
       if (!current || current.id !== row.id) {
-        current = { id: row.id, name: row.name, description: row.description, parentIds: [] };
+        current = { ...toNamed(row), parentIds: [] };
         types.push(current);
       }
       if (row.parent_id !== null) current.parentIds.push(row.parent_id);
@@ -80,17 +106,12 @@ export class RegistryReader {
   }
 
   /** Resources by id. */
-  async resourcesByIds(ids: readonly string[]): Promise<ResourceInfo[]> {
-    if (ids.length === 0) return [];
-    const rows = await this.query<ResourceRow>(
-      `SELECT ${RESOURCE_COLUMNS} FROM ${RESOURCE.name} r WHERE ${this.sql.inList(`r.${R.id}`)}`,
-      [this.sql.listParam(ids)],
-    );
-    return rows.map(toResource);
+  async resourcesByIds(ids: readonly string[]): Promise<ResourceRecord[]> {
+    return (await this.byIds('resource', RESOURCE_COLUMNS, ids)).map(toResource);
   }
 
   /** Resources by ref (id or name). */
-  async resourcesByRefs(refs: readonly string[]): Promise<ResourceInfo[]> {
+  async resourcesByRefs(refs: readonly string[]): Promise<ResourceRecord[]> {
     return (await this.byRefs('resource', RESOURCE_COLUMNS, refs)).map(toResource);
   }
 
@@ -188,7 +209,7 @@ export class RegistryReader {
     return rows.map((r) => ({ resourceId: r.resource_id, projectId: r.project_id, alias: r.alias }));
   }
 
-  /** The projects (id and name) that link a resource, with the alias. */
+  /** The projects that link a resource, with the alias, ordered by project name. */
   async linkingProjects(resourceId: string): Promise<{ project: ProjectRecord; alias: string | null }[]> {
     const P = PROJECT.columns;
     const rows = await this.query<ProjectRow & Pick<ProjectResourceRow, 'alias'>>(
@@ -197,6 +218,165 @@ export class RegistryReader {
       [resourceId],
     );
     return rows.map((row) => ({ project: toNamed(row), alias: row.alias }));
+  }
+
+  /** The thing whose name is `name` ignoring case, if any (names are unique ignoring case). */
+  async byNameKey(table: Exclude<NamedTable, 'resource_type'>, nameKey: string): Promise<IdAndName | undefined> {
+    const { id, name } = NAMED[table].columns;
+    const [row] = await this.query<IdAndName>(
+      `SELECT ${id}, ${name} FROM ${table} WHERE ${NAMED[table].columns.nameKey} = ?`,
+      [nameKey],
+    );
+    return row;
+  }
+
+  /**
+   * Names that may be close to `ref`, for "did you mean": its neighbours in
+   * name order, and the names sharing its first segment, each from an index
+   * range (so the cost does not grow with the registry).
+   */
+  async nameCandidates(table: NamedTable, ref: string, around = 25): Promise<string[]> {
+    const { name } = NAMED[table].columns;
+    const key = ref.toLowerCase();
+    const prefix = key.includes('/') ? key.slice(0, key.indexOf('/') + 1) : key.slice(0, 3);
+    const keyColumn = table === 'resource_type' ? name : NAMED[table].columns.nameKey;
+    const rows = await this.query<{ name: string }>(
+      `SELECT ${name} FROM (SELECT ${name} FROM ${table} WHERE ${keyColumn} >= ? ORDER BY ${keyColumn} LIMIT ?) a ` +
+        `UNION SELECT ${name} FROM (SELECT ${name} FROM ${table} WHERE ${keyColumn} < ? ORDER BY ${keyColumn} DESC LIMIT ?) b ` +
+        `UNION SELECT ${name} FROM (SELECT ${name} FROM ${table} WHERE ${keyColumn} >= ? AND ${keyColumn} < ? ORDER BY ${keyColumn} LIMIT ?) c`,
+      [key, around, key, around, prefix, `${prefix}\u007f`, around * 4],
+    );
+    return rows.map((r) => r.name);
+  }
+
+  // --- what a change can reach (binding impact) ---------------------------------
+
+  /** The tools with a CONTEXTUAL slot of one of the types. */
+  async toolsWithContextualSlotsOf(typeIds: readonly string[]): Promise<IdAndName[]> {
+    if (typeIds.length === 0) return [];
+    const T = TOOL.columns;
+    return this.query<IdAndName>(
+      `SELECT t.${T.id}, t.${T.name} FROM ${TOOL.name} t WHERE t.${T.id} IN (SELECT s.${S.toolId} FROM ${RESOURCE_SLOT.name} s ` +
+        `WHERE s.${S.binding} = 'CONTEXTUAL' AND ${this.sql.inList(`s.${S.resourceTypeId}`)})`,
+      [this.sql.listParam(typeIds)],
+    );
+  }
+
+  /** The projects that link a resource of one of the types. */
+  async projectsLinkingTypes(typeIds: readonly string[]): Promise<IdAndName[]> {
+    if (typeIds.length === 0) return [];
+    const P = PROJECT.columns;
+    return this.query<IdAndName>(
+      `SELECT p.${P.id}, p.${P.name} FROM ${PROJECT.name} p WHERE p.${P.id} IN (SELECT l.${L.projectId} FROM ${PROJECT_RESOURCE.name} l ` +
+        `JOIN ${RESOURCE.name} r ON r.${R.id} = l.${L.resourceId} WHERE ${this.sql.inList(`r.${R.typeId}`)})`,
+      [this.sql.listParam(typeIds)],
+    );
+  }
+
+  /** The tools with a STATIC slot bound to one of the resources, or to a resource of one of the types. */
+  async staticBinders(resourceIds: readonly string[], typeIds: readonly string[]): Promise<IdAndName[]> {
+    if (resourceIds.length === 0 && typeIds.length === 0) return [];
+    const T = TOOL.columns;
+    return this.query<IdAndName>(
+      `SELECT t.${T.id}, t.${T.name} FROM ${TOOL.name} t WHERE t.${T.id} IN (SELECT s.${S.toolId} FROM ${RESOURCE_SLOT.name} s ` +
+        `JOIN ${RESOURCE.name} r ON r.${R.id} = s.${S.staticResourceId} WHERE ${this.sql.inList(`r.${R.id}`)} OR ${this.sql.inList(`r.${R.typeId}`)})`,
+      [this.sql.listParam(resourceIds), this.sql.listParam(typeIds)],
+    );
+  }
+
+  /** The STATIC slots bound to one of the resources, or to a resource of one of the types, with what they need. */
+  async staticSlotsOn(
+    resourceIds: readonly string[],
+    typeIds: readonly string[],
+  ): Promise<{ tool: string; slot: string; slotTypeId: string; resource: string; resourceTypeId: string }[]> {
+    if (resourceIds.length === 0 && typeIds.length === 0) return [];
+    const T = TOOL.columns;
+    return this.query(
+      `SELECT t.${T.name} AS tool, s.${S.name} AS slot, s.${S.resourceTypeId} AS "slotTypeId", r.${R.name} AS resource, r.${R.typeId} AS "resourceTypeId" ` +
+        `FROM ${RESOURCE_SLOT.name} s JOIN ${RESOURCE.name} r ON r.${R.id} = s.${S.staticResourceId} JOIN ${TOOL.name} t ON t.${T.id} = s.${S.toolId} ` +
+        `WHERE ${this.sql.inList(`r.${R.id}`)} OR ${this.sql.inList(`r.${R.typeId}`)} ORDER BY t.${T.name}, s.${S.ordinal}`,
+      [this.sql.listParam(resourceIds), this.sql.listParam(typeIds)],
+    );
+  }
+
+  /** Every project's id and name. */
+  async allProjects(): Promise<IdAndName[]> {
+    const P = PROJECT.columns;
+    return this.query<IdAndName>(`SELECT ${P.id}, ${P.name} FROM ${PROJECT.name}`);
+  }
+
+  // --- the change log ----------------------------------------------------------------
+
+  /** A page of the change log, oldest first, and the number of entries the filter matches. */
+  async pageChanges(filter: ChangeFilter, request: ChangePageRequest): Promise<Page<ChangeRecord>> {
+    const { where, params } = this.changeFilter(filter);
+    const after =
+      request.after === null
+        ? ''
+        : `${where ? ' AND' : ' WHERE'} (${C.version} > ? OR (${C.version} = ? AND ${C.seq} > ?))`;
+    const afterParams = request.after === null ? [] : [request.after.version, request.after.version, request.after.seq];
+    const rows = await this.query<RegistryChangeRow>(
+      `SELECT ${columnList(C)} FROM ${REGISTRY_CHANGE.name}${where}${after} ORDER BY ${C.version}, ${C.seq} LIMIT ?`,
+      [...params, ...afterParams, request.first + 1],
+    );
+    const [count] = await this.query<{ n: number | string }>(
+      `SELECT COUNT(*) AS n FROM ${REGISTRY_CHANGE.name}${where}`,
+      params,
+    );
+    return {
+      items: rows.slice(0, request.first).map(toChange),
+      totalCount: Number(count.n),
+      hasNextPage: rows.length > request.first,
+    };
+  }
+
+  /** Every change-log entry of the versions after `afterVersion` up to `upToVersion`, oldest first. */
+  async changesBetween(afterVersion: number, upToVersion: number, limit: number): Promise<ChangeRecord[]> {
+    const rows = await this.query<RegistryChangeRow>(
+      `SELECT ${columnList(C)} FROM ${REGISTRY_CHANGE.name} WHERE ${C.version} > ? AND ${C.version} <= ? ORDER BY ${C.version}, ${C.seq} LIMIT ?`,
+      [afterVersion, upToVersion, limit],
+    );
+    return rows.map(toChange);
+  }
+
+  /** The entity of this kind last renamed away from `name`, if the log knows one. */
+  async renamedFrom(kind: ChangeKind, name: string): Promise<string | undefined> {
+    const [row] = await this.query<{ entity_id: string }>(
+      `SELECT ${C.entityId} FROM ${REGISTRY_CHANGE.name} WHERE ${C.previousName} = ? AND ${C.kind} = ? ORDER BY ${C.version} DESC, ${C.seq} DESC LIMIT 1`,
+      [name, kind],
+    );
+    return row?.entity_id;
+  }
+
+  private changeFilter(filter: ChangeFilter): { where: string; params: unknown[] } {
+    const conditions: string[] = [];
+    const params: unknown[] = [];
+    if (filter.kind) {
+      conditions.push(`${C.kind} = ?`);
+      params.push(filter.kind);
+    }
+    if (filter.actor) {
+      conditions.push(`${C.actor} = ?`);
+      params.push(filter.actor);
+    }
+    if (filter.sinceVersion !== null) {
+      conditions.push(`${C.version} > ?`);
+      params.push(filter.sinceVersion);
+    }
+    if (filter.ref) {
+      // Rule: a ref is an id, or any name the entity ever had (for a link: its project's or its resource's).
+      if (isIdRef(filter.ref)) {
+        conditions.push(`(${C.entityId} = ? OR ${C.relatedId} = ?)`);
+        params.push(filter.ref, filter.ref);
+      } else {
+        const ids =
+          `SELECT ${C.entityId} FROM ${REGISTRY_CHANGE.name} WHERE ${C.entityName} = ? OR ${C.previousName} = ? ` +
+          `UNION SELECT ${C.relatedId} FROM ${REGISTRY_CHANGE.name} WHERE ${C.relatedName} = ?`;
+        conditions.push(`(${C.entityId} IN (${ids}) OR ${C.relatedId} IN (${ids}))`);
+        params.push(filter.ref, filter.ref, filter.ref, filter.ref, filter.ref, filter.ref);
+      }
+    }
+    return { where: conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '', params };
   }
 
   /**
@@ -208,9 +388,9 @@ export class RegistryReader {
     sets: readonly { key: string; typeIds: readonly string[] }[],
     first: number,
     afterName: string | null,
-  ): Promise<Map<string, Page<ResourceInfo>>> {
+  ): Promise<Map<string, Page<ResourceRecord>>> {
     const pairs = sets.flatMap((set) => set.typeIds.map((typeId) => [set.key, typeId] as const));
-    const pages = new Map<string, Page<ResourceInfo>>(
+    const pages = new Map<string, Page<ResourceRecord>>(
       sets.map((set) => [set.key, { items: [], totalCount: 0, hasNextPage: false }]),
     );
     if (pairs.length === 0) return pages;
@@ -226,7 +406,7 @@ export class RegistryReader {
       `WITH ${cte} SELECT m.k, COUNT(*) AS n FROM m JOIN ${RESOURCE.name} r ON r.${R.typeId} = m.t GROUP BY m.k`,
       params,
     );
-    const items = new Map<string, ResourceInfo[]>();
+    const items = new Map<string, ResourceRecord[]>();
     for (const row of rows) {
       const list = items.get(row.k) ?? [];
       list.push(toResource(row));
@@ -245,12 +425,12 @@ export class RegistryReader {
   }
 
   /** A page of types by name. */
-  async pageTypes(request: PageRequest): Promise<Page<{ id: string; name: string; description: string | null }>> {
+  async pageTypes(request: PageRequest): Promise<Page<Omit<TypeRecord, 'parentIds'>>> {
     return this.page('resource_type', columnList(RESOURCE_TYPE.columns), request, null, toNamed);
   }
 
   /** A page of resources by name, optionally only of the given types. */
-  async pageResources(request: PageRequest, typeIds: readonly string[] | null): Promise<Page<ResourceInfo>> {
+  async pageResources(request: PageRequest, typeIds: readonly string[] | null): Promise<Page<ResourceRecord>> {
     return this.page('resource', columnList(R), request, typeIds, toResource);
   }
 
@@ -273,7 +453,7 @@ export class RegistryReader {
     return rows.map((r) => ({ tool: r.tool, slot: r.slot }));
   }
 
-  private async byIds<K extends keyof NamedTables>(
+  private async byIds<K extends NamedTable>(
     table: K,
     columns: string,
     ids: readonly string[],
@@ -285,7 +465,7 @@ export class RegistryReader {
     ]);
   }
 
-  private async byRefs<K extends keyof NamedTables>(
+  private async byRefs<K extends NamedTable>(
     table: K,
     columns: string,
     refs: readonly string[],
@@ -293,8 +473,8 @@ export class RegistryReader {
     if (refs.length === 0) return [];
     const ids = refs.filter(isIdRef);
     const names = refs.filter((ref) => !isIdRef(ref));
-    // One index lookup per list; an OR of both would make the planner do more work for the usual case of names only.
     const { id, name } = NAMED[table].columns;
+    // One index lookup per list; an OR of both would make the planner do more work for the usual case of names only.
     const where = [
       ids.length > 0 ? this.sql.inList(`r.${id}`) : null,
       names.length > 0 ? this.sql.inList(`r.${name}`) : null,
@@ -308,7 +488,7 @@ export class RegistryReader {
     return this.query<NamedTables[K]>(`SELECT ${columns} FROM ${table} r WHERE ${where}`, params);
   }
 
-  private async page<K extends keyof NamedTables, T>(
+  private async page<K extends NamedTable, T>(
     table: K,
     columns: string,
     request: PageRequest,
@@ -345,21 +525,51 @@ export class RegistryReader {
   }
 }
 
-/** A resource row as the core's ResourceInfo. */
-export function toResource(row: ResourceRow): ResourceInfo {
+/** A resource row as a record. */
+export function toResource(row: ResourceRow): ResourceRecord {
   return {
     id: row.id,
     name: row.name,
     shortName: row.short_name,
     typeId: row.type_id,
     description: row.description,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
   };
 }
 
-function toNamed(row: { id: string; name: string; description: string | null }): {
+function toNamed(row: {
   id: string;
   name: string;
   description: string | null;
-} {
-  return { id: row.id, name: row.name, description: row.description };
+  created_at: string;
+  updated_at: string;
+}): ProjectRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function toChange(row: RegistryChangeRow): ChangeRecord {
+  return {
+    id: row.id,
+    version: Number(row.version),
+    seq: Number(row.seq),
+    at: row.at,
+    actor: row.actor,
+    operation: row.operation,
+    kind: row.kind as ChangeKind,
+    entityId: row.entity_id,
+    entityName: row.entity_name,
+    previousName: row.previous_name,
+    relatedId: row.related_id,
+    relatedName: row.related_name,
+    summary: row.summary,
+    impactCount: Number(row.impact_count),
+    bindingChanges: row.binding_changes ? (JSON.parse(row.binding_changes) as BindingChange[]) : [],
+  };
 }

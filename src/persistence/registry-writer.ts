@@ -1,40 +1,56 @@
 import type { ResourceInfo, SlotDefinition, TypeNode } from '../core/model';
-import type { EntityState, RegistryEdit } from '../core/registry-edit';
+import { nameKey } from '../core/names';
+import type { EntityState, LinkState, RegistryEdit, ToolState } from '../core/registry-edit';
 import type { WriteTransaction } from './database';
 import {
   ProjectEntity,
   ProjectResourceEntity,
+  RegistryChangeEntity,
   ResourceEntity,
   ResourceSlotEntity,
   ResourceTypeEntity,
   ResourceTypeParentEntity,
   ToolEntity,
 } from './entities';
-import type { RegistryState } from './records';
+import type { ChangeRecord, ProjectRecord, RegistryState, ResourceRecord, ToolRecord, TypeRecord } from './records';
 import { RegistryReader } from './registry-reader';
-import { PROJECT_RESOURCE, REGISTRY_STATE, type ProjectResourceRow } from './tables';
+import { PROJECT, PROJECT_RESOURCE, REGISTRY_STATE } from './tables';
 
-const C = REGISTRY_STATE.columns;
+const V = REGISTRY_STATE.columns;
 const L = PROJECT_RESOURCE.columns;
+
+/** Called with each edit just before the writer makes it (binding impact takes its "before" there). */
+export type EditObserver = (edit: RegistryEdit) => Promise<void>;
 
 /**
  * Writes of the registry, inside one write transaction. Every write method
  * records what it changed as a RegistryEdit (the thing before and after), so
  * a transaction's `edits` say exactly what it did: the one account that
- * versioning, and whatever else follows a change, is built on.
+ * versioning, the change log, binding impact and events are built on. An
+ * observer sees each edit before it is made.
  */
 export class RegistryWriter {
   /** Reads that see this transaction's own writes. */
   readonly reader: RegistryReader;
   private readonly recorded: RegistryEdit[] = [];
+  private observer: EditObserver | null = null;
 
-  constructor(private readonly tx: WriteTransaction) {
+  /** `at` stamps every row this transaction creates or updates. */
+  constructor(
+    private readonly tx: WriteTransaction,
+    readonly at: string,
+  ) {
     this.reader = new RegistryReader(tx.query, tx.sql);
   }
 
   /** What this transaction has changed so far, in order. */
   get edits(): readonly RegistryEdit[] {
     return this.recorded;
+  }
+
+  /** Sees each edit just before it is made. */
+  observe(observer: EditObserver): void {
+    this.observer = observer;
   }
 
   /**
@@ -44,106 +60,237 @@ export class RegistryWriter {
    * stood before this transaction.
    */
   async bumpVersion(): Promise<RegistryState> {
-    await this.tx.query(`UPDATE ${REGISTRY_STATE.name} SET ${C.version} = ${C.version} + 1 WHERE ${C.id} = 1`);
+    await this.tx.query(`UPDATE ${REGISTRY_STATE.name} SET ${V.version} = ${V.version} + 1 WHERE ${V.id} = 1`);
     return this.reader.registryState();
   }
 
   /** Bumps the counter that moves only when resource types change. */
   async bumpTypesVersion(): Promise<void> {
     await this.tx.query(
-      `UPDATE ${REGISTRY_STATE.name} SET ${C.typesVersion} = ${C.typesVersion} + 1 WHERE ${C.id} = 1`,
+      `UPDATE ${REGISTRY_STATE.name} SET ${V.typesVersion} = ${V.typesVersion} + 1 WHERE ${V.id} = 1`,
     );
   }
 
-  async insertType(type: TypeNode): Promise<void> {
-    await this.tx.manager.insert(ResourceTypeEntity, { id: type.id, name: type.name, description: type.description });
-    if (type.parentIds.length > 0) {
-      await this.tx.manager.insert(
-        ResourceTypeParentEntity,
-        type.parentIds.map((parentId, ordinal) => ({ typeId: type.id, parentId, ordinal })),
+  // --- resource types ---------------------------------------------------------------
+
+  async insertType(type: TypeNode): Promise<TypeRecord> {
+    const record = { ...type, createdAt: this.at, updatedAt: this.at };
+    await this.edit({ kind: 'RESOURCE_TYPE', before: null, after: record }, async () => {
+      await this.tx.manager.insert(ResourceTypeEntity, {
+        id: type.id,
+        name: type.name,
+        description: type.description,
+        createdAt: this.at,
+        updatedAt: this.at,
+      });
+      await this.insertParents(type);
+    });
+    return record;
+  }
+
+  /** Renames, describes or re-parents a type (its parents are replaced in the order given). */
+  async updateType(before: TypeRecord, after: TypeNode): Promise<TypeRecord> {
+    const record = { ...after, createdAt: before.createdAt, updatedAt: this.at };
+    await this.edit({ kind: 'RESOURCE_TYPE', before, after: record }, async () => {
+      await this.tx.manager.update(
+        ResourceTypeEntity,
+        { id: before.id },
+        { name: after.name, description: after.description, updatedAt: this.at },
       );
-    }
-    this.recorded.push({ kind: 'RESOURCE_TYPE', before: null, after: type });
+      if (before.parentIds.join() !== after.parentIds.join()) {
+        await this.tx.manager.delete(ResourceTypeParentEntity, { typeId: before.id });
+        await this.insertParents(after);
+      }
+    });
+    return record;
   }
 
   /** Removes a resource type and its parent edges. */
   async deleteType(type: TypeNode): Promise<void> {
-    await this.tx.manager.delete(ResourceTypeEntity, { id: type.id });
-    this.recorded.push({ kind: 'RESOURCE_TYPE', before: type, after: null });
+    await this.edit({ kind: 'RESOURCE_TYPE', before: type, after: null }, () =>
+      this.tx.manager.delete(ResourceTypeEntity, { id: type.id }),
+    );
   }
 
-  async insertResource(resource: ResourceInfo): Promise<void> {
-    await this.tx.manager.insert(ResourceEntity, { ...resource });
-    this.recorded.push({ kind: 'RESOURCE', before: null, after: resource });
+  // --- resources ----------------------------------------------------------------------
+
+  async insertResource(resource: ResourceInfo): Promise<ResourceRecord> {
+    const record = { ...resource, createdAt: this.at, updatedAt: this.at };
+    await this.edit({ kind: 'RESOURCE', before: null, after: record }, () =>
+      this.tx.manager.insert(ResourceEntity, { ...record, nameKey: nameKey(resource.name) }),
+    );
+    return record;
   }
 
-  /** Removes a resource and its project links (each recorded as removed). */
+  /** Renames, describes or re-types a resource, keeping its id. */
+  async updateResource(before: ResourceRecord, after: ResourceInfo): Promise<ResourceRecord> {
+    const record = { ...after, createdAt: before.createdAt, updatedAt: this.at };
+    await this.edit({ kind: 'RESOURCE', before, after: record }, () =>
+      this.tx.manager.update(
+        ResourceEntity,
+        { id: before.id },
+        {
+          name: after.name,
+          nameKey: nameKey(after.name),
+          shortName: after.shortName,
+          typeId: after.typeId,
+          description: after.description,
+          updatedAt: this.at,
+        },
+      ),
+    );
+    return record;
+  }
+
+  /** Removes a resource; any link still left goes with it, each recorded as an unlink. */
   async deleteResource(resource: ResourceInfo): Promise<void> {
     for (const { project, alias } of await this.reader.linkingProjects(resource.id)) {
-      this.recorded.push({ kind: 'LINK', before: { project, resource, alias }, after: null });
+      await this.deleteLink({ project, resource, alias });
     }
-    // The links go with it (ON DELETE CASCADE).
-    await this.tx.manager.delete(ResourceEntity, { id: resource.id });
-    this.recorded.push({ kind: 'RESOURCE', before: resource, after: null });
+    await this.edit({ kind: 'RESOURCE', before: resource, after: null }, () =>
+      this.tx.manager.delete(ResourceEntity, { id: resource.id }),
+    );
   }
 
-  async insertProject(project: EntityState): Promise<void> {
-    await this.tx.manager.insert(ProjectEntity, {
-      id: project.id,
-      name: project.name,
-      description: project.description,
-    });
-    this.recorded.push({ kind: 'PROJECT', before: null, after: project });
+  // --- projects and links -------------------------------------------------------------
+
+  async insertProject(project: EntityState): Promise<ProjectRecord> {
+    const record = { ...project, createdAt: this.at, updatedAt: this.at };
+    await this.edit({ kind: 'PROJECT', before: null, after: record }, () =>
+      this.tx.manager.insert(ProjectEntity, { ...record, nameKey: nameKey(project.name) }),
+    );
+    return record;
   }
 
-  /** Removes a project and its links (each recorded as removed). */
+  /** Renames or describes a project, keeping its id. */
+  async updateProject(before: ProjectRecord, after: EntityState): Promise<ProjectRecord> {
+    const record = { ...after, createdAt: before.createdAt, updatedAt: this.at };
+    await this.edit({ kind: 'PROJECT', before, after: record }, () =>
+      this.tx.manager.update(
+        ProjectEntity,
+        { id: before.id },
+        { name: after.name, nameKey: nameKey(after.name), description: after.description, updatedAt: this.at },
+      ),
+    );
+    return record;
+  }
+
+  /** Removes a project; any link still left goes with it, each recorded as an unlink. */
   async deleteProject(project: EntityState): Promise<void> {
     for (const { resource, alias } of await this.reader.linksByProjectIds([project.id])) {
-      this.recorded.push({ kind: 'LINK', before: { project, resource, alias }, after: null });
+      await this.deleteLink({ project, resource, alias });
     }
-    // The links go with it (ON DELETE CASCADE).
-    await this.tx.manager.delete(ProjectEntity, { id: project.id });
-    this.recorded.push({ kind: 'PROJECT', before: project, after: null });
-  }
-
-  async insertLink(project: EntityState, resource: ResourceInfo, alias: string | null): Promise<void> {
-    await this.tx.manager.insert(ProjectResourceEntity, { projectId: project.id, resourceId: resource.id, alias });
-    this.recorded.push({ kind: 'LINK', before: null, after: { project, resource, alias } });
-  }
-
-  /** Removes a link; returns whether there was one. */
-  async deleteLink(project: EntityState, resource: ResourceInfo): Promise<boolean> {
-    const [removed] = await this.tx.query<Pick<ProjectResourceRow, 'alias'>>(
-      `DELETE FROM ${PROJECT_RESOURCE.name} WHERE ${L.projectId} = ? AND ${L.resourceId} = ? RETURNING ${L.alias}`,
-      [project.id, resource.id],
+    await this.edit({ kind: 'PROJECT', before: project, after: null }, () =>
+      this.tx.manager.delete(ProjectEntity, { id: project.id }),
     );
-    if (!removed) return false;
-    this.recorded.push({ kind: 'LINK', before: { project, resource, alias: removed.alias }, after: null });
-    return true;
   }
 
-  async insertTool(tool: EntityState, slots: readonly SlotDefinition[]): Promise<void> {
-    await this.tx.manager.insert(ToolEntity, { id: tool.id, name: tool.name, description: tool.description });
-    await this.insertSlots(tool.id, slots);
-    this.recorded.push({ kind: 'TOOL', before: null, after: { ...tool, slots } });
+  async insertLink(link: LinkState): Promise<void> {
+    await this.edit({ kind: 'LINK', before: null, after: link }, async () => {
+      await this.tx.manager.insert(ProjectResourceEntity, {
+        projectId: link.project.id,
+        resourceId: link.resource.id,
+        alias: link.alias,
+      });
+      await this.touchProject(link.project.id);
+    });
   }
 
-  /** Replaces a tool's description and all its slots, keeping its id and name. */
+  /** Sets or clears a link's alias. */
+  async updateLink(before: LinkState, alias: string | null): Promise<void> {
+    await this.edit({ kind: 'LINK', before, after: { ...before, alias } }, async () => {
+      await this.tx.manager.update(
+        ProjectResourceEntity,
+        { projectId: before.project.id, resourceId: before.resource.id },
+        { alias },
+      );
+      await this.touchProject(before.project.id);
+    });
+  }
+
+  /** Removes a link. */
+  async deleteLink(link: LinkState): Promise<void> {
+    await this.edit({ kind: 'LINK', before: link, after: null }, async () => {
+      await this.tx.query(`DELETE FROM ${PROJECT_RESOURCE.name} WHERE ${L.projectId} = ? AND ${L.resourceId} = ?`, [
+        link.project.id,
+        link.resource.id,
+      ]);
+      await this.touchProject(link.project.id);
+    });
+  }
+
+  // --- tools --------------------------------------------------------------------------
+
+  async insertTool(tool: EntityState, slots: readonly SlotDefinition[]): Promise<ToolRecord> {
+    const record = { ...tool, createdAt: this.at, updatedAt: this.at };
+    await this.edit({ kind: 'TOOL', before: null, after: { ...record, slots } }, async () => {
+      await this.tx.manager.insert(ToolEntity, { ...record, nameKey: nameKey(tool.name) });
+      await this.insertSlots(tool.id, slots);
+    });
+    return record;
+  }
+
+  /** Replaces a tool's name, description and all its slots, keeping its id. */
   async replaceTool(
-    before: EntityState & { slots: readonly SlotDefinition[] },
+    before: ToolRecord & { slots: readonly SlotDefinition[] },
     after: EntityState,
     slots: readonly SlotDefinition[],
-  ): Promise<void> {
-    await this.tx.manager.update(ToolEntity, { id: after.id }, { description: after.description });
-    await this.tx.manager.delete(ResourceSlotEntity, { toolId: after.id });
-    await this.insertSlots(after.id, slots);
-    this.recorded.push({ kind: 'TOOL', before, after: { ...after, slots } });
+  ): Promise<ToolRecord> {
+    const record = { ...after, createdAt: before.createdAt, updatedAt: this.at };
+    await this.edit({ kind: 'TOOL', before, after: { ...record, slots } }, async () => {
+      await this.tx.manager.update(
+        ToolEntity,
+        { id: after.id },
+        { name: after.name, nameKey: nameKey(after.name), description: after.description, updatedAt: this.at },
+      );
+      await this.tx.manager.delete(ResourceSlotEntity, { toolId: after.id });
+      await this.insertSlots(after.id, slots);
+    });
+    return record;
   }
 
   /** Removes a tool and its slots. */
-  async deleteTool(tool: EntityState & { slots: readonly SlotDefinition[] }): Promise<void> {
-    await this.tx.manager.delete(ToolEntity, { id: tool.id });
-    this.recorded.push({ kind: 'TOOL', before: tool, after: null });
+  async deleteTool(tool: ToolState): Promise<void> {
+    await this.edit({ kind: 'TOOL', before: tool, after: null }, () =>
+      this.tx.manager.delete(ToolEntity, { id: tool.id }),
+    );
+  }
+
+  // --- the change log -----------------------------------------------------------------
+
+  /** Appends entries to the change log, in this transaction. */
+  async appendChanges(entries: readonly ChangeRecord[]): Promise<void> {
+    if (entries.length === 0) return;
+    await this.tx.manager.insert(
+      RegistryChangeEntity,
+      entries.map((entry) => ({
+        ...entry,
+        bindingChanges: entry.bindingChanges.length > 0 ? JSON.stringify(entry.bindingChanges) : null,
+      })),
+    );
+  }
+
+  // --- helpers ------------------------------------------------------------------------
+
+  /** Shows the edit to the observer, makes it, and records it. */
+  private async edit(edit: RegistryEdit, make: () => Promise<unknown>): Promise<void> {
+    await this.observer?.(edit);
+    await make();
+    this.recorded.push(edit);
+  }
+
+  private async insertParents(type: TypeNode): Promise<void> {
+    if (type.parentIds.length === 0) return;
+    await this.tx.manager.insert(
+      ResourceTypeParentEntity,
+      type.parentIds.map((parentId, ordinal) => ({ typeId: type.id, parentId, ordinal })),
+    );
+  }
+
+  /** A project's links are part of it: changing them updates the project. */
+  private async touchProject(projectId: string): Promise<void> {
+    const P = PROJECT.columns;
+    await this.tx.query(`UPDATE ${PROJECT.name} SET ${P.updatedAt} = ? WHERE ${P.id} = ?`, [this.at, projectId]);
   }
 
   private async insertSlots(toolId: string, slots: readonly SlotDefinition[]): Promise<void> {

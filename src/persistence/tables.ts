@@ -7,6 +7,7 @@
  * entities.)
  */
 import { ACCESS_MODES, BINDING_MODES } from '../core/model';
+import { CHANGE_KINDS } from '../core/registry-edit';
 
 /** A table: its name, its columns (property → column name), and its unique constraints. */
 export interface TableDefinition<C extends Record<string, string>> {
@@ -24,9 +25,12 @@ function table<const C extends Record<string, string>>(
   return { name, columns, uniques };
 }
 
+/** When a row was created and last updated: ISO-8601 UTC text, the same on both backends, sorting as time does. */
+const TIMESTAMPS = { createdAt: 'created_at', updatedAt: 'updated_at' } as const;
+
 export const RESOURCE_TYPE = table(
   'resource_type',
-  { id: 'id', name: 'name', description: 'description' },
+  { id: 'id', name: 'name', description: 'description', ...TIMESTAMPS },
   { pk_resource_type: ['id'], uq_resource_type_name: ['name'] },
 );
 
@@ -38,14 +42,22 @@ export const RESOURCE_TYPE_PARENT = table(
 
 export const RESOURCE = table(
   'resource',
-  { id: 'id', name: 'name', shortName: 'short_name', typeId: 'type_id', description: 'description' },
-  { pk_resource: ['id'], uq_resource_name: ['name'] },
+  {
+    id: 'id',
+    name: 'name',
+    nameKey: 'name_key',
+    shortName: 'short_name',
+    typeId: 'type_id',
+    description: 'description',
+    ...TIMESTAMPS,
+  },
+  { pk_resource: ['id'], uq_resource_name_key: ['name_key'] },
 );
 
 export const PROJECT = table(
   'project',
-  { id: 'id', name: 'name', description: 'description' },
-  { pk_project: ['id'], uq_project_name: ['name'] },
+  { id: 'id', name: 'name', nameKey: 'name_key', description: 'description', ...TIMESTAMPS },
+  { pk_project: ['id'], uq_project_name_key: ['name_key'] },
 );
 
 export const PROJECT_RESOURCE = table(
@@ -56,8 +68,8 @@ export const PROJECT_RESOURCE = table(
 
 export const TOOL = table(
   'tool',
-  { id: 'id', name: 'name', description: 'description' },
-  { pk_tool: ['id'], uq_tool_name: ['name'] },
+  { id: 'id', name: 'name', nameKey: 'name_key', description: 'description', ...TIMESTAMPS },
+  { pk_tool: ['id'], uq_tool_name_key: ['name_key'] },
 );
 
 export const RESOURCE_SLOT = table(
@@ -81,6 +93,29 @@ export const REGISTRY_STATE = table(
   { pk_registry_state: ['id'] },
 );
 
+/** The change log: one row per edit of a committed mutation, ordered by (version, seq). */
+export const REGISTRY_CHANGE = table(
+  'registry_change',
+  {
+    id: 'id',
+    version: 'version',
+    seq: 'seq',
+    at: 'at',
+    actor: 'actor',
+    operation: 'operation',
+    kind: 'kind',
+    entityId: 'entity_id',
+    entityName: 'entity_name',
+    previousName: 'previous_name',
+    relatedId: 'related_id',
+    relatedName: 'related_name',
+    summary: 'summary',
+    impactCount: 'impact_count',
+    bindingChanges: 'binding_changes',
+  },
+  { pk_registry_change: ['id'], uq_registry_change_version_seq: ['version', 'seq'] },
+);
+
 /** Every table, in the order rows may be inserted (referenced tables first). */
 export const TABLES = [
   RESOURCE_TYPE,
@@ -91,12 +126,18 @@ export const TABLES = [
   TOOL,
   RESOURCE_SLOT,
   REGISTRY_STATE,
+  REGISTRY_CHANGE,
 ] as const;
 
 /** SQL `IN (…)` list of quoted values, for a CHECK constraint. */
 function sqlValues(values: readonly string[]): string {
   return values.map((v) => `'${v}'`).join(', ');
 }
+
+/** The CHECK constraint of registry_change.kind, built from the core's list of kinds. */
+export const REGISTRY_CHANGE_CHECKS = {
+  ck_registry_change_kind: `"kind" IN (${sqlValues(CHANGE_KINDS)})`,
+} as const;
 
 /** The CHECK constraints of resource_slot, built from the core's own lists of modes. */
 export const RESOURCE_SLOT_CHECKS = {
@@ -114,33 +155,42 @@ export function columnList(columns: Record<string, string>, alias?: string): str
 
 // --- Typed rows: what a SELECT of a table's columns returns, keyed by column name. ---
 
+/** The timestamp columns. */
+interface TimestampColumns {
+  created_at: string;
+  updated_at: string;
+}
+
 /** A row of resource_type. */
-export interface ResourceTypeRow {
+export interface ResourceTypeRow extends TimestampColumns {
   id: string;
   name: string;
   description: string | null;
 }
 
 /** A row of resource. */
-export interface ResourceRow {
+export interface ResourceRow extends TimestampColumns {
   id: string;
   name: string;
+  name_key: string;
   short_name: string;
   type_id: string;
   description: string | null;
 }
 
 /** A row of project. */
-export interface ProjectRow {
+export interface ProjectRow extends TimestampColumns {
   id: string;
   name: string;
+  name_key: string;
   description: string | null;
 }
 
 /** A row of tool. */
-export interface ToolRow {
+export interface ToolRow extends TimestampColumns {
   id: string;
   name: string;
+  name_key: string;
   description: string | null;
 }
 
@@ -169,6 +219,25 @@ export interface RegistryStateRow {
   types_version: number | string;
 }
 
+/** A row of registry_change. */
+export interface RegistryChangeRow {
+  id: string;
+  version: number | string;
+  seq: number | string;
+  at: string;
+  actor: string;
+  operation: string;
+  kind: string;
+  entity_id: string;
+  entity_name: string;
+  previous_name: string | null;
+  related_id: string | null;
+  related_name: string | null;
+  summary: string;
+  impact_count: number | string;
+  binding_changes: string | null;
+}
+
 /** Compile-time check that a row type has exactly the table's columns. */
 type Exactly<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type ColumnsOf<T extends { columns: Record<string, string> }> = T['columns'][keyof T['columns']];
@@ -180,7 +249,8 @@ const rowsMatchTables: [
   Exactly<keyof ResourceSlotRow, ColumnsOf<typeof RESOURCE_SLOT>>,
   Exactly<keyof ProjectResourceRow, ColumnsOf<typeof PROJECT_RESOURCE>>,
   Exactly<keyof RegistryStateRow, Exclude<ColumnsOf<typeof REGISTRY_STATE>, 'id'>>,
-] = [true, true, true, true, true, true, true];
+  Exactly<keyof RegistryChangeRow, ColumnsOf<typeof REGISTRY_CHANGE>>,
+] = [true, true, true, true, true, true, true, true];
 void rowsMatchTables;
 
 /**

@@ -24,11 +24,16 @@ import { ReadSession, type SessionCaches } from './read-session';
 
 export { ReadSession, loaded, type VersionProbe, type CompatibleResourcesKey } from './read-session';
 
+/** Reads inside a write transaction: they see the write's own changes. */
+export type WriteReader = RegistryWriter['reader'];
+
 /** What a write sees: the writer (which records every edit), and the registry as it stood before. */
 export interface WriteScope {
   readonly writer: RegistryWriter;
   /** The counters before this write. */
   readonly before: RegistryState;
+  /** The registry version this write commits. */
+  readonly version: number;
   /** The type hierarchy as committed before this write. */
   readonly hierarchy: () => Promise<TypeHierarchy>;
 }
@@ -99,13 +104,14 @@ export class RegistryVersioning {
     let outcome: WriteOutcome<T>;
     try {
       outcome = await this.db.write(async (tx) => {
-        const writer = new RegistryWriter(tx);
+        const writer = new RegistryWriter(tx, new Date().toISOString());
         const committed = await writer.bumpVersion();
         const before = { version: committed.version - 1, typesVersion: committed.typesVersion };
         let hierarchy: Promise<TypeHierarchy> | null = null;
         const result = await work({
           writer,
           before,
+          version: committed.version,
           hierarchy: () =>
             (hierarchy ??= this.caches.hierarchy.get(before.typesVersion, () => writer.reader.allTypes())),
         });

@@ -1,16 +1,21 @@
 import DataLoader from 'dataloader';
-import type { ResourceInfo } from '../../core/model';
 import type { TypeHierarchy } from '../../core/type-hierarchy';
 import type {
+  ChangeFilter,
+  ChangePageRequest,
+  ChangeRecord,
   LinkRecord,
   Page,
   PageRequest,
   ProjectRecord,
   RegistryState,
+  ResourceRecord,
   SlotRecord,
   ToolRecord,
+  TypeRecord,
 } from '../../persistence/records';
-import type { RegistryReader } from '../../persistence/registry-reader';
+import type { NamedTable, RegistryReader } from '../../persistence/registry-reader';
+import type { ChangeKind } from '../../core/registry-edit';
 import type { HierarchyCache } from './hierarchy-cache';
 import type { RecordCache } from './record-cache';
 import type { RegistryClock } from './registry-clock';
@@ -109,22 +114,37 @@ export class ReadSession implements VersionProbe {
   }
 
   /** A page of resource types by name. */
-  pageTypes(request: PageRequest): Promise<Page<{ id: string; name: string; description: string | null }>> {
+  pageTypes(request: PageRequest): Promise<Page<Omit<TypeRecord, 'parentIds'>>> {
     return this.read((reader) => reader.pageTypes(request));
   }
 
   /** A page of resources by name, optionally only of the given types. */
-  pageResources(request: PageRequest, typeIds: readonly string[] | null): Promise<Page<ResourceInfo>> {
+  pageResources(request: PageRequest, typeIds: readonly string[] | null): Promise<Page<ResourceRecord>> {
     return this.read((reader) => reader.pageResources(request, typeIds));
   }
 
-  get resourceById(): DataLoader<string, ResourceInfo | null> {
+  /** A page of the change log, oldest first. */
+  pageChanges(filter: ChangeFilter, request: ChangePageRequest): Promise<Page<ChangeRecord>> {
+    return this.read((reader) => reader.pageChanges(filter, request));
+  }
+
+  /** Existing names that may be close to `ref` (for "did you mean"). */
+  nameCandidates(table: NamedTable, ref: string): Promise<string[]> {
+    return this.read((reader) => reader.nameCandidates(table, ref));
+  }
+
+  /** The id of the thing of this kind last renamed away from `name`, if the change log knows one. */
+  renamedFrom(kind: ChangeKind, name: string): Promise<string | undefined> {
+    return this.read((reader) => reader.renamedFrom(kind, name));
+  }
+
+  get resourceById(): DataLoader<string, ResourceRecord | null> {
     return this.loader('resourceById', () =>
       this.cachedBatch('resource', async (r, ids) => byKey(ids, await r.resourcesByIds(ids), (x) => x.id)),
     );
   }
 
-  get resourceByRef(): DataLoader<string, ResourceInfo | null> {
+  get resourceByRef(): DataLoader<string, ResourceRecord | null> {
     return this.loader('resourceByRef', () =>
       this.cachedBatch('resource-ref', async (r, refs) => byRef(refs, await r.resourcesByRefs(refs))),
     );
@@ -185,9 +205,9 @@ export class ReadSession implements VersionProbe {
   }
 
   /** A page of the resources that fill a slot of a type (the type and its sub-types). */
-  get compatibleResources(): DataLoader<CompatibleResourcesKey, Page<ResourceInfo>, string> {
+  get compatibleResources(): DataLoader<CompatibleResourcesKey, Page<ResourceRecord>, string> {
     let loader = this.made.get('compatibleResources') as
-      DataLoader<CompatibleResourcesKey, Page<ResourceInfo>, string> | undefined;
+      DataLoader<CompatibleResourcesKey, Page<ResourceRecord>, string> | undefined;
     if (!loader) {
       loader = new DataLoader((keys) => this.compatiblePages(keys), { cacheKeyFn: compatibleKey });
       this.made.set('compatibleResources', loader);
@@ -262,9 +282,9 @@ export class ReadSession implements VersionProbe {
   }
 
   /** One pair of statements per distinct (first, after); a dashboard asks the same page of every row. */
-  private async compatiblePages(keys: readonly CompatibleResourcesKey[]): Promise<Page<ResourceInfo>[]> {
+  private async compatiblePages(keys: readonly CompatibleResourcesKey[]): Promise<Page<ResourceRecord>[]> {
     const types = await this.hierarchy();
-    const results = new Map<string, Page<ResourceInfo>>();
+    const results = new Map<string, Page<ResourceRecord>>();
     const groups = new Map<string, CompatibleResourcesKey[]>();
     for (const key of keys) {
       const group = JSON.stringify([key.first, key.afterName]);

@@ -1,10 +1,21 @@
-import { Arg, Authorized, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Authorized, Args, Ctx, FieldResolver, Info, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { READ, WRITE } from '../authorization';
 import type { LinkRecord, ProjectRecord } from '../../persistence/records';
 import type { RequestContext } from '../context';
 import { ConnectionArgs, ProjectFilter } from '../inputs/connection.args';
 import { CreateProjectInput } from '../inputs/create-project.input';
 import { LinkResourceInput, UnlinkResourceInput } from '../inputs/link-resource.input';
+import { UpdateLinkInput, UpdateProjectInput } from '../inputs/update.inputs';
+import { changeRequest, deletePayload, DRY_RUN, objectPayload } from '../mutations';
+import {
+  CreateProjectPayload,
+  DeleteProjectPayload,
+  LinkResourcePayload,
+  UnlinkResourcePayload,
+  UpdateLinkPayload,
+  UpdateProjectPayload,
+} from '../types/payloads.type';
 import { pageRequest, toConnection } from '../pagination';
 import { Project, ProjectConnection, ProjectResource } from '../types/project.type';
 
@@ -27,29 +38,84 @@ export class ProjectResolver {
   }
 
   @Authorized(WRITE)
-  @Mutation(() => Project, { description: 'Creates a project.' })
-  createProject(@Arg('input') input: CreateProjectInput, @Ctx() ctx: RequestContext): Promise<ProjectRecord> {
-    return ctx.services.projects.create(input, ctx.session);
+  @Mutation(() => CreateProjectPayload, { description: 'Creates a project.' })
+  async createProject(
+    @Arg('input') input: CreateProjectInput,
+    @Arg('dryRun', () => Boolean, DRY_RUN) dryRun: boolean | null,
+    @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
+  ) {
+    return objectPayload('project', await ctx.services.projects.create(input, changeRequest(ctx, info, dryRun)));
   }
 
   @Authorized(WRITE)
-  @Mutation(() => Project, {
+  @Mutation(() => UpdateProjectPayload, { description: 'Renames or describes a project, keeping its id.' })
+  async updateProject(
+    @Arg('input') input: UpdateProjectInput,
+    @Arg('dryRun', () => Boolean, DRY_RUN) dryRun: boolean | null,
+    @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
+  ) {
+    return objectPayload('project', await ctx.services.projects.update(input, changeRequest(ctx, info, dryRun)));
+  }
+
+  @Authorized(WRITE)
+  @Mutation(() => LinkResourcePayload, {
     description: 'Links a resource to a project, at most once, under an optional alias unique within the project.',
   })
-  linkResource(@Arg('input') input: LinkResourceInput, @Ctx() ctx: RequestContext): Promise<ProjectRecord> {
-    return ctx.services.projects.link(input, ctx.session);
+  async linkResource(
+    @Arg('input') input: LinkResourceInput,
+    @Arg('dryRun', () => Boolean, DRY_RUN) dryRun: boolean | null,
+    @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
+  ) {
+    return objectPayload('project', await ctx.services.projects.link(input, changeRequest(ctx, info, dryRun)));
   }
 
   @Authorized(WRITE)
-  @Mutation(() => Project, { description: 'Removes a resource from a project.' })
-  unlinkResource(@Arg('input') input: UnlinkResourceInput, @Ctx() ctx: RequestContext): Promise<ProjectRecord> {
-    return ctx.services.projects.unlink(input, ctx.session);
+  @Mutation(() => UpdateLinkPayload, {
+    description: "Sets or clears a link's alias, in one step. A clash with another link's alias is CONFLICT.",
+  })
+  async updateLink(
+    @Arg('input') input: UpdateLinkInput,
+    @Arg('dryRun', () => Boolean, DRY_RUN) dryRun: boolean | null,
+    @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
+  ) {
+    return objectPayload('project', await ctx.services.projects.updateLink(input, changeRequest(ctx, info, dryRun)));
   }
 
   @Authorized(WRITE)
-  @Mutation(() => Boolean, { description: 'Deletes a project and its links. Unknown: NOT_FOUND.' })
-  deleteProject(@Arg('ref') ref: string, @Ctx() ctx: RequestContext): Promise<boolean> {
-    return ctx.services.projects.delete(ref, ctx.session);
+  @Mutation(() => UnlinkResourcePayload, {
+    description: 'Removes a resource from a project, and reports the binding impact.',
+  })
+  async unlinkResource(
+    @Arg('input') input: UnlinkResourceInput,
+    @Arg('dryRun', () => Boolean, DRY_RUN) dryRun: boolean | null,
+    @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
+  ) {
+    return objectPayload('project', await ctx.services.projects.unlink(input, changeRequest(ctx, info, dryRun)));
+  }
+
+  @Authorized(WRITE)
+  @Mutation(() => DeleteProjectPayload, {
+    description:
+      'Deletes a project. One that still links resources is CONFLICT (extensions.usedBy) unless force: true, which removes its links first. Unknown: NOT_FOUND.',
+  })
+  async deleteProject(
+    @Arg('ref') ref: string,
+    @Arg('force', () => Boolean, {
+      nullable: true,
+      defaultValue: false,
+      description: 'Also remove its links (each one logged).',
+    })
+    force: boolean | null,
+    @Arg('dryRun', () => Boolean, DRY_RUN) dryRun: boolean | null,
+    @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
+  ) {
+    return deletePayload(await ctx.services.projects.delete(ref, force ?? false, changeRequest(ctx, info, dryRun)));
   }
 
   @FieldResolver(() => [ProjectResource], { description: 'Linked resources, ordered by resource name.' })

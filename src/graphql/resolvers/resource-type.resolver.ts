@@ -1,9 +1,17 @@
-import { Arg, Authorized, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Authorized, Args, Ctx, FieldResolver, Info, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { READ, WRITE } from '../authorization';
 import type { TypeNode } from '../../core/model';
 import type { RequestContext } from '../context';
 import { ConnectionArgs, ResourceTypeFilter } from '../inputs/connection.args';
 import { RegisterResourceTypeInput } from '../inputs/register-resource-type.input';
+import { UpdateResourceTypeInput } from '../inputs/update.inputs';
+import { changeRequest, deletePayload, DRY_RUN, objectPayload } from '../mutations';
+import {
+  DeleteResourceTypePayload,
+  RegisterResourceTypePayload,
+  UpdateResourceTypePayload,
+} from '../types/payloads.type';
 import { fromHierarchy } from '../hierarchy-access';
 import { pageRequest, toConnection } from '../pagination';
 import { ResourceType, ResourceTypeConnection } from '../types/resource-type.type';
@@ -30,18 +38,50 @@ export class ResourceTypeResolver {
   }
 
   @Authorized(WRITE)
-  @Mutation(() => ResourceType, { description: 'Registers a resource type; its parents must already exist.' })
-  registerResourceType(@Arg('input') input: RegisterResourceTypeInput, @Ctx() ctx: RequestContext): Promise<TypeRow> {
-    return ctx.services.resourceTypes.register(input, ctx.session);
+  @Mutation(() => RegisterResourceTypePayload, {
+    description: 'Registers a resource type; its parents must already exist.',
+  })
+  async registerResourceType(
+    @Arg('input') input: RegisterResourceTypeInput,
+    @Arg('dryRun', () => Boolean, DRY_RUN) dryRun: boolean | null,
+    @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
+  ) {
+    return objectPayload(
+      'resourceType',
+      await ctx.services.resourceTypes.register(input, changeRequest(ctx, info, dryRun)),
+    );
   }
 
   @Authorized(WRITE)
-  @Mutation(() => Boolean, {
+  @Mutation(() => UpdateResourceTypePayload, {
+    description:
+      'Renames, describes or re-parents a resource type, keeping its id. A cycle is BAD_USER_INPUT; a change that leaves a static binding with a resource that no longer fits is CONFLICT (extensions.usedBy). Re-parenting reports its binding impact.',
+  })
+  async updateResourceType(
+    @Arg('input') input: UpdateResourceTypeInput,
+    @Arg('dryRun', () => Boolean, DRY_RUN) dryRun: boolean | null,
+    @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
+  ) {
+    return objectPayload(
+      'resourceType',
+      await ctx.services.resourceTypes.update(input, changeRequest(ctx, info, dryRun)),
+    );
+  }
+
+  @Authorized(WRITE)
+  @Mutation(() => DeleteResourceTypePayload, {
     description:
       'Deletes a resource type. One that resources, sub-types or tool slots use is CONFLICT, with extensions.usedBy. Unknown: NOT_FOUND.',
   })
-  deleteResourceType(@Arg('ref') ref: string, @Ctx() ctx: RequestContext): Promise<boolean> {
-    return ctx.services.resourceTypes.delete(ref, ctx.session);
+  async deleteResourceType(
+    @Arg('ref') ref: string,
+    @Arg('dryRun', () => Boolean, DRY_RUN) dryRun: boolean | null,
+    @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
+  ) {
+    return deletePayload(await ctx.services.resourceTypes.delete(ref, changeRequest(ctx, info, dryRun)));
   }
 
   @FieldResolver(() => ResourceConnection, {

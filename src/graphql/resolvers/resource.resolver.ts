@@ -1,9 +1,13 @@
-import { Arg, Authorized, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Authorized, Args, Ctx, FieldResolver, Info, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { READ, WRITE } from '../authorization';
 import type { ResourceInfo, TypeNode } from '../../core/model';
 import type { RequestContext } from '../context';
 import { ConnectionArgs, ResourceFilter } from '../inputs/connection.args';
 import { RegisterResourceInput } from '../inputs/register-resource.input';
+import { UpdateResourceInput } from '../inputs/update.inputs';
+import { changeRequest, deletePayload, DRY_RUN, objectPayload } from '../mutations';
+import { DeleteResourcePayload, RegisterResourcePayload, UpdateResourcePayload } from '../types/payloads.type';
 import { fromHierarchy } from '../hierarchy-access';
 import { pageRequest, toConnection } from '../pagination';
 import { ResourceType } from '../types/resource-type.type';
@@ -32,18 +36,48 @@ export class ResourceResolver {
   }
 
   @Authorized(WRITE)
-  @Mutation(() => Resource, { description: 'Registers a resource of a registered type.' })
-  registerResource(@Arg('input') input: RegisterResourceInput, @Ctx() ctx: RequestContext): Promise<ResourceInfo> {
-    return ctx.services.resources.register(input, ctx.session);
+  @Mutation(() => RegisterResourcePayload, { description: 'Registers a resource of a registered type.' })
+  async registerResource(
+    @Arg('input') input: RegisterResourceInput,
+    @Arg('dryRun', () => Boolean, DRY_RUN) dryRun: boolean | null,
+    @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
+  ) {
+    return objectPayload('resource', await ctx.services.resources.register(input, changeRequest(ctx, info, dryRun)));
   }
 
   @Authorized(WRITE)
-  @Mutation(() => Boolean, {
+  @Mutation(() => UpdateResourcePayload, {
     description:
-      'Deletes a resource; its project links go with it. One a tool binds statically is CONFLICT, with extensions.usedBy. Unknown: NOT_FOUND.',
+      'Renames, describes or re-types a resource, keeping its id. A new type that a STATIC slot binding the resource would not accept is CONFLICT (extensions.usedBy).',
   })
-  deleteResource(@Arg('ref') ref: string, @Ctx() ctx: RequestContext): Promise<boolean> {
-    return ctx.services.resources.delete(ref, ctx.session);
+  async updateResource(
+    @Arg('input') input: UpdateResourceInput,
+    @Arg('dryRun', () => Boolean, DRY_RUN) dryRun: boolean | null,
+    @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
+  ) {
+    return objectPayload('resource', await ctx.services.resources.update(input, changeRequest(ctx, info, dryRun)));
+  }
+
+  @Authorized(WRITE)
+  @Mutation(() => DeleteResourcePayload, {
+    description:
+      'Deletes a resource. One a tool binds statically is always CONFLICT; one that projects link is CONFLICT unless force: true, which removes its links in the same transaction and reports the binding impact. Both list extensions.usedBy. Unknown: NOT_FOUND.',
+  })
+  async deleteResource(
+    @Arg('ref') ref: string,
+    @Arg('force', () => Boolean, {
+      nullable: true,
+      defaultValue: false,
+      description: 'Also remove its project links (each one logged, with its impact).',
+    })
+    force: boolean | null,
+    @Arg('dryRun', () => Boolean, DRY_RUN) dryRun: boolean | null,
+    @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
+  ) {
+    return deletePayload(await ctx.services.resources.delete(ref, force ?? false, changeRequest(ctx, info, dryRun)));
   }
 
   @FieldResolver(() => ResourceUsage, {

@@ -1,4 +1,5 @@
-import { Arg, Authorized, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Authorized, Args, Ctx, FieldResolver, Info, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { READ, WRITE } from '../authorization';
 import type { ToolProblem as ToolProblemRecord } from '../../core/errors';
 import type { ResourceInfo, TypeNode } from '../../core/model';
@@ -6,6 +7,9 @@ import type { SlotRecord, ToolRecord } from '../../persistence/records';
 import type { RequestContext } from '../context';
 import { ConnectionArgs, ToolFilter } from '../inputs/connection.args';
 import { RegisterToolInput } from '../inputs/register-tool.input';
+import { UpdateToolInput } from '../inputs/update.inputs';
+import { changeRequest, deletePayload, DRY_RUN, objectPayload } from '../mutations';
+import { RegisterToolPayload, UnregisterToolPayload, UpdateToolPayload } from '../types/payloads.type';
 import { fromHierarchy } from '../hierarchy-access';
 import { pageRequest, toConnection } from '../pagination';
 import { BindingExplanation } from '../types/binding-explanation.type';
@@ -33,21 +37,31 @@ export class ToolResolver {
   }
 
   @Authorized(WRITE)
-  @Mutation(() => Tool, {
+  @Mutation(() => RegisterToolPayload, {
     description:
       'Registers a tool and its slots, after the static checks (TOOL_VALIDATION_FAILED lists every problem).',
   })
-  registerTool(@Arg('input') input: RegisterToolInput, @Ctx() ctx: RequestContext): Promise<ToolRecord> {
-    return ctx.services.tools.register(input, ctx.session);
+  async registerTool(
+    @Arg('input') input: RegisterToolInput,
+    @Arg('dryRun', () => Boolean, DRY_RUN) dryRun: boolean | null,
+    @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
+  ) {
+    return objectPayload('tool', await ctx.services.tools.register(input, changeRequest(ctx, info, dryRun)));
   }
 
   @Authorized(WRITE)
-  @Mutation(() => Tool, {
+  @Mutation(() => UpdateToolPayload, {
     description:
-      'Replaces the tool of the same name: its description and all its slots, keeping its id. Unknown name: NOT_FOUND; then the same checks as registerTool.',
+      'Replaces a tool (the one ref names, else the one named name): its name, description and all its slots, keeping its id. Unknown: NOT_FOUND; then the same checks as registerTool. Reports the binding impact in every project.',
   })
-  updateTool(@Arg('input') input: RegisterToolInput, @Ctx() ctx: RequestContext): Promise<ToolRecord> {
-    return ctx.services.tools.update(input, ctx.session);
+  async updateTool(
+    @Arg('input') input: UpdateToolInput,
+    @Arg('dryRun', () => Boolean, DRY_RUN) dryRun: boolean | null,
+    @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
+  ) {
+    return objectPayload('tool', await ctx.services.tools.update(input, changeRequest(ctx, info, dryRun)));
   }
 
   @Authorized(READ)
@@ -60,9 +74,14 @@ export class ToolResolver {
   }
 
   @Authorized(WRITE)
-  @Mutation(() => Boolean, { description: 'Removes a tool and its slots. An unknown ref is NOT_FOUND.' })
-  unregisterTool(@Arg('ref') ref: string, @Ctx() ctx: RequestContext): Promise<boolean> {
-    return ctx.services.tools.unregister(ref, ctx.session);
+  @Mutation(() => UnregisterToolPayload, { description: 'Removes a tool and its slots. An unknown ref is NOT_FOUND.' })
+  async unregisterTool(
+    @Arg('ref') ref: string,
+    @Arg('dryRun', () => Boolean, DRY_RUN) dryRun: boolean | null,
+    @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
+  ) {
+    return deletePayload(await ctx.services.tools.unregister(ref, changeRequest(ctx, info, dryRun)));
   }
 
   @FieldResolver(() => BindingExplanation, {

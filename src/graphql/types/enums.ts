@@ -1,5 +1,7 @@
 import { registerEnumType } from 'type-graphql';
+import type { OutcomeStatus } from '../../core/binding-impact';
 import type * as core from '../../core/binding-resolution';
+import type { ChangeKind as CoreChangeKind } from '../../core/registry-edit';
 import type { FailureReason as CoreFailureReason } from '../../core/errors';
 import type { Access as CoreAccess, BindingMode as CoreBindingMode } from '../../core/model';
 
@@ -31,8 +33,18 @@ export const SlotStatus = {
   DEFERRED: 'DEFERRED',
   UNBOUND_OPTIONAL: 'UNBOUND_OPTIONAL',
   FAILED: 'FAILED',
-} as const satisfies EnumOf<core.SlotStatus>;
-export type SlotStatus = core.SlotStatus;
+  ABSENT: 'ABSENT',
+} as const satisfies EnumOf<OutcomeStatus>;
+export type SlotStatus = OutcomeStatus;
+
+export const ChangeKind = {
+  RESOURCE_TYPE: 'RESOURCE_TYPE',
+  RESOURCE: 'RESOURCE',
+  PROJECT: 'PROJECT',
+  LINK: 'LINK',
+  TOOL: 'TOOL',
+} as const satisfies EnumOf<CoreChangeKind>;
+export type ChangeKind = CoreChangeKind;
 
 export const FailureReason = {
   NO_MATCH: 'NO_MATCH',
@@ -88,7 +100,23 @@ registerEnumType(SlotStatus, {
     DEFERRED: { description: 'A PARAMETER slot without a param: bound at invocation.' },
     UNBOUND_OPTIONAL: { description: 'An optional slot with no compatible resource: left empty, not an error.' },
     FAILED: { description: 'The slot cannot be bound; see reason and fix.' },
+    ABSENT: {
+      description:
+        'Only in a BindingChange: the slot does not exist on that side of the change (updateTool added or removed it).',
+    },
   } satisfies Described<SlotStatus>,
+});
+
+registerEnumType(ChangeKind, {
+  name: 'ChangeKind',
+  description: 'What a change-log entry is about.',
+  valuesConfig: {
+    RESOURCE_TYPE: { description: 'A resource type.' },
+    RESOURCE: { description: 'A resource.' },
+    PROJECT: { description: 'A project.' },
+    LINK: { description: "A project's link to a resource (the entry's entity is the project)." },
+    TOOL: { description: 'A tool and its slots.' },
+  } satisfies Described<ChangeKind>,
 });
 
 registerEnumType(FailureReason, {

@@ -1,3 +1,4 @@
+import { DateTime } from './date-time.scalar';
 import { Field, ID, ObjectType } from 'type-graphql';
 import { Connection } from './connection.type';
 import { Resource } from './resource.type';
@@ -15,6 +16,12 @@ export class Project {
 
   @Field(() => String, { nullable: true })
   description!: string | null;
+
+  @Field(() => DateTime, { description: 'When it was registered.' })
+  createdAt!: string;
+
+  @Field(() => DateTime, { description: 'When it last changed.' })
+  updatedAt!: string;
 }
 
 @ObjectType({ description: 'A resource linked to a project.', simpleResolvers: true })

@@ -1,3 +1,4 @@
+import { DateTime } from './date-time.scalar';
 import { Field, ID, ObjectType } from 'type-graphql';
 import { Connection } from './connection.type';
 
@@ -14,6 +15,12 @@ export class Resource {
 
   @Field(() => String, { nullable: true })
   description!: string | null;
+
+  @Field(() => DateTime, { description: 'When it was registered.' })
+  createdAt!: string;
+
+  @Field(() => DateTime, { description: 'When it last changed.' })
+  updatedAt!: string;
 }
 
 @ObjectType()

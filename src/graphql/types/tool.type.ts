@@ -1,3 +1,4 @@
+import { DateTime } from './date-time.scalar';
 import { Field, ID, ObjectType } from 'type-graphql';
 import { Connection } from './connection.type';
 import { Access, BindingMode } from './enums';
@@ -12,6 +13,12 @@ export class Tool {
 
   @Field(() => String, { nullable: true })
   description!: string | null;
+
+  @Field(() => DateTime, { description: 'When it was registered.' })
+  createdAt!: string;
+
+  @Field(() => DateTime, { description: 'When it last changed.' })
+  updatedAt!: string;
 }
 
 @ObjectType({ description: 'A resource a tool needs: its type, access and how it is bound.', simpleResolvers: true })

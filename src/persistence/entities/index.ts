@@ -1,5 +1,6 @@
 import { ProjectResourceEntity } from './project-resource.entity';
 import { ProjectEntity } from './project.entity';
+import { RegistryChangeEntity } from './registry-change.entity';
 import { RegistryStateEntity } from './registry-state.entity';
 import { ResourceSlotEntity } from './resource-slot.entity';
 import { ResourceTypeParentEntity } from './resource-type-parent.entity';
@@ -10,6 +11,7 @@ import { ToolEntity } from './tool.entity';
 export {
   ProjectResourceEntity,
   ProjectEntity,
+  RegistryChangeEntity,
   RegistryStateEntity,
   ResourceSlotEntity,
   ResourceTypeParentEntity,
@@ -28,4 +30,5 @@ export const ENTITIES = [
   ToolEntity,
   ResourceSlotEntity,
   RegistryStateEntity,
+  RegistryChangeEntity,
 ];

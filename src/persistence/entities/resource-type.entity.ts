@@ -13,4 +13,10 @@ export class ResourceTypeEntity {
 
   @Column({ type: 'text', nullable: true })
   description!: string | null;
+
+  @Column({ name: RESOURCE_TYPE.columns.createdAt, type: 'varchar', length: 24 })
+  createdAt!: string;
+
+  @Column({ name: RESOURCE_TYPE.columns.updatedAt, type: 'varchar', length: 24 })
+  updatedAt!: string;
 }

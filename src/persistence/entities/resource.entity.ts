@@ -4,7 +4,8 @@ import { RESOURCE } from '../tables';
 
 /** A registered resource; `short_name` is the last segment of `name`. */
 @Entity({ name: RESOURCE.name })
-@Unique('uq_resource_name', ['name'])
+@Unique('uq_resource_name_key', ['nameKey'])
+@Index('idx_resource_name', ['name'])
 @Index('idx_resource_type', ['typeId'])
 @Index('idx_resource_short_name', ['shortName'])
 export class ResourceEntity {
@@ -14,6 +15,10 @@ export class ResourceEntity {
   @Column({ type: 'varchar', length: 200 })
   name!: string;
 
+  /** The name with its letters lowercased: names are unique ignoring case. */
+  @Column({ name: RESOURCE.columns.nameKey, type: 'varchar', length: 200 })
+  nameKey!: string;
+
   @Column({ name: RESOURCE.columns.shortName, type: 'varchar', length: 200 })
   shortName!: string;
 
@@ -22,6 +27,12 @@ export class ResourceEntity {
 
   @Column({ type: 'text', nullable: true })
   description!: string | null;
+
+  @Column({ name: RESOURCE.columns.createdAt, type: 'varchar', length: 24 })
+  createdAt!: string;
+
+  @Column({ name: RESOURCE.columns.updatedAt, type: 'varchar', length: 24 })
+  updatedAt!: string;
 
   @ManyToOne(() => ResourceTypeEntity, { onDelete: 'RESTRICT' })
   @JoinColumn({ name: RESOURCE.columns.typeId, foreignKeyConstraintName: 'fk_resource_type' })

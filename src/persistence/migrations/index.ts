@@ -1,7 +1,8 @@
 import { InitialSchema1764489600000 } from './1764489600000-initial-schema';
+import { SafeChange1764576000000 } from './1764576000000-safe-change';
 
 /** Every migration, oldest first. */
-export const MIGRATIONS = [InitialSchema1764489600000];
+export const MIGRATIONS = [InitialSchema1764489600000, SafeChange1764576000000];
 
 /** The migration that creates the schema: a start that applies it has made a new database. */
 export const SCHEMA_CREATING_MIGRATION = 'InitialSchema1764489600000';

@@ -1,0 +1,307 @@
+import {
+  compareChanges,
+  diffTool,
+  outcomeOf,
+  scopeOfEdit,
+  type BindingChange,
+  type ImpactScope,
+  type SlotOutcome,
+  type ToolSide,
+} from '../core/binding-impact';
+import { resolveSlots } from '../core/binding-resolution';
+import type { LinkedResource, ResourceInfo, SlotDefinition } from '../core/model';
+import type { RegistryEdit } from '../core/registry-edit';
+import type { TypeHierarchy } from '../core/type-hierarchy';
+import type { WriteReader } from './versioning';
+
+/** Limits on the impact a mutation reports and computes. */
+export const IMPACT_LIMITS = {
+  /** Changes listed in a payload's `impact.changes`. */
+  listed: 200,
+  /** (tool, project) pairs resolved on each side of a mutation; beyond, the impact is marked incomplete. */
+  pairs: 20_000,
+  /** Changes kept in memory, and stored with the change log, per mutation. */
+  kept: 1_000,
+} as const;
+
+/** What a mutation does to bindings. */
+export interface BindingImpact {
+  /** Every change found (all of them, unless `complete` is false). */
+  readonly totalCount: number;
+  /** True when `changes` lists fewer than `totalCount`. */
+  readonly truncated: boolean;
+  /** False when the work cap was reached: pairs beyond it were not examined. */
+  readonly complete: boolean;
+  /** At most IMPACT_LIMITS.listed changes, ordered by tool name, project name, slot name. */
+  readonly changes: readonly BindingChange[];
+}
+
+/** The impact, with each change's edit (its index among the mutation's edits). */
+export interface TrackedImpact {
+  readonly impact: BindingImpact;
+  /** The first IMPACT_LIMITS.kept changes, in order, with the edit each is attributed to. */
+  readonly kept: readonly { readonly change: BindingChange; readonly edit: number }[];
+  /** How many changes each edit caused. */
+  readonly countByEdit: readonly number[];
+}
+
+/** A tool being followed: the projects it is examined in, and its "before" side. */
+interface Tracked {
+  readonly id: string;
+  name: string;
+  /** The edit that first reached the tool (its project-independent changes are that edit's). */
+  readonly firstEdit: number;
+  /** Also in every project that links nothing its slots accept (a `tool` scope). */
+  everywhere: boolean;
+  /** Examined projects: name, and the edit that first reached the pair. */
+  readonly projects: Map<string, { name: string; edit: number }>;
+  readonly before: {
+    slots: SlotDefinition[];
+    unlinked: Map<string, SlotOutcome>;
+    inProject: Map<string, Map<string, SlotOutcome>>;
+  };
+}
+
+/**
+ * Follows one mutation inside its transaction: before each edit is made, the
+ * (tool, project) pairs the edit can reach (core/binding-impact.ts's scopes,
+ * found from what changed) are resolved as they stand, unless an earlier
+ * edit already reached them; at the end the same pairs are resolved again,
+ * and every slot whose outcome differs is a change. Pairs whose tool or
+ * project the mutation created or deleted are not listed.
+ */
+export class ImpactTracker {
+  private readonly tools = new Map<string, Tracked>();
+  private edits = 0;
+  private pairs = 0;
+  private complete = true;
+  private current: TypeHierarchy | null = null;
+
+  constructor(
+    private readonly reader: WriteReader,
+    private readonly hierarchyBefore: () => Promise<TypeHierarchy>,
+  ) {}
+
+  /** The type hierarchy as this transaction has left it so far. */
+  async hierarchy(): Promise<TypeHierarchy> {
+    return (this.current ??= await this.hierarchyBefore());
+  }
+
+  /** Before an edit is made: takes the "before" of every pair it can reach that no earlier edit reached. */
+  async beforeEdit(edit: RegistryEdit): Promise<void> {
+    const index = this.edits++;
+    const before = await this.hierarchy();
+    const after = edit.kind === 'RESOURCE_TYPE' ? before.with((edit.before ?? edit.after)!.id, edit.after) : before;
+    for (const scope of scopeOfEdit(edit, before, after)) await this.reach(scope, index, before, after);
+    this.current = after;
+  }
+
+  /** After every edit: resolves the followed pairs again and lists what changed. */
+  async finish(edits: readonly RegistryEdit[]): Promise<TrackedImpact> {
+    const created = new Set<string>();
+    const deleted = new Set<string>();
+    for (const edit of edits) {
+      if (edit.kind !== 'TOOL' && edit.kind !== 'PROJECT') continue;
+      if (!edit.before && edit.after) created.add(edit.after.id);
+      if (edit.before && !edit.after) deleted.add(edit.before.id);
+    }
+    const tools = [...this.tools.values()].filter((t) => !deleted.has(t.id) && !created.has(t.id));
+    for (const tool of tools) {
+      for (const id of [...tool.projects.keys()]) if (deleted.has(id) || created.has(id)) tool.projects.delete(id);
+    }
+    const afterSides = await this.resolve(
+      new Map(tools.map((t) => [t.id, new Set(t.projects.keys())])),
+      await this.hierarchy(),
+    );
+    const names = new Map((await this.reader.toolsByIds(tools.map((t) => t.id))).map((t) => [t.id, t.name]));
+
+    let unlinkedProjects: Map<string, string> | null = null;
+    const found: { change: BindingChange; edit: number }[] = [];
+    const countByEdit = new Array<number>(this.edits).fill(0);
+    let total = 0;
+    for (const tool of tools) {
+      const after = afterSides.get(tool.id)!;
+      const examined = new Map([...tool.projects].map(([id, p]) => [id, p.name]));
+      let unlinked = new Map<string, string>();
+      if (tool.everywhere && unlinkedDiffers(tool.before, after)) {
+        unlinkedProjects ??= new Map((await this.reader.allProjects()).map((p) => [p.id, p.name]));
+        unlinked = new Map(
+          [...unlinkedProjects].filter(([id]) => !examined.has(id) && !created.has(id) && !deleted.has(id)),
+        );
+      }
+      const name = names.get(tool.id) ?? tool.name;
+      for (const change of diffTool({ id: tool.id, name }, tool.before, after, { examined, unlinked })) {
+        const edit =
+          change.projectId === null ? tool.firstEdit : (tool.projects.get(change.projectId)?.edit ?? tool.firstEdit);
+        countByEdit[edit] += 1;
+        total += 1;
+        found.push({ change, edit });
+      }
+    }
+    found.sort((a, b) => compareChanges(a.change, b.change));
+    const kept = found.slice(0, IMPACT_LIMITS.kept);
+    return {
+      impact: {
+        totalCount: total,
+        truncated: total > IMPACT_LIMITS.listed,
+        complete: this.complete,
+        changes: kept.slice(0, IMPACT_LIMITS.listed).map((k) => k.change),
+      },
+      kept,
+      countByEdit,
+    };
+  }
+
+  /** Follows the pairs of one scope, taking the "before" of those not yet followed. */
+  private async reach(scope: ImpactScope, edit: number, before: TypeHierarchy, after: TypeHierarchy): Promise<void> {
+    const { tools, projects, everywhere } = await this.pairsOf(scope, before, after);
+    const fresh = new Map<string, Set<string>>();
+    for (const tool of tools) {
+      let tracked = this.tools.get(tool.id);
+      if (!tracked) {
+        tracked = {
+          id: tool.id,
+          name: tool.name,
+          firstEdit: edit,
+          everywhere,
+          projects: new Map(),
+          before: emptySide(),
+        };
+        this.tools.set(tool.id, tracked);
+        fresh.set(tool.id, new Set());
+      }
+      tracked.everywhere ||= everywhere;
+      for (const project of projects) {
+        if (tracked.projects.has(project.id)) continue;
+        if (this.pairs >= IMPACT_LIMITS.pairs) {
+          this.complete = false;
+          break;
+        }
+        this.pairs += 1;
+        tracked.projects.set(project.id, { name: project.name, edit });
+        (fresh.get(tool.id) ?? fresh.set(tool.id, new Set()).get(tool.id)!).add(project.id);
+      }
+    }
+    if (fresh.size === 0) return;
+    const sides = await this.resolve(fresh, before);
+    for (const [toolId, projectIds] of fresh) {
+      const tracked = this.tools.get(toolId)!;
+      const side = sides.get(toolId)!;
+      if (tracked.before.slots.length === 0 && tracked.before.unlinked.size === 0) {
+        tracked.before.slots = [...side.slots];
+        tracked.before.unlinked = new Map(side.unlinked);
+      }
+      for (const projectId of projectIds)
+        tracked.before.inProject.set(projectId, new Map(side.inProject.get(projectId)));
+    }
+  }
+
+  /** The tools and projects a scope pairs. */
+  private async pairsOf(
+    scope: ImpactScope,
+    before: TypeHierarchy,
+    after: TypeHierarchy,
+  ): Promise<{ tools: { id: string; name: string }[]; projects: { id: string; name: string }[]; everywhere: boolean }> {
+    switch (scope.kind) {
+      case 'projects':
+        return {
+          tools: await this.reader.toolsWithContextualSlotsOf(scope.slotTypes),
+          projects: await this.reader.projectsByIds(scope.projectIds),
+          everywhere: false,
+        };
+      case 'linkersOfResource':
+        return {
+          tools: await this.reader.toolsWithContextualSlotsOf(scope.slotTypes),
+          projects: (await this.reader.linkingProjects(scope.resourceId)).map((l) => l.project),
+          everywhere: false,
+        };
+      case 'linkersOfTypes':
+        return {
+          tools: await this.reader.toolsWithContextualSlotsOf(scope.slotTypes),
+          projects: await this.reader.projectsLinkingTypes(scope.resourceTypes),
+          everywhere: false,
+        };
+      case 'tool': {
+        // Only projects linking a resource some contextual slot accepts can differ from the unlinked outcome.
+        const accepted = new Set<string>();
+        for (const hierarchy of [before, after]) {
+          for (const typeId of scope.slotTypes) {
+            accepted.add(typeId);
+            for (const t of hierarchy.descendantsOf(typeId)) accepted.add(t.id);
+          }
+        }
+        const [tool] = await this.reader.toolsByIds([scope.toolId]);
+        return {
+          tools: tool ? [tool] : [],
+          projects: await this.reader.projectsLinkingTypes([...accepted]),
+          everywhere: true,
+        };
+      }
+      case 'staticBindersOfResource':
+        return { tools: await this.reader.staticBinders([scope.resourceId], []), projects: [], everywhere: false };
+      case 'staticBindersOfTypes':
+        return { tools: await this.reader.staticBinders([], scope.resourceTypes), projects: [], everywhere: false };
+    }
+  }
+
+  /** Each tool's side as the transaction stands: its slots, unlinked outcomes and outcomes in its projects. */
+  private async resolve(
+    projectsOf: ReadonlyMap<string, ReadonlySet<string>>,
+    hierarchy: TypeHierarchy,
+  ): Promise<Map<string, ToolSide & { slots: SlotDefinition[] }>> {
+    const projectIds = new Set([...projectsOf.values()].flatMap((ids) => [...ids]));
+    const [slots, links] = await Promise.all([
+      this.reader.slotsByToolIds([...projectsOf.keys()]),
+      this.reader.linksByProjectIds([...projectIds]),
+    ]);
+    const slotsOf = new Map<string, SlotDefinition[]>();
+    for (const slot of slots) {
+      const list = slotsOf.get(slot.toolId) ?? [];
+      list.push(slot);
+      slotsOf.set(slot.toolId, list);
+    }
+    const staticIds = [...new Set(slots.flatMap((s) => (s.staticResourceId ? [s.staticResourceId] : [])))];
+    const staticResources = new Map<string, ResourceInfo>(
+      (await this.reader.resourcesByIds(staticIds)).map((r) => [r.id, r]),
+    );
+    const linksOf = new Map<string, LinkedResource[]>();
+    for (const link of links) {
+      const list = linksOf.get(link.projectId) ?? [];
+      list.push(link);
+      linksOf.set(link.projectId, list);
+    }
+    const sides = new Map<string, ToolSide & { slots: SlotDefinition[] }>();
+    for (const [toolId, toolProjects] of projectsOf) {
+      const toolSlots = slotsOf.get(toolId) ?? [];
+      const outcomes = (projectName: string, projectLinks: readonly LinkedResource[]) =>
+        new Map(
+          resolveSlots(toolSlots, {
+            projectName,
+            hierarchy,
+            links: projectLinks,
+            staticResources,
+            params: new Map(),
+          }).map((r) => [r.slot.name, outcomeOf(r)]),
+        );
+      const inProject = new Map<string, Map<string, SlotOutcome>>();
+      for (const projectId of toolProjects) inProject.set(projectId, outcomes(projectId, linksOf.get(projectId) ?? []));
+      sides.set(toolId, { slots: toolSlots, unlinked: outcomes('', []), inProject });
+    }
+    return sides;
+  }
+}
+
+function emptySide(): Tracked['before'] {
+  return { slots: [], unlinked: new Map(), inProject: new Map() };
+}
+
+/** True when some slot's outcome in a project that links nothing compatible differs between the sides. */
+function unlinkedDiffers(before: ToolSide, after: ToolSide): boolean {
+  const names = new Set([...before.slots.map((s) => s.name), ...after.slots.map((s) => s.name)]);
+  for (const name of names) {
+    const b = before.unlinked.get(name);
+    const a = after.unlinked.get(name);
+    if (!b || !a || b.status !== a.status || b.reason !== a.reason || b.resourceId !== a.resourceId) return true;
+  }
+  return false;
+}

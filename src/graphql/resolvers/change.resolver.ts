@@ -1,0 +1,37 @@
+import { Arg, Args, Authorized, Ctx, Query, Resolver } from 'type-graphql';
+import { LIMITS } from '../../core/grammar';
+import { READ } from '../authorization';
+import type { RequestContext } from '../context';
+import { ChangeFilter } from '../inputs/change-filter.input';
+import { ConnectionArgs } from '../inputs/connection.args';
+import { decodeChangeCursor, toChangeConnection } from '../pagination';
+import { RegistryChange, RegistryChangeConnection } from '../types/registry-change.type';
+
+@Resolver(() => RegistryChange)
+export class ChangeResolver {
+  @Authorized(READ)
+  @Query(() => RegistryChangeConnection, {
+    description:
+      'The change log, oldest first: one entry per edit of every committed mutation, with who made it, when, and its binding impact.',
+  })
+  async changes(
+    @Args() args: ConnectionArgs,
+    @Arg('filter', () => ChangeFilter, { nullable: true }) filter: ChangeFilter | null,
+    @Ctx() ctx: RequestContext,
+  ) {
+    const page = await ctx.services.changes.list(
+      {
+        kind: filter?.kind ?? null,
+        ref: filter?.ref ?? null,
+        actor: filter?.actor ?? null,
+        sinceVersion: filter?.sinceVersion ?? null,
+      },
+      {
+        first: args.first ?? LIMITS.defaultPageSize,
+        after: args.after == null ? null : decodeChangeCursor(args.after),
+      },
+      ctx.session,
+    );
+    return toChangeConnection(page);
+  }
+}

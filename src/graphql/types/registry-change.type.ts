@@ -1,0 +1,51 @@
+import { DateTime } from './date-time.scalar';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { BindingChange } from './binding-impact.type';
+import { Connection } from './connection.type';
+import { ChangeKind } from './enums';
+
+@ObjectType({
+  description: 'One entry of the change log: one edit of a committed mutation, written in its transaction.',
+  simpleResolvers: true,
+})
+export class RegistryChange {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => Int, { description: 'The registry version the mutation committed (several entries may share it).' })
+  version!: number;
+
+  @Field(() => DateTime, { description: 'When the mutation committed.' })
+  at!: string;
+
+  @Field({
+    description: "Who: the admin token's name (ADMIN_TOKENS), admin (ADMIN_TOKEN), or anonymous (no token configured).",
+  })
+  actor!: string;
+
+  @Field({ description: "The mutation field's name, e.g. deleteResource." })
+  operation!: string;
+
+  @Field(() => ChangeKind)
+  kind!: ChangeKind;
+
+  @Field(() => ID, { description: 'The thing changed (for a LINK, its project).' })
+  entityId!: string;
+
+  @Field({ description: 'Its name after the change (before it, for a delete).' })
+  entityName!: string;
+
+  @Field({ description: 'One sentence, e.g. "renamed resource prod/db to prod/orders-db".' })
+  summary!: string;
+
+  @Field(() => Int, { description: 'How many binding changes this entry caused.' })
+  impactCount!: number;
+
+  @Field(() => [BindingChange], {
+    description: 'The binding changes this entry caused (at most 1,000 are kept per mutation).',
+  })
+  bindingChanges!: BindingChange[];
+}
+
+@ObjectType()
+export class RegistryChangeConnection extends Connection(RegistryChange, 'RegistryChange') {}
