@@ -216,8 +216,8 @@ const MUTATIONS: Record<Exclude<EntryKind, 'tool'>, { operation: string; inputTy
   link: { operation: 'linkResource', inputType: 'LinkResourceInput' },
 };
 
-const REGISTER_TOOL = 'mutation Register($i: RegisterToolInput!) { registerTool(input: $i) { id } }';
-const UPDATE_TOOL = 'mutation Update($i: RegisterToolInput!) { updateTool(input: $i) { id } }';
+const REGISTER_TOOL = 'mutation Register($i: RegisterToolInput!) { registerTool(input: $i) { registryVersion } }';
+const UPDATE_TOOL = 'mutation Update($i: UpdateToolInput!) { updateTool(input: $i) { registryVersion } }';
 const VALIDATE_TOOL =
   'query Validate($i: RegisterToolInput!, $name: String!) { validateTool(input: $i) { slot field message } tool(ref: $name) { id } }';
 
@@ -225,9 +225,12 @@ const VALIDATE_TOOL =
 async function send(client: GraphQLClient, entry: Entry, options: Options): Promise<EntryResult> {
   if (entry.kind !== 'tool') {
     const { operation, inputType } = MUTATIONS[entry.kind];
-    const { errors } = await client.request(`mutation Register($i: ${inputType}!) { ${operation}(input: $i) { id } }`, {
-      i: entry.input,
-    });
+    const { errors } = await client.request(
+      `mutation Register($i: ${inputType}!) { ${operation}(input: $i) { registryVersion } }`,
+      {
+        i: entry.input,
+      },
+    );
     return errors ? { entry, status: 'failed', error: errors[0] } : { entry, status: 'registered' };
   }
 

@@ -13,9 +13,11 @@ import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ulid } from 'ulid';
 import { checkResourceName, checkSlotName, checkTypeName, shortNameOf } from '../../src/core/grammar';
+import { nameKey } from '../../src/core/names';
 import { ACCESS_MODES, type Access, type BindingMode, type TypeNode } from '../../src/core/model';
 import { TypeHierarchy } from '../../src/core/type-hierarchy';
 import { Database } from '../../src/persistence/database';
+import { MIGRATIONS } from '../../src/persistence/migrations';
 import {
   insertEveryColumn,
   PROJECT,
@@ -163,7 +165,8 @@ export interface CachedRegistry {
 
 /** Where the database for (size, seed) is cached. */
 export function cachePath(cacheDir: string, size: number, seed: string): string {
-  return join(cacheDir, `registry-v${GENERATOR_VERSION}-${size}-seed-${seed}.sqlite`);
+  // The schema is part of the key: a database migrated by an older set of migrations is not reused.
+  return join(cacheDir, `registry-v${GENERATOR_VERSION}-m${MIGRATIONS.length}-${size}-seed-${seed}.sqlite`);
 }
 
 /** The database for (size, seed): the cached file, or a new one built now (also when `regenerate`). */
@@ -380,17 +383,35 @@ function insertRows(path: string, rows: Rows): GeneratedCounts {
       slots: 0,
       slotsByBinding: { CONTEXTUAL: 0, STATIC: 0, PARAMETER: 0 } as Record<BindingMode, number>,
     };
+    // Every row is stamped as created at generation time.
+    const at = new Date().toISOString();
     sqlite.transaction(() => {
       for (const type of rows.types) {
-        insertType.run({ id: type.id, name: type.name, description: null });
+        insertType.run({ id: type.id, name: type.name, description: null, createdAt: at, updatedAt: at });
         type.parentIds.forEach((parentId, ordinal) => insertParent.run({ typeId: type.id, parentId, ordinal }));
         counts.typeParents += type.parentIds.length;
       }
       for (const r of rows.resources) {
-        insertResource.run({ id: r.id, name: r.name, shortName: r.shortName, typeId: r.typeId, description: null });
+        insertResource.run({
+          id: r.id,
+          name: r.name,
+          nameKey: nameKey(r.name),
+          shortName: r.shortName,
+          typeId: r.typeId,
+          description: null,
+          createdAt: at,
+          updatedAt: at,
+        });
       }
       for (const project of rows.projects) {
-        insertProject.run({ id: project.id, name: project.name, description: null });
+        insertProject.run({
+          id: project.id,
+          name: project.name,
+          nameKey: nameKey(project.name),
+          description: null,
+          createdAt: at,
+          updatedAt: at,
+        });
         for (const link of project.links) {
           insertLink.run({ projectId: project.id, resourceId: link.resourceId, alias: link.alias });
           counts.links += 1;
@@ -398,7 +419,14 @@ function insertRows(path: string, rows: Rows): GeneratedCounts {
         }
       }
       for (const tool of rows.tools) {
-        insertTool.run({ id: tool.id, name: tool.name, description: null });
+        insertTool.run({
+          id: tool.id,
+          name: tool.name,
+          nameKey: nameKey(tool.name),
+          description: null,
+          createdAt: at,
+          updatedAt: at,
+        });
         tool.slots.forEach((slot, ordinal) => {
           insertSlot.run({
             toolId: tool.id,

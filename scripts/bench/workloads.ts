@@ -31,7 +31,7 @@ export const DASHBOARD_QUERY = `query Dashboard($first: Int, $after: String) {
 }`;
 
 export const WRITE_QUERY = `mutation Register($input: RegisterToolInput!) {
-  registerTool(input: $input) { id name }
+  registerTool(input: $input) { tool { id name } }
 }`;
 
 /** What one slot of a resolved pair must come back as. */
@@ -307,7 +307,8 @@ export function verifyDashboard(body: string, expected: ExpectedPage): string | 
 
 /** The registered tool comes back with its name and an id. */
 export function verifyWrite(body: string, expectedName: string): string | null {
-  const tool = (JSON.parse(body) as { data?: { registerTool?: { id?: string; name?: string } } }).data?.registerTool;
+  const tool = (JSON.parse(body) as { data?: { registerTool?: { tool?: { id?: string; name?: string } } } }).data
+    ?.registerTool?.tool;
   if (!tool || tool.name !== expectedName)
     return `registerTool returned ${JSON.stringify(tool)}, expected name ${expectedName}`;
   if (typeof tool.id !== 'string' || tool.id.length !== 26) return 'registerTool returned no id';

@@ -348,7 +348,7 @@ function resolveContextual(slot: SlotDefinition, context: ResolutionContext): Sl
     status: 'FAILED',
     reason: 'AMBIGUOUS',
     message: `slot '${slot.name}' is ambiguous: ${tied.length} linked resources (${tiedNames.join(', ')}) ${narrowing}`,
-    fix: `link one of ${tiedNames.join(', ')} under alias '${slot.name}'`,
+    fix: ambiguityFix(slot.name, tiedNames, context.links),
     candidates: () => [
       ...compatible.map((l) =>
         tied.includes(l)
@@ -363,6 +363,21 @@ function resolveContextual(slot: SlotDefinition, context: ResolutionContext): Sl
       ...mismatched(),
     ],
   });
+}
+
+/**
+ * Rule: the candidates of an ambiguous slot are all linked already, so the fix
+ * is to give one of them the slot's name as its alias (updateLink), or to
+ * unlink all but one; when an incompatible resource holds that alias, it must
+ * give it up first.
+ */
+function ambiguityFix(slotName: string, tied: readonly string[], links: readonly LinkedResource[]): string {
+  const list = tied.join(', ');
+  const holder = links.find((l) => l.alias === slotName);
+  if (holder) {
+    return `alias '${slotName}' is held by '${holder.resource.name}', which does not fit: move it to one of ${list} with updateLink (or clear it there), or unlink all but one of ${list}`;
+  }
+  return `set alias '${slotName}' on one of ${list} with updateLink, or unlink all but one of them`;
 }
 
 function bindLink(

@@ -84,12 +84,21 @@ describe('binding resolution', () => {
       expect(r).to.include({ status: 'FAILED', reason: 'AMBIGUOUS' });
     });
 
+    it("suggests moving the slot's alias off an incompatible resource that holds it (the candidates are linked already)", () => {
+      const a = resource('x/a', 'git-checkout');
+      const b = resource('x/b', 'git-checkout');
+      const r = resolveSlot(slot('repo', 'git-checkout'), contextWith([link(a), link(b), link(misc, 'repo')]));
+      expect(r.fix).to.equal(
+        `alias 'repo' is held by '${misc.name}', which does not fit: move it to one of x/a, x/b with updateLink (or clear it there), or unlink all but one of x/a, x/b`,
+      );
+    });
+
     it('is AMBIGUOUS when neither alias nor short name picks one, listing the tied candidates', () => {
       const a = resource('x/a', 'git-checkout');
       const b = resource('y/b', 'fs-directory');
       const r = resolveSlot(slot('repo', 'git-checkout'), contextWith([link(a), link(b), link(misc)]));
       expect(r).to.include({ status: 'FAILED', reason: 'AMBIGUOUS' });
-      expect(r.fix).to.equal("link one of x/a, y/b under alias 'repo'");
+      expect(r.fix).to.equal("set alias 'repo' on one of x/a, y/b with updateLink, or unlink all but one of them");
       const summary = summarize([r]);
       expect(summary).to.deep.include({ ok: false });
       if (!summary.ok)
@@ -241,7 +250,7 @@ describe('binding resolution', () => {
       ]);
       if (summary.ok) expect.fail('should fail');
       expect(summary.problems[0].message).to.match(
-        /link one of acme\/app-repo, local\/shared-config under alias 'repo'$/,
+        /set alias 'repo' on one of acme\/app-repo, local\/shared-config with updateLink, or unlink all but one of them$/,
       );
     });
   });

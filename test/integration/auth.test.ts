@@ -21,7 +21,7 @@ describe('authentication and authorization', () => {
 
     const register = (headers?: Record<string, string>) =>
       server.gql(
-        `mutation { createProject(input: { name: "p${Math.random().toString(36).slice(2)}" }) { id } }`,
+        `mutation { createProject(input: { name: "p${Math.random().toString(36).slice(2)}" }) { project { id } } }`,
         {},
         headers,
       );
@@ -48,7 +48,7 @@ describe('authentication and authorization', () => {
     });
 
     it('checks the token before the input, so a refused caller learns nothing about it', async () => {
-      const { body } = await server.gql(`mutation { createProject(input: { name: "bad name" }) { id } }`);
+      const { body } = await server.gql(`mutation { createProject(input: { name: "bad name" }) { project { id } } }`);
       expect(body.errors?.[0].extensions?.code).to.equal('UNAUTHENTICATED');
     });
   });

@@ -86,33 +86,49 @@ const mutation = fc.oneof(
       ),
     })
     .map((i) => ({
-      query: 'mutation($i: RegisterResourceTypeInput!) { registerResourceType(input: $i) { id } }',
+      query: 'mutation($i: RegisterResourceTypeInput!) { registerResourceType(input: $i) { resourceType { id } } }',
       variables: { i },
     })),
   fc.record({ name: resourceName, type: typeName, description }, { requiredKeys: ['name'] }).map((i) => ({
-    query: 'mutation($i: RegisterResourceInput!) { registerResource(input: $i) { id } }',
+    query: 'mutation($i: RegisterResourceInput!) { registerResource(input: $i) { resource { id } } }',
     variables: { i },
   })),
-  fc
-    .record({ name: projectName, description })
-    .map((i) => ({ query: 'mutation($i: CreateProjectInput!) { createProject(input: $i) { id } }', variables: { i } })),
-  fc
-    .record({ project: projectName, resource: resourceName, alias: fc.option(slotName, { nil: null }) })
-    .map((i) => ({ query: 'mutation($i: LinkResourceInput!) { linkResource(input: $i) { id } }', variables: { i } })),
+  fc.record({ name: projectName, description }).map((i) => ({
+    query: 'mutation($i: CreateProjectInput!) { createProject(input: $i) { project { id } } }',
+    variables: { i },
+  })),
+  fc.record({ project: projectName, resource: resourceName, alias: fc.option(slotName, { nil: null }) }).map((i) => ({
+    query: 'mutation($i: LinkResourceInput!) { linkResource(input: $i) { project { id } } }',
+    variables: { i },
+  })),
   fc.record({ project: projectName, resource: resourceName }).map((i) => ({
-    query: 'mutation($i: UnlinkResourceInput!) { unlinkResource(input: $i) { id } }',
+    query: 'mutation($i: UnlinkResourceInput!) { unlinkResource(input: $i) { project { id } } }',
     variables: { i },
   })),
-  fc
-    .record({ name: toolName, description, resourceSlots: slotList }, { requiredKeys: ['name'] })
-    .map((i) => ({ query: 'mutation($i: RegisterToolInput!) { registerTool(input: $i) { id } }', variables: { i } })),
-  fc
-    .record({ name: toolName, description, resourceSlots: slotList })
-    .map((i) => ({ query: 'mutation($i: RegisterToolInput!) { updateTool(input: $i) { id } }', variables: { i } })),
-  toolName.map((ref) => ({ query: 'mutation($r: String!) { unregisterTool(ref: $r) }', variables: { r: ref } })),
-  resourceName.map((ref) => ({ query: 'mutation($r: String!) { deleteResource(ref: $r) }', variables: { r: ref } })),
-  typeName.map((ref) => ({ query: 'mutation($r: String!) { deleteResourceType(ref: $r) }', variables: { r: ref } })),
-  projectName.map((ref) => ({ query: 'mutation($r: String!) { deleteProject(ref: $r) }', variables: { r: ref } })),
+  fc.record({ name: toolName, description, resourceSlots: slotList }, { requiredKeys: ['name'] }).map((i) => ({
+    query: 'mutation($i: RegisterToolInput!) { registerTool(input: $i) { tool { id } } }',
+    variables: { i },
+  })),
+  fc.record({ name: toolName, description, resourceSlots: slotList }).map((i) => ({
+    query: 'mutation($i: UpdateToolInput!) { updateTool(input: $i) { tool { id } } }',
+    variables: { i },
+  })),
+  toolName.map((ref) => ({
+    query: 'mutation($r: String!) { unregisterTool(ref: $r) { deletedId } }',
+    variables: { r: ref },
+  })),
+  resourceName.map((ref) => ({
+    query: 'mutation($r: String!) { deleteResource(ref: $r) { deletedId } }',
+    variables: { r: ref },
+  })),
+  typeName.map((ref) => ({
+    query: 'mutation($r: String!) { deleteResourceType(ref: $r) { deletedId } }',
+    variables: { r: ref },
+  })),
+  projectName.map((ref) => ({
+    query: 'mutation($r: String!) { deleteProject(ref: $r) { deletedId } }',
+    variables: { r: ref },
+  })),
 );
 
 describeEachBackend('bad input never breaks the registry (property-based)', (backend) => {

@@ -102,7 +102,9 @@ describeEachBackend('resolveBindings', (backend) => {
       reason: 'AMBIGUOUS',
       candidates: ['x/repo', 'y/repo'],
     });
-    expect(error.extensions?.problems[0].message).to.match(/link one of x\/repo, y\/repo under alias 'repo'$/);
+    expect(error.extensions?.problems[0].message).to.match(
+      /set alias 'repo' on one of x\/repo, y\/repo with updateLink, or unlink all but one of them$/,
+    );
   });
 
   it('is AMBIGUOUS when no alias or short name picks one, listing all compatible', async () => {

@@ -3,7 +3,7 @@ import { describeEachBackend } from '../support/backends';
 import { registryOf } from '../support/registry-fixtures';
 import { startServer, type TestServer } from '../support/server';
 
-const REGISTER = `mutation($i: RegisterToolInput!) { registerTool(input: $i) { id resourceSlots { name } } }`;
+const REGISTER = `mutation($i: RegisterToolInput!) { registerTool(input: $i) { tool { id resourceSlots { name } } } }`;
 const slots = [
   { name: 'repo', resourceType: 'git-checkout' },
   { name: 'config', resourceType: 'git-checkout', binding: 'STATIC', staticResource: 'acme/app-repo' },
@@ -61,7 +61,7 @@ describeEachBackend('concurrent writes', (backend) => {
       ];
       const [registered, deleted] = await Promise.all([
         server.gql(REGISTER, { i: { name: `doomed/t${round}`, resourceSlots: staticSlots } }),
-        server.gql(`mutation($r: String!) { deleteResource(ref: $r) }`, { r: `doomed/r${round}` }),
+        server.gql(`mutation($r: String!) { deleteResource(ref: $r) { deletedId } }`, { r: `doomed/r${round}` }),
       ]);
       const reg = registered.body.errors?.[0].extensions?.code ?? 'OK';
       const del = deleted.body.errors?.[0].extensions?.code ?? 'OK';
@@ -89,7 +89,7 @@ describeEachBackend('concurrent writes', (backend) => {
     for (let i = 0; i < 10; i++) await r.resource(`race/r${i}`, 'git-checkout');
     const results = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
-        server.gql(`mutation($i: LinkResourceInput!) { linkResource(input: $i) { id } }`, {
+        server.gql(`mutation($i: LinkResourceInput!) { linkResource(input: $i) { project { id } } }`, {
           i: { project: 'race', resource: `race/r${i}`, alias: 'repo' },
         }),
       ),

@@ -7,7 +7,8 @@ const PAGE = `query($first: Int, $after: String, $f: ToolFilter) {
   tools(first: $first, after: $after, filter: $f) { totalCount edges { cursor node { name } } pageInfo { hasNextPage endCursor } }
 }`;
 // Byte order: digits < uppercase < '_' < lowercase; '-' < '.' < '/'.
-const NAMES = ['b-tool', 'B', 'a', 'a/b', 'a.b', 'a-b', 'Zed', '9lives', '_under', 'a_b', 'aB', 'ab'];
+const NAMES = ['b-tool', 'B', 'a', 'a/b', 'a.b', 'a-b', 'Zed', '9lives', '_under', 'a_b', 'aB', 'abc'];
+// (Names that differ only by case are the same name, so 'aB' and 'abc' stand for both cases.)
 const BYTE_ORDER = [...NAMES].sort((x, y) => Buffer.compare(Buffer.from(x), Buffer.from(y)));
 
 describeEachBackend('connections', (backend) => {

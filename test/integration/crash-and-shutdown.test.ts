@@ -5,7 +5,7 @@ import { request } from 'node:http';
 import { sqlite } from '../support/backends';
 import { gqlAt, spawnServer } from '../support/process-server';
 
-const REGISTER = 'mutation($i: RegisterToolInput!) { registerTool(input: $i) { id } }';
+const REGISTER = 'mutation($i: RegisterToolInput!) { registerTool(input: $i) { tool { id } } }';
 
 /** A POST whose body is sent in two halves, with a pause between, so it is in flight for a while. */
 function slowRequest(

@@ -55,7 +55,7 @@ describeEachBackend('demo data', (backend) => {
 
   it('does not load the demo again into a database that has been written to', async () => {
     const first = await startServer(backend, { demoData: true });
-    await first.data(`mutation { unregisterTool(ref: "demo/mixed") }`);
+    await first.data(`mutation { unregisterTool(ref: "demo/mixed") { deletedId } }`);
     await first.close();
     server = await startServer(backend, { demoData: true, database: first.config.database });
     const data = await server.data(`{ tools { totalCount } project(ref: "demo") { name } }`);

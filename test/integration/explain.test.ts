@@ -60,7 +60,9 @@ describeEachBackend('explainBindings', (backend) => {
       how: null,
       resource: null,
     });
-    expect(slot.fix).to.equal("link one of x/repo, y/repo under alias 'repo'");
+    expect(slot.fix).to.equal(
+      "set alias 'repo' on one of x/repo, y/repo with updateLink, or unlink all but one of them",
+    );
     expect(slot.candidates.map((c: any) => [c.ref, c.accepted, c.rejection, c.typeChain])).to.deep.equal([
       ['x/repo', false, 'AMBIGUOUS', ['git-checkout']],
       ['y/repo', false, 'AMBIGUOUS', ['fs-directory', 'git-checkout']],
@@ -142,7 +144,13 @@ describeEachBackend('explainBindings', (backend) => {
     );
     expect(d.tool.bindingsIn).to.deep.equal({
       ok: false,
-      slots: [{ status: 'FAILED', reason: 'AMBIGUOUS', fix: "link one of x/repo, y/repo under alias 'repo'" }],
+      slots: [
+        {
+          status: 'FAILED',
+          reason: 'AMBIGUOUS',
+          fix: "set alias 'repo' on one of x/repo, y/repo with updateLink, or unlink all but one of them",
+        },
+      ],
     });
   });
 });

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { postgres, postgresAvailable, POSTGRES_ADMIN_URL, POSTGRES_REQUIRED } from '../support/backends';
 import { gqlAt, spawnServer, type ServerProcess } from '../support/process-server';
 
-const REGISTER = `mutation($i: RegisterToolInput!) { registerTool(input: $i) { id } }`;
+const REGISTER = `mutation($i: RegisterToolInput!) { registerTool(input: $i) { tool { id } } }`;
 const slots = [
   { name: 'repo', resourceType: 'git-checkout' },
   { name: 'config', resourceType: 'git-checkout', binding: 'STATIC', staticResource: 'acme/app-repo' },
@@ -31,8 +31,11 @@ describe('two instances on one PostgreSQL (real processes)', function () {
       spawnServer({ DATABASE_URL: database.url }),
       spawnServer({ DATABASE_URL: database.url }),
     ]);
-    await ok(a, `mutation { registerResourceType(input: { name: "git-checkout" }) { id } }`);
-    await ok(b, `mutation { registerResource(input: { name: "acme/app-repo", type: "git-checkout" }) { id } }`);
+    await ok(a, `mutation { registerResourceType(input: { name: "git-checkout" }) { resourceType { id } } }`);
+    await ok(
+      b,
+      `mutation { registerResource(input: { name: "acme/app-repo", type: "git-checkout" }) { resource { id } } }`,
+    );
   });
   after(async () => {
     await a?.stop();
@@ -81,16 +84,16 @@ describe('two instances on one PostgreSQL (real processes)', function () {
   });
 
   it("each instance reads the other's writes at once: no stale cache between instances", async () => {
-    await ok(a, `mutation { createProject(input: { name: "cross" }) { id } }`);
+    await ok(a, `mutation { createProject(input: { name: "cross" }) { project { id } } }`);
     expect((await ok(b, `{ project(ref: "cross") { name } }`)).project).to.deep.equal({ name: 'cross' });
     await ok(
       b,
-      `mutation { linkResource(input: { project: "cross", resource: "acme/app-repo", alias: "repo" }) { id } }`,
+      `mutation { linkResource(input: { project: "cross", resource: "acme/app-repo", alias: "repo" }) { project { id } } }`,
     );
     expect(
       (await ok(a, `{ project(ref: "cross") { resources { alias resource { name } } } }`)).project.resources,
     ).to.deep.equal([{ alias: 'repo', resource: { name: 'acme/app-repo' } }]);
-    await ok(a, `mutation { deleteProject(ref: "cross") }`);
+    await ok(a, `mutation { deleteProject(ref: "cross", force: true) { deletedId } }`);
     expect((await ok(b, `{ project(ref: "cross") { name } }`)).project).to.equal(null);
   });
 
@@ -114,11 +117,11 @@ describe('two instances on one PostgreSQL (real processes)', function () {
   });
 
   it('a new sub-type registered on instance A is used at once by resolution on instance B', async () => {
-    await ok(a, `mutation { registerResourceType(input: { name: "vcs" }) { id } }`);
-    await ok(a, `mutation { createProject(input: { name: "hier" }) { id } }`);
+    await ok(a, `mutation { registerResourceType(input: { name: "vcs" }) { resourceType { id } } }`);
+    await ok(a, `mutation { createProject(input: { name: "hier" }) { project { id } } }`);
     await ok(
       a,
-      `mutation { registerTool(input: { name: "needs-vcs", resourceSlots: [{ name: "src", resourceType: "vcs", required: false }] }) { id } }`,
+      `mutation { registerTool(input: { name: "needs-vcs", resourceSlots: [{ name: "src", resourceType: "vcs", required: false }] }) { tool { id } } }`,
     );
     // B resolves first, so its type hierarchy is cached without the sub-type.
     const before = await ok(
@@ -127,9 +130,15 @@ describe('two instances on one PostgreSQL (real processes)', function () {
     );
     expect(before).to.deep.equal({ resolveBindings: [{ resource: null }], resourceType: { subtypes: [] } });
     // A adds a sub-type of vcs, a resource of it, and links it.
-    await ok(a, `mutation { registerResourceType(input: { name: "hg-checkout", parentTypes: ["vcs"] }) { id } }`);
-    await ok(a, `mutation { registerResource(input: { name: "acme/hg-repo", type: "hg-checkout" }) { id } }`);
-    await ok(a, `mutation { linkResource(input: { project: "hier", resource: "acme/hg-repo" }) { id } }`);
+    await ok(
+      a,
+      `mutation { registerResourceType(input: { name: "hg-checkout", parentTypes: ["vcs"] }) { resourceType { id } } }`,
+    );
+    await ok(
+      a,
+      `mutation { registerResource(input: { name: "acme/hg-repo", type: "hg-checkout" }) { resource { id } } }`,
+    );
+    await ok(a, `mutation { linkResource(input: { project: "hier", resource: "acme/hg-repo" }) { project { id } } }`);
     // B must bind it at once: the resource's type reaches vcs only through the new sub-type.
     const after = await ok(
       b,

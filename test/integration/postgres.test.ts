@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { MIGRATIONS } from '../../src/persistence/migrations';
 import pino from 'pino';
 import type { AppConfig } from '../../src/config';
 import { bootstrap } from '../../src/main';
@@ -33,7 +34,7 @@ describe('PostgreSQL specifics', function () {
     try {
       const applied = apps.map((a) => a.migrationsApplied.length);
       expect(
-        applied.filter((n) => n === 1),
+        applied.filter((n) => n === MIGRATIONS.length),
         JSON.stringify(applied),
       ).to.have.length(1);
       expect(applied.filter((n) => n === 0)).to.have.length(3);

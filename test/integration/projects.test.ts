@@ -3,8 +3,8 @@ import { describeEachBackend } from '../support/backends';
 import { registryOf } from '../support/registry-fixtures';
 import { startServer, type TestServer } from '../support/server';
 
-const LINK = `mutation($i: LinkResourceInput!) { linkResource(input: $i) { name resources { alias resource { name } } } }`;
-const UNLINK = `mutation($i: UnlinkResourceInput!) { unlinkResource(input: $i) { name resources { alias resource { name } } } }`;
+const LINK = `mutation($i: LinkResourceInput!) { linkResource(input: $i) { project { name resources { alias resource { name } } } } }`;
+const UNLINK = `mutation($i: UnlinkResourceInput!) { unlinkResource(input: $i) { project { name resources { alias resource { name } } } } }`;
 
 describeEachBackend('projects and links', (backend) => {
   let server: TestServer;
@@ -20,31 +20,31 @@ describeEachBackend('projects and links', (backend) => {
 
   it('creates a project', async () => {
     const d = await server.data(
-      `mutation { createProject(input: { name: "demo", description: "the demo" }) { id name description resources { alias } } }`,
+      `mutation { createProject(input: { name: "demo", description: "the demo" }) { project { id name description resources { alias } } } }`,
     );
-    expect(d.createProject).to.deep.include({ name: 'demo', description: 'the demo', resources: [] });
-    expect(d.createProject.id).to.match(/^[0-9A-HJKMNP-TV-Z]{26}$/);
+    expect(d.createProject.project).to.deep.include({ name: 'demo', description: 'the demo', resources: [] });
+    expect(d.createProject.project.id).to.match(/^[0-9A-HJKMNP-TV-Z]{26}$/);
   });
 
   it('refuses a duplicate project name with CONFLICT, and a bad name with BAD_USER_INPUT', async () => {
     expect(
-      (await server.gql(`mutation { createProject(input: { name: "demo" }) { id } }`)).body.errors?.[0].extensions
-        ?.code,
+      (await server.gql(`mutation { createProject(input: { name: "demo" }) { project { id } } }`)).body.errors?.[0]
+        .extensions?.code,
     ).to.equal('CONFLICT');
     expect(
-      (await server.gql(`mutation { createProject(input: { name: "bad name" }) { id } }`)).body.errors?.[0].extensions
-        ?.code,
+      (await server.gql(`mutation { createProject(input: { name: "bad name" }) { project { id } } }`)).body.errors?.[0]
+        .extensions?.code,
     ).to.equal('BAD_USER_INPUT');
     expect(
-      (await server.gql(`mutation { createProject(input: { name: "01ARZ3NDEKTSV4RRFFQ69G5FAV" }) { id } }`)).body
-        .errors?.[0].extensions?.code,
+      (await server.gql(`mutation { createProject(input: { name: "01ARZ3NDEKTSV4RRFFQ69G5FAV" }) { project { id } } }`))
+        .body.errors?.[0].extensions?.code,
     ).to.equal('BAD_USER_INPUT');
   });
 
   it('links resources, with and without an alias, listed by resource name', async () => {
     await server.data(LINK, { i: { project: 'demo', resource: 'zed/z-repo' } });
     const d = await server.data(LINK, { i: { project: 'demo', resource: 'acme/app-repo', alias: 'repo' } });
-    expect(d.linkResource.resources).to.deep.equal([
+    expect(d.linkResource.project.resources).to.deep.equal([
       { alias: 'repo', resource: { name: 'acme/app-repo' } },
       { alias: null, resource: { name: 'zed/z-repo' } },
     ]);
@@ -54,7 +54,7 @@ describeEachBackend('projects and links', (backend) => {
     const projectId = (await server.data(`{ project(ref: "demo") { id } }`)).project.id;
     const resourceId = (await server.data(`{ resource(ref: "acme/lib-repo") { id } }`)).resource.id;
     const d = await server.data(LINK, { i: { project: projectId, resource: resourceId, alias: 'lib' } });
-    expect(d.linkResource.resources.map((l: any) => l.resource.name)).to.include('acme/lib-repo');
+    expect(d.linkResource.project.resources.map((l: any) => l.resource.name)).to.include('acme/lib-repo');
   });
 
   it('refuses linking a resource twice to one project with CONFLICT', async () => {
@@ -64,10 +64,12 @@ describeEachBackend('projects and links', (backend) => {
   });
 
   it('refuses an alias already used in the project with CONFLICT', async () => {
-    await server.data(`mutation { createProject(input: { name: "other" }) { id } }`);
+    await server.data(`mutation { createProject(input: { name: "other" }) { project { id } } }`);
     const { body } = await server.gql(LINK, { i: { project: 'other', resource: 'acme/app-repo', alias: 'repo' } });
     expect(body.errors).to.equal(undefined, 'the same alias in another project is fine');
-    await server.data(`mutation { registerResource(input: { name: "acme/fourth", type: "git-checkout" }) { id } }`);
+    await server.data(
+      `mutation { registerResource(input: { name: "acme/fourth", type: "git-checkout" }) { resource { id } } }`,
+    );
     const clash = await server.gql(LINK, { i: { project: 'demo', resource: 'acme/fourth', alias: 'repo' } });
     expect(clash.body.errors?.[0].extensions?.code).to.equal('CONFLICT');
     expect(clash.body.errors?.[0].message).to.equal(
@@ -91,9 +93,12 @@ describeEachBackend('projects and links', (backend) => {
 
   it('unlinks a resource, which frees its alias', async () => {
     const d = await server.data(UNLINK, { i: { project: 'demo', resource: 'acme/app-repo' } });
-    expect(d.unlinkResource.resources.map((l: any) => l.resource.name)).to.not.include('acme/app-repo');
+    expect(d.unlinkResource.project.resources.map((l: any) => l.resource.name)).to.not.include('acme/app-repo');
     const relinked = await server.data(LINK, { i: { project: 'demo', resource: 'acme/fourth', alias: 'repo' } });
-    expect(relinked.linkResource.resources).to.deep.include({ alias: 'repo', resource: { name: 'acme/fourth' } });
+    expect(relinked.linkResource.project.resources).to.deep.include({
+      alias: 'repo',
+      resource: { name: 'acme/fourth' },
+    });
   });
 
   it('is NOT_FOUND to unlink a resource that is not linked', async () => {

@@ -3,7 +3,7 @@ import { describeEachBackend } from '../support/backends';
 import { registryOf } from '../support/registry-fixtures';
 import { startServer, type TestServer } from '../support/server';
 
-const REGISTER = `mutation($i: RegisterResourceTypeInput!) { registerResourceType(input: $i) { id name description parentTypes { name } } }`;
+const REGISTER = `mutation($i: RegisterResourceTypeInput!) { registerResourceType(input: $i) { resourceType { id name description parentTypes { name } } } }`;
 
 describeEachBackend('resource types', (backend) => {
   let server: TestServer;
@@ -13,7 +13,9 @@ describeEachBackend('resource types', (backend) => {
   after(() => server.close());
 
   it('registers a type with a generated ULID id', async () => {
-    const { registerResourceType: t } = await server.data(REGISTER, {
+    const {
+      registerResourceType: { resourceType: t },
+    } = await server.data(REGISTER, {
       i: { name: 'git-checkout', description: 'A checkout' },
     });
     expect(t.id).to.match(/^[0-9A-HJKMNP-TV-Z]{26}$/);
@@ -21,7 +23,9 @@ describeEachBackend('resource types', (backend) => {
   });
 
   it('registers parents that already exist, and finds the type by id or by name', async () => {
-    const { registerResourceType: t } = await server.data(REGISTER, {
+    const {
+      registerResourceType: { resourceType: t },
+    } = await server.data(REGISTER, {
       i: { name: 'fs-directory', parentTypes: ['git-checkout'] },
     });
     expect(t.parentTypes).to.deep.equal([{ name: 'git-checkout' }]);
@@ -29,7 +33,7 @@ describeEachBackend('resource types', (backend) => {
     expect(byId.resourceType.name).to.equal('fs-directory');
     const parentId = (await server.data(`{ resourceType(ref: "git-checkout") { id } }`)).resourceType.id;
     const viaParentId = await server.data(REGISTER, { i: { name: 'bare-repo', parentTypes: [parentId] } });
-    expect(viaParentId.registerResourceType.parentTypes).to.deep.equal([{ name: 'git-checkout' }]);
+    expect(viaParentId.registerResourceType.resourceType.parentTypes).to.deep.equal([{ name: 'git-checkout' }]);
   });
 
   it('answers null for a type that is absent', async () => {
@@ -119,17 +123,17 @@ describeEachBackend('resource types', (backend) => {
 
     it('a type registered in the same request as a read sees the new hierarchy', async () => {
       const d = await server.data(`mutation {
-        a: registerResourceType(input: { name: "h-new", parentTypes: ["h-deeper"] }) { ancestors { name } }
-        b: registerResourceType(input: { name: "h-newer", parentTypes: ["h-new"] }) { ancestors { name } }
+        a: registerResourceType(input: { name: "h-new", parentTypes: ["h-deeper"] }) { resourceType { ancestors { name } } }
+        b: registerResourceType(input: { name: "h-newer", parentTypes: ["h-new"] }) { resourceType { ancestors { name } } }
       }`);
-      expect(d.a.ancestors.map((t: { name: string }) => t.name)).to.deep.equal([
+      expect(d.a.resourceType.ancestors.map((t: { name: string }) => t.name)).to.deep.equal([
         'h-deeper',
         'h-leaf',
         'h-mid-b',
         'h-mid-a',
         'h-root',
       ]);
-      expect(d.b.ancestors[0].name).to.equal('h-new');
+      expect(d.b.resourceType.ancestors[0].name).to.equal('h-new');
     });
   });
 });

@@ -3,7 +3,7 @@ import { describeEachBackend } from '../support/backends';
 import { registryOf } from '../support/registry-fixtures';
 import { startServer, type TestServer } from '../support/server';
 
-const REGISTER = `mutation($i: RegisterResourceInput!) { registerResource(input: $i) { id name shortName description type { name } } }`;
+const REGISTER = `mutation($i: RegisterResourceInput!) { registerResource(input: $i) { resource { id name shortName description type { name } } } }`;
 const names = (conn: { edges: { node: { name: string } }[] }) => conn.edges.map((e) => e.node.name);
 
 describeEachBackend('resources', (backend) => {
@@ -22,13 +22,13 @@ describeEachBackend('resources', (backend) => {
     const d = await server.data(REGISTER, {
       i: { name: 'local/shared-config', type: 'fs-directory', description: 'shared' },
     });
-    expect(d.registerResource).to.deep.include({
+    expect(d.registerResource.resource).to.deep.include({
       name: 'local/shared-config',
       shortName: 'shared-config',
       description: 'shared',
       type: { name: 'fs-directory' },
     });
-    expect(d.registerResource.id).to.match(/^[0-9A-HJKMNP-TV-Z]{26}$/);
+    expect(d.registerResource.resource.id).to.match(/^[0-9A-HJKMNP-TV-Z]{26}$/);
   });
 
   it('finds a resource by id or by name, and answers null when absent', async () => {
@@ -42,7 +42,7 @@ describeEachBackend('resources', (backend) => {
   it('takes the type by id as well as by name', async () => {
     const typeId = (await server.data(`{ resourceType(ref: "other") { id } }`)).resourceType.id;
     const d = await server.data(REGISTER, { i: { name: 'misc/by-type-id', type: typeId } });
-    expect(d.registerResource.type.name).to.equal('other');
+    expect(d.registerResource.resource.type.name).to.equal('other');
   });
 
   it('refuses an unknown type with NOT_FOUND', async () => {

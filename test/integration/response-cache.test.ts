@@ -64,7 +64,9 @@ describe('response cache (SQLite; PostgreSQL is covered by the two-instance test
     const missing = `{ resolveBindings(tool: "no-such-tool", project: "demo") { slotName } }`;
     expect((await post(missing)).cache).to.equal('miss');
     expect((await post(missing)).cache).to.equal('miss');
-    expect((await post(`mutation { createProject(input: { name: "cache-p" }) { id } }`)).cache).to.equal('bypass');
+    expect((await post(`mutation { createProject(input: { name: "cache-p" }) { project { id } } }`)).cache).to.equal(
+      'bypass',
+    );
   });
 
   it('is bypassed by Cache-Control: no-cache', async () => {

@@ -25,7 +25,7 @@ describeEachBackend('migrations', (backend) => {
     const config = await backend.freshDatabase();
     const db = await Database.open(config);
     try {
-      expect(await db.migrate()).to.deep.equal(['InitialSchema1764489600000']);
+      expect(await db.migrate()).to.deep.equal(['InitialSchema1764489600000', 'SafeChange1764576000000']);
       expect(await db.isMigrated()).to.equal(true);
       expect(await db.migrate(), 'a second run applies nothing').to.deep.equal([]);
     } finally {

@@ -20,7 +20,7 @@ describeEachBackend('SQL statement counts', (backend) => {
   /** Statements for a request right after a write: the record cache is empty for the new registry version. */
   async function cold(query: string, variables?: Record<string, unknown>): Promise<number> {
     await server.data(query, variables); // the type hierarchy loads once after type changes; it is not what is measured
-    await server.data(`mutation { createProject(input: { name: "bump-${++writes}" }) { id } }`);
+    await server.data(`mutation { createProject(input: { name: "bump-${++writes}" }) { project { id } } }`);
     const before = server.statements();
     await server.data(query, variables);
     return server.statements() - before;
@@ -65,7 +65,7 @@ describeEachBackend('SQL statement counts', (backend) => {
   });
 
   it('batches the page: one statement each for slots and static resources', async () => {
-    await server.data(`mutation { createProject(input: { name: "bump-batch" }) { id } }`);
+    await server.data(`mutation { createProject(input: { name: "bump-batch" }) { project { id } } }`);
     server.app.db.counter.startRecording();
     await server.data(DASHBOARD, { first: 50 });
     const statements = server.app.db.counter.stopRecording();

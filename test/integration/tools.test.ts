@@ -3,9 +3,9 @@ import { describeEachBackend } from '../support/backends';
 import { registryOf } from '../support/registry-fixtures';
 import { startServer, type TestServer } from '../support/server';
 
-const REGISTER = `mutation($i: RegisterToolInput!) { registerTool(input: $i) {
+const REGISTER = `mutation($i: RegisterToolInput!) { registerTool(input: $i) { tool {
   id name description resourceSlots { name access binding required resourceType { name } staticResource { name } }
-} }`;
+} } }`;
 
 describeEachBackend('tools', (backend) => {
   let server: TestServer;
@@ -40,8 +40,8 @@ describeEachBackend('tools', (backend) => {
         ],
       },
     });
-    expect(d.registerTool.id).to.match(/^[0-9A-HJKMNP-TV-Z]{26}$/);
-    expect(d.registerTool.resourceSlots).to.deep.equal([
+    expect(d.registerTool.tool.id).to.match(/^[0-9A-HJKMNP-TV-Z]{26}$/);
+    expect(d.registerTool.tool.resourceSlots).to.deep.equal([
       {
         name: 'repo',
         access: 'READ_WRITE',
@@ -73,7 +73,7 @@ describeEachBackend('tools', (backend) => {
     const d = await server.data(REGISTER, {
       i: { name: 'defaults', resourceSlots: [{ name: 'repo', resourceType: 'git-checkout' }] },
     });
-    expect(d.registerTool.resourceSlots[0]).to.deep.include({
+    expect(d.registerTool.tool.resourceSlots[0]).to.deep.include({
       access: 'READ_ONLY',
       binding: 'CONTEXTUAL',
       required: true,
@@ -120,7 +120,7 @@ describeEachBackend('tools', (backend) => {
         ],
       },
     });
-    expect(d.registerTool.resourceSlots[0].staticResource).to.deep.equal({ name: 'local/shared-config' });
+    expect(d.registerTool.tool.resourceSlots[0].staticResource).to.deep.equal({ name: 'local/shared-config' });
   });
 
   it('refuses a duplicate tool name with CONFLICT', async () => {
@@ -194,10 +194,14 @@ describeEachBackend('tools', (backend) => {
   });
 
   it('unregisters a tool and its slots; an unknown ref is NOT_FOUND', async () => {
-    await registryOf(server).tool('to-remove', [{ name: 'r', resourceType: 'git-checkout' }]);
-    expect((await server.data(`mutation { unregisterTool(ref: "to-remove") }`)).unregisterTool).to.equal(true);
+    const { id } = await registryOf(server).tool('to-remove', [{ name: 'r', resourceType: 'git-checkout' }]);
+    expect(
+      (await server.data(`mutation { unregisterTool(ref: "to-remove") { deletedId } }`)).unregisterTool,
+    ).to.deep.equal({
+      deletedId: id,
+    });
     expect((await server.data(`{ tool(ref: "to-remove") { id } }`)).tool).to.equal(null);
-    const { body } = await server.gql(`mutation { unregisterTool(ref: "to-remove") }`);
+    const { body } = await server.gql(`mutation { unregisterTool(ref: "to-remove") { deletedId } }`);
     expect(body.errors?.[0].extensions?.code).to.equal('NOT_FOUND');
     await registryOf(server).tool('to-remove', [{ name: 'other', resourceType: 'other' }]);
     const again = await server.data(`{ tool(ref: "to-remove") { resourceSlots { name } } }`);
@@ -238,7 +242,7 @@ describeEachBackend('tools', (backend) => {
   });
 
   describe('updateTool', () => {
-    const UPDATE = `mutation($i: RegisterToolInput!) { updateTool(input: $i) { id name description resourceSlots { name binding } } }`;
+    const UPDATE = `mutation($i: UpdateToolInput!) { updateTool(input: $i) { tool { id name description resourceSlots { name binding } } } }`;
 
     it('replaces the description and every slot, keeping the id', async () => {
       const original = await registryOf(server).tool('upd/tool', [
@@ -252,7 +256,7 @@ describeEachBackend('tools', (backend) => {
           resourceSlots: [{ name: 'c', resourceType: 'fs-directory', binding: 'PARAMETER' }],
         },
       });
-      expect(d.updateTool).to.deep.equal({
+      expect(d.updateTool.tool).to.deep.equal({
         id: original.id,
         name: 'upd/tool',
         description: 'v2',

@@ -5,28 +5,33 @@ export function registryOf(server: TestServer) {
   return {
     type: (name: string, parentTypes: string[] = []) =>
       server
-        .data(`mutation($i: RegisterResourceTypeInput!) { registerResourceType(input: $i) { id name } }`, {
-          i: { name, parentTypes },
-        })
-        .then((d) => d.registerResourceType as { id: string; name: string }),
+        .data(
+          `mutation($i: RegisterResourceTypeInput!) { registerResourceType(input: $i) { resourceType { id name } } }`,
+          {
+            i: { name, parentTypes },
+          },
+        )
+        .then((d) => d.registerResourceType.resourceType as { id: string; name: string }),
     resource: (name: string, type: string) =>
       server
-        .data(`mutation($i: RegisterResourceInput!) { registerResource(input: $i) { id name } }`, { i: { name, type } })
-        .then((d) => d.registerResource as { id: string; name: string }),
+        .data(`mutation($i: RegisterResourceInput!) { registerResource(input: $i) { resource { id name } } }`, {
+          i: { name, type },
+        })
+        .then((d) => d.registerResource.resource as { id: string; name: string }),
     project: (name: string) =>
       server
-        .data(`mutation($i: CreateProjectInput!) { createProject(input: $i) { id name } }`, { i: { name } })
-        .then((d) => d.createProject as { id: string; name: string }),
+        .data(`mutation($i: CreateProjectInput!) { createProject(input: $i) { project { id name } } }`, { i: { name } })
+        .then((d) => d.createProject.project as { id: string; name: string }),
     link: (project: string, resource: string, alias: string | null = null) =>
-      server.data(`mutation($i: LinkResourceInput!) { linkResource(input: $i) { id } }`, {
+      server.data(`mutation($i: LinkResourceInput!) { linkResource(input: $i) { project { id } } }`, {
         i: { project, resource, alias },
       }),
     tool: (name: string, resourceSlots: Record<string, unknown>[]) =>
       server
-        .data(`mutation($i: RegisterToolInput!) { registerTool(input: $i) { id name } }`, {
+        .data(`mutation($i: RegisterToolInput!) { registerTool(input: $i) { tool { id name } } }`, {
           i: { name, resourceSlots },
         })
-        .then((d) => d.registerTool as { id: string; name: string }),
+        .then((d) => d.registerTool.tool as { id: string; name: string }),
   };
 }
 

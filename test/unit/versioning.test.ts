@@ -31,6 +31,7 @@ describe('the read session (the only way to read the registry)', () => {
         }
         if (name.startsWith('page')) return { items: [], totalCount: 0, hasNextPage: false };
         if (name === 'registryState') return { version: 1, typesVersion: 1 };
+        if (name === 'renamedFrom') return 'T';
         return [];
       };
     }
@@ -72,6 +73,10 @@ describe('the read session (the only way to read the registry)', () => {
     staticSlotsByResourceId: (s) => s.staticSlotsByResourceId.load('R'),
     linksByResourceId: (s) => s.linksByResourceId.load('R'),
     compatibleResources: (s) => s.compatibleResources.load({ typeId: 'T', first: 5, afterName: null }),
+    pageChanges: (s) =>
+      s.pageChanges({ kind: null, ref: null, actor: null, sinceVersion: null }, { first: 5, after: null }),
+    nameCandidates: (s) => s.nameCandidates('tool', 'acme/lint'),
+    renamedFrom: (s) => s.renamedFrom('TOOL', 'acme/lint'),
   };
   /** Members that read nothing by themselves, and the session's internals. */
   const NOT_READS = ['constructor', 'pinnedVersion', 'currentVersion', 'reset', 'loadedHierarchy'];
