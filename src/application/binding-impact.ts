@@ -2,6 +2,7 @@ import {
   compareChanges,
   diffTool,
   outcomeOf,
+  mayChangeBindings,
   scopeOfEdit,
   type BindingChange,
   type ImpactScope,
@@ -10,6 +11,7 @@ import {
 } from '../core/binding-impact';
 import { resolveSlots } from '../core/binding-resolution';
 import type { LinkedResource, ResourceInfo, SlotDefinition } from '../core/model';
+import type { SlotRecord } from '../persistence/records';
 import type { RegistryEdit } from '../core/registry-edit';
 import type { TypeHierarchy } from '../core/type-hierarchy';
 import type { WriteReader } from './versioning';
@@ -72,6 +74,9 @@ interface Tracked {
  */
 export class ImpactTracker {
   private readonly tools = new Map<string, Tracked>();
+  /** Slots and static resources as read before the edits, reused after them when no edit can have changed them. */
+  private readonly slotsRead = new Map<string, SlotRecord[]>();
+  private readonly staticRead = new Map<string, ResourceInfo>();
   private edits = 0;
   private pairs = 0;
   private complete = true;
@@ -90,6 +95,7 @@ export class ImpactTracker {
   /** Before an edit is made: takes the "before" of every pair it can reach that no earlier edit reached. */
   async beforeEdit(edit: RegistryEdit): Promise<void> {
     const index = this.edits++;
+    if (!mayChangeBindings(edit)) return;
     const before = await this.hierarchy();
     const after = edit.kind === 'RESOURCE_TYPE' ? before.with((edit.before ?? edit.after)!.id, edit.after) : before;
     for (const scope of scopeOfEdit(edit, before, after)) await this.reach(scope, index, before, after);
@@ -109,11 +115,21 @@ export class ImpactTracker {
     for (const tool of tools) {
       for (const id of [...tool.projects.keys()]) if (deleted.has(id) || created.has(id)) tool.projects.delete(id);
     }
-    const afterSides = await this.resolve(
-      new Map(tools.map((t) => [t.id, new Set(t.projects.keys())])),
-      await this.hierarchy(),
-    );
-    const names = new Map((await this.reader.toolsByIds(tools.map((t) => t.id))).map((t) => [t.id, t.name]));
+    const afterSides =
+      tools.length === 0
+        ? new Map<string, ToolSide>()
+        : await this.resolve(
+            new Map(tools.map((t) => [t.id, new Set(t.projects.keys())])),
+            await this.hierarchy(),
+            // Only a tool edit changes slots, and only a resource edit changes what a static resource is.
+            {
+              slots: !edits.some((e) => e.kind === 'TOOL'),
+              staticResources: !edits.some((e) => e.kind === 'RESOURCE'),
+            },
+          );
+    // A tool's name now: as its edit left it (a rename), else as it was found.
+    const names = new Map<string, string>();
+    for (const edit of edits) if (edit.kind === 'TOOL' && edit.after) names.set(edit.after.id, edit.after.name);
 
     let unlinkedProjects: Map<string, string> | null = null;
     const found: { change: BindingChange; edit: number }[] = [];
@@ -206,7 +222,7 @@ export class ImpactTracker {
       case 'projects':
         return {
           tools: await this.reader.toolsWithContextualSlotsOf(scope.slotTypes),
-          projects: await this.reader.projectsByIds(scope.projectIds),
+          projects: [...scope.projects],
           everywhere: false,
         };
       case 'linkersOfResource':
@@ -230,9 +246,8 @@ export class ImpactTracker {
             for (const t of hierarchy.descendantsOf(typeId)) accepted.add(t.id);
           }
         }
-        const [tool] = await this.reader.toolsByIds([scope.toolId]);
         return {
-          tools: tool ? [tool] : [],
+          tools: [scope.tool],
           projects: await this.reader.projectsLinkingTypes([...accepted]),
           everywhere: true,
         };
@@ -248,22 +263,25 @@ export class ImpactTracker {
   private async resolve(
     projectsOf: ReadonlyMap<string, ReadonlySet<string>>,
     hierarchy: TypeHierarchy,
+    reuse: { slots: boolean; staticResources: boolean } = { slots: false, staticResources: false },
   ): Promise<Map<string, ToolSide & { slots: SlotDefinition[] }>> {
     const projectIds = new Set([...projectsOf.values()].flatMap((ids) => [...ids]));
+    const toolIds = [...projectsOf.keys()];
     const [slots, links] = await Promise.all([
-      this.reader.slotsByToolIds([...projectsOf.keys()]),
+      reuse.slots ? toolIds.flatMap((id) => this.slotsRead.get(id) ?? []) : this.reader.slotsByToolIds(toolIds),
       this.reader.linksByProjectIds([...projectIds]),
     ]);
-    const slotsOf = new Map<string, SlotDefinition[]>();
+    const slotsOf = new Map<string, SlotRecord[]>();
     for (const slot of slots) {
       const list = slotsOf.get(slot.toolId) ?? [];
       list.push(slot);
       slotsOf.set(slot.toolId, list);
     }
+    for (const [id, list] of slotsOf) this.slotsRead.set(id, list);
     const staticIds = [...new Set(slots.flatMap((s) => (s.staticResourceId ? [s.staticResourceId] : [])))];
-    const staticResources = new Map<string, ResourceInfo>(
-      (await this.reader.resourcesByIds(staticIds)).map((r) => [r.id, r]),
-    );
+    const missing = reuse.staticResources ? staticIds.filter((id) => !this.staticRead.has(id)) : staticIds;
+    for (const resource of await this.reader.resourcesByIds(missing)) this.staticRead.set(resource.id, resource);
+    const staticResources: ReadonlyMap<string, ResourceInfo> = this.staticRead;
     const linksOf = new Map<string, LinkedResource[]>();
     for (const link of links) {
       const list = linksOf.get(link.projectId) ?? [];

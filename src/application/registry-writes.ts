@@ -72,7 +72,7 @@ export class RegistryWrites {
           scope.writer.observe((edit) => tracker.beforeEdit(edit));
           const result = await work(scope);
           const tracked = await tracker.finish(scope.writer.edits);
-          const typeName = await typeNamer(tracker, scope);
+          const typeName = await typeNamer(tracker, scope, scope.writer.edits);
           const entries = changeEntries(scope.writer.edits, tracked, request, scope.version, scope.writer.at, typeName);
           if (!request.dryRun) await scope.writer.appendChanges(entries);
           return { result, impact: tracked.impact, entries };
@@ -104,8 +104,13 @@ export class RegistryWrites {
   }
 }
 
-/** Names a type id from the hierarchy after the change, or before it (a deleted type). */
-async function typeNamer(tracker: ImpactTracker, scope: WriteScope): Promise<(id: string) => string> {
+/** Names a type id from the hierarchy after the change, or before it (a deleted type); only types and resources need it. */
+async function typeNamer(
+  tracker: ImpactTracker,
+  scope: WriteScope,
+  edits: readonly RegistryEdit[],
+): Promise<(id: string) => string> {
+  if (!edits.some((e) => e.kind === 'RESOURCE_TYPE' || e.kind === 'RESOURCE')) return (id) => id;
   const [after, before] = await Promise.all([tracker.hierarchy(), scope.hierarchy()]);
   return (id) => after.byId(id)?.name ?? before.byId(id)?.name ?? id;
 }

@@ -149,20 +149,35 @@ function compare(a: string, b: string): number {
  *   to a resource of one of the types, with no project.
  */
 export type ImpactScope =
-  | { readonly kind: 'projects'; readonly projectIds: readonly string[]; readonly slotTypes: readonly string[] }
+  | { readonly kind: 'projects'; readonly projects: readonly Named[]; readonly slotTypes: readonly string[] }
   | { readonly kind: 'linkersOfResource'; readonly resourceId: string; readonly slotTypes: readonly string[] }
   | {
       readonly kind: 'linkersOfTypes';
       readonly resourceTypes: readonly string[];
       readonly slotTypes: readonly string[];
     }
-  | { readonly kind: 'tool'; readonly toolId: string; readonly slotTypes: readonly string[] }
+  | { readonly kind: 'tool'; readonly tool: Named; readonly slotTypes: readonly string[] }
   | { readonly kind: 'staticBindersOfResource'; readonly resourceId: string }
   | { readonly kind: 'staticBindersOfTypes'; readonly resourceTypes: readonly string[] };
+
+/** A thing's id and name. */
+export interface Named {
+  readonly id: string;
+  readonly name: string;
+}
 
 /** The slot types a resource of this type fills: the type and its ancestors. */
 export function typesFilledBy(hierarchy: TypeHierarchy, typeId: string): string[] {
   return [typeId, ...hierarchy.ancestorsOf(typeId).map((t) => t.id)];
+}
+
+/**
+ * Rule: only links (made, removed or re-aliased) and updates of resources,
+ * types and tools can change a listed outcome; creating or deleting anything
+ * else reaches no listed pair (see scopeOfEdit).
+ */
+export function mayChangeBindings(edit: RegistryEdit): boolean {
+  return edit.kind === 'LINK' || (edit.kind !== 'PROJECT' && edit.before !== null && edit.after !== null);
 }
 
 /**
@@ -172,6 +187,7 @@ export function typesFilledBy(hierarchy: TypeHierarchy, typeId: string): string[
  * it, and a forced delete unlinks first (each unlink is an edit of its own).
  */
 export function scopeOfEdit(edit: RegistryEdit, before: TypeHierarchy, after: TypeHierarchy): ImpactScope[] {
+  if (!mayChangeBindings(edit)) return [];
   switch (edit.kind) {
     case 'LINK': {
       // Rule: linking, unlinking or re-aliasing changes what the project's slots of the types the resource fills find.
@@ -181,7 +197,7 @@ export function scopeOfEdit(edit: RegistryEdit, before: TypeHierarchy, after: Ty
         ...(edit.before ? typesFilledBy(before, edit.before.resource.typeId) : []),
         ...(edit.after ? typesFilledBy(after, edit.after.resource.typeId) : []),
       ]);
-      return [{ kind: 'projects', projectIds: [link.project.id], slotTypes: [...slotTypes] }];
+      return [{ kind: 'projects', projects: [link.project], slotTypes: [...slotTypes] }];
     }
     case 'RESOURCE': {
       // Rule: a new short name or type changes what the projects linking the resource find, and a
@@ -225,7 +241,7 @@ export function scopeOfEdit(edit: RegistryEdit, before: TypeHierarchy, after: Ty
       const slotTypes = new Set(
         [...edit.before.slots, ...edit.after.slots].filter((s) => s.binding === 'CONTEXTUAL').map((s) => s.typeId),
       );
-      return [{ kind: 'tool', toolId: edit.after.id, slotTypes: [...slotTypes] }];
+      return [{ kind: 'tool', tool: edit.after, slotTypes: [...slotTypes] }];
     }
     case 'PROJECT':
       // Rule: a project's name or description binds nothing.

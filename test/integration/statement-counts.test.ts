@@ -100,3 +100,66 @@ describeEachBackend('SQL statement counts', (backend) => {
     expect(await cold(DASHBOARD, { first: 50 })).to.equal(4 + version);
   });
 });
+
+describeEachBackend('SQL statement counts of mutations', (backend) => {
+  let server: TestServer;
+  before(async () => {
+    server = await startServer(backend);
+    const r = registryOf(server);
+    await r.type('vcs');
+    await r.type('git-checkout', ['vcs']);
+    await r.resource('x/repo', 'git-checkout');
+    await r.resource('y/repo', 'git-checkout');
+    await r.project('p');
+    await r.link('p', 'x/repo');
+    await r.tool('t', [{ name: 'repo', resourceType: 'vcs' }]);
+  });
+  after(() => server.close());
+
+  // Every mutation: BEGIN, the version bump and its read back, its own reads and writes, the change-log
+  // entry, COMMIT; those that can change bindings also read the pairs they reach, before and after.
+  const MUTATIONS: [string, string, number][] = [
+    ['registerResourceType', `registerResourceType(input: { name: "other", parentTypes: ["vcs"] })`, 8],
+    ['registerResource', `registerResource(input: { name: "z/repo", type: "git-checkout" })`, 7],
+    ['createProject', `createProject(input: { name: "q" })`, 7],
+    ['linkResource', `linkResource(input: { project: "p", resource: "y/repo" })`, 14],
+    ['updateLink', `updateLink(input: { project: "p", resource: "y/repo", alias: "repo" })`, 14],
+    ['unlinkResource', `unlinkResource(input: { project: "p", resource: "y/repo" })`, 14],
+    ['registerTool', `registerTool(input: { name: "t2", resourceSlots: [{ name: "repo", resourceType: "vcs" }] })`, 8],
+    [
+      'updateTool',
+      `updateTool(input: { name: "t2", resourceSlots: [{ name: "repo", resourceType: "git-checkout" }] })`,
+      15,
+    ],
+    ['updateResource', `updateResource(input: { ref: "z/repo", name: "z/src" })`, 11],
+    ['updateResourceType', `updateResourceType(input: { ref: "other", parentTypes: [] })`, 13],
+    ['updateProject', `updateProject(input: { ref: "q", description: "d" })`, 7],
+    ['deleteResource', `deleteResource(ref: "x/repo", force: true)`, 16],
+    ['deleteProject', `deleteProject(ref: "q")`, 9],
+    ['unregisterTool', `unregisterTool(ref: "t2")`, 8],
+    ['deleteResourceType', `deleteResourceType(ref: "other")`, 9],
+  ];
+
+  it('each mutation sends a fixed number of statements', async () => {
+    const counted: Record<string, number> = {};
+    for (const [name, call] of MUTATIONS) {
+      // Counted warm: the type hierarchy is loaded once after a type change, by whichever request comes first.
+      await server.data(`{ resourceType(ref: "vcs") { id } }`);
+      const before = server.statements();
+      await server.data(`mutation { ${call} { dryRun } }`);
+      counted[name] = server.statements() - before;
+    }
+    expect(counted).to.deep.equal(Object.fromEntries(MUTATIONS.map(([name, , n]) => [name, n])));
+  });
+
+  it('a dry run sends the same statements as the real mutation, but the change-log insert, and commits none', async () => {
+    await server.data(`{ resourceType(ref: "vcs") { id } }`);
+    const before = server.statements();
+    server.app.db.counter.startRecording();
+    await server.data(`mutation { createProject(input: { name: "dry" }, dryRun: true) { dryRun } }`);
+    const statements = server.app.db.counter.stopRecording();
+    expect(server.statements() - before, statements.join('\n')).to.equal(6);
+    expect(statements.at(-1)).to.match(/^ROLLBACK/i);
+    expect(statements.some((s) => s.includes('registry_change'))).to.equal(false);
+  });
+});

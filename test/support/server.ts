@@ -38,7 +38,7 @@ const open = new Set<TestServer>();
 export async function startServer(
   backend: Backend,
   overrides: Partial<AppConfig> = {},
-  options: { graphiqlDir?: string } = {},
+  options: { graphiqlDir?: string; logger?: pino.Logger } = {},
 ): Promise<TestServer> {
   const config: AppConfig = {
     port: 0,
@@ -55,7 +55,7 @@ export async function startServer(
     ...overrides,
   };
   const app = await bootstrap(config, {
-    logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    logger: options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     graphiqlDir: options.graphiqlDir,
   });
   const origin = new URL(app.url).origin;
