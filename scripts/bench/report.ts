@@ -7,6 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname } from 'node:path';
+import type { ImpactPreview } from './impacts';
 import { errorCount, type LoadName, type LoadResult } from './loads';
 import type { RegistryCounts } from './model';
 import { formatSize, type BenchOptions } from './options';
@@ -58,6 +59,8 @@ export interface FullReport {
   readonly resolvePairs: ResolveMix;
   readonly server: { readonly startupMs: number; readonly rssMaxBytes: number; readonly rssAfterBytes: number };
   readonly loads: LoadRow[];
+  /** Dry runs of the widest-reaching mutations, timed once each. */
+  readonly impacts: ImpactPreview[];
   readonly targets: TargetCheck[];
   readonly errors: boolean;
   readonly elapsedMs: number;
@@ -236,6 +239,20 @@ export function growthTable(report: GrowthReport): string {
 }
 
 /** PASS/FAIL lines. */
+/** The impact previews as a Markdown table. */
+export function impactTable(impacts: readonly ImpactPreview[]): string {
+  if (impacts.length === 0) return '';
+  const rows = impacts.map(
+    (i) =>
+      `| ${i.name} | ${i.ms.toFixed(0)} | ${i.totalCount.toLocaleString('en-US')} | ${i.complete ? 'yes' : 'no (work cap reached)'} | ${i.statements} |`,
+  );
+  return [
+    '| Binding-impact preview (dry run) | ms | Changes found | Complete | SQL statements |',
+    '|---|---:|---:|---|---:|',
+    ...rows,
+  ].join('\n');
+}
+
 export function targetLines(targets: readonly TargetCheck[]): string {
   return targets
     .map((t) => `${t.pass === null ? 'N/A ' : t.pass ? 'PASS' : 'FAIL'}  ${t.target}: ${t.measured}`)

@@ -8,6 +8,7 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { cachedRegistry, removeDatabaseFiles, type CachedRegistry } from './generate';
+import { measureImpacts, type ImpactPreview } from './impacts';
 import { hasErrors, NO_CACHE, runLoad, type LoadDefinition, type LoadResult, type LoadSettings } from './loads';
 import { loadRegistryModel, type RegistryModel } from './model';
 import { formatSize, type BenchOptions } from './options';
@@ -214,6 +215,7 @@ export async function runFull(root: string, options: BenchOptions): Promise<Full
   }
 
   let server: FullReport['server'] = { startupMs: 0, rssMaxBytes: 0, rssAfterBytes: 0 };
+  let impacts: ImpactPreview[] = [];
   await withServer(root, registry, async (running) => {
     const at = settings(options, running);
     const floorBody = graphqlBody(FLOOR_QUERY);
@@ -288,6 +290,14 @@ export async function runFull(root: string, options: BenchOptions): Promise<Full
       ),
     );
 
+    progress('binding-impact previews (dry runs)…');
+    impacts = await measureImpacts(registry.model, running.graphqlUrl, running.origin);
+    for (const i of impacts) {
+      progress(
+        `impact: ${i.name}: ${i.ms.toFixed(0)} ms, ${i.totalCount} changes${i.complete ? '' : ' (work cap reached)'}, ${i.statements} SQL`,
+      );
+    }
+
     await sleep(500);
     const after = rssBytes(running.process.pid) ?? 0;
     const duringMax = Math.max(0, ...loads.map((l) => l.rssMaxBytes ?? 0));
@@ -305,6 +315,7 @@ export async function runFull(root: string, options: BenchOptions): Promise<Full
     resolvePairs: registry.mix,
     server,
     loads: rows,
+    impacts,
     targets: fullTargets(rows, server),
     errors: loads.some(hasErrors),
     elapsedMs: performance.now() - started,

@@ -77,6 +77,7 @@ export class ImpactTracker {
   /** Slots and static resources as read before the edits, reused after them when no edit can have changed them. */
   private readonly slotsRead = new Map<string, SlotRecord[]>();
   private readonly staticRead = new Map<string, ResourceInfo>();
+  private readonly toolsByTypes = new Map<string, Promise<{ id: string; name: string }[]>>();
   private edits = 0;
   private pairs = 0;
   private complete = true;
@@ -199,7 +200,7 @@ export class ImpactTracker {
       }
     }
     if (fresh.size === 0) return;
-    const sides = await this.resolve(fresh, before);
+    const sides = await this.resolve(fresh, before, { slots: true, staticResources: true });
     for (const [toolId, projectIds] of fresh) {
       const tracked = this.tools.get(toolId)!;
       const side = sides.get(toolId)!;
@@ -212,6 +213,14 @@ export class ImpactTracker {
     }
   }
 
+  /** The tools with a contextual slot of one of the types (asked once per set of types in a mutation). */
+  private toolsAccepting(slotTypes: readonly string[]): Promise<{ id: string; name: string }[]> {
+    const key = [...slotTypes].sort().join(',');
+    let found = this.toolsByTypes.get(key);
+    if (!found) this.toolsByTypes.set(key, (found = this.reader.toolsWithContextualSlotsOf(slotTypes)));
+    return found;
+  }
+
   /** The tools and projects a scope pairs. */
   private async pairsOf(
     scope: ImpactScope,
@@ -221,19 +230,19 @@ export class ImpactTracker {
     switch (scope.kind) {
       case 'projects':
         return {
-          tools: await this.reader.toolsWithContextualSlotsOf(scope.slotTypes),
+          tools: await this.toolsAccepting(scope.slotTypes),
           projects: [...scope.projects],
           everywhere: false,
         };
       case 'linkersOfResource':
         return {
-          tools: await this.reader.toolsWithContextualSlotsOf(scope.slotTypes),
+          tools: await this.toolsAccepting(scope.slotTypes),
           projects: (await this.reader.linkingProjects(scope.resourceId)).map((l) => l.project),
           everywhere: false,
         };
       case 'linkersOfTypes':
         return {
-          tools: await this.reader.toolsWithContextualSlotsOf(scope.slotTypes),
+          tools: await this.toolsAccepting(scope.slotTypes),
           projects: await this.reader.projectsLinkingTypes(scope.resourceTypes),
           everywhere: false,
         };
@@ -267,10 +276,18 @@ export class ImpactTracker {
   ): Promise<Map<string, ToolSide & { slots: SlotDefinition[] }>> {
     const projectIds = new Set([...projectsOf.values()].flatMap((ids) => [...ids]));
     const toolIds = [...projectsOf.keys()];
-    const [slots, links] = await Promise.all([
-      reuse.slots ? toolIds.flatMap((id) => this.slotsRead.get(id) ?? []) : this.reader.slotsByToolIds(toolIds),
+    // Slots read once serve every later resolution, until the tool edit (after which `reuse.slots` is false).
+    const unread = reuse.slots ? toolIds.filter((id) => !this.slotsRead.has(id)) : toolIds;
+    const [fresh, links] = await Promise.all([
+      this.reader.slotsByToolIds(unread),
       this.reader.linksByProjectIds([...projectIds]),
     ]);
+    const freshIds = new Set(unread);
+    const slots = [
+      ...toolIds.filter((id) => !freshIds.has(id)).flatMap((id) => this.slotsRead.get(id) ?? []),
+      ...fresh,
+    ];
+    for (const id of unread) this.slotsRead.set(id, []);
     const slotsOf = new Map<string, SlotRecord[]>();
     for (const slot of slots) {
       const list = slotsOf.get(slot.toolId) ?? [];
