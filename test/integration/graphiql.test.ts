@@ -217,7 +217,12 @@ describe('GraphiQL', function () {
       await page.locator('.graphiql-execute-button').click();
       const choice = page.getByRole('menuitem', { name: operationName });
       await choice.waitFor();
-      expect(await page.getByRole('menuitem').allInnerTexts()).to.deep.equal(['ResolveDemoTool', 'ToolsWithSlots']);
+      expect(await page.getByRole('menuitem').allInnerTexts()).to.deep.equal([
+        'ResolveDemoTool',
+        'ToolsWithSlots',
+        'PreviewUnlink',
+        'RecentChanges',
+      ]);
       await choice.click();
       return response;
     }
@@ -285,6 +290,40 @@ describe('GraphiQL', function () {
         'repo',
         'config',
         'output',
+      ]);
+    });
+
+    it('runs the third operation: a dry run of an unlink, showing its binding impact and storing nothing', async () => {
+      const response = await run('PreviewUnlink');
+      expect(response.status()).to.equal(200);
+      await result().getByText('"NO_MATCH"').waitFor();
+      const body = await response.json();
+      expect(body.data.unlinkResource).to.deep.include({ dryRun: true });
+      expect(body.data.unlinkResource.impact).to.deep.equal({
+        totalCount: 1,
+        changes: [
+          {
+            toolName: 'demo/mixed',
+            projectName: 'demo',
+            slotName: 'repo',
+            before: { status: 'BOUND', resourceName: 'acme/app-repo' },
+            after: { status: 'FAILED', reason: 'NO_MATCH' },
+          },
+        ],
+      });
+      expect(
+        (await server.data(`{ project(ref: "demo") { resources { resource { name } } } }`)).project.resources,
+      ).to.have.length(1);
+    });
+
+    it('runs the fourth operation: the change log of the demo data', async () => {
+      const response = await run('RecentChanges');
+      await result().getByText('"totalCount"').waitFor();
+      const body = await response.json();
+      expect(body.data.changes.edges.map((e: any) => e.node.operation)).to.include.members([
+        'registerResourceType',
+        'linkResource',
+        'registerTool',
       ]);
     });
 

@@ -1,7 +1,7 @@
 /**
  * What GraphiQL's editor holds the first time it opens (afterwards GraphiQL
- * keeps the user's own tabs in the browser's local storage). Both operations
- * run against the demo registry that `npm start` loads into a new database.
+ * keeps the user's own tabs in the browser's local storage). Every operation
+ * runs against the demo registry that `npm start` loads into a new database.
  * Comment lines stay short enough for the editor pane of a laptop screen
  * (about 56 characters).
  */
@@ -67,6 +67,45 @@ query ToolsWithSlots {
       }
     }
     pageInfo { hasNextPage endCursor }
+  }
+}
+
+# 3. What would unlinking acme/app-repo from demo do?
+#    dryRun: true checks and computes everything, then
+#    rolls back: nothing is stored. The impact lists
+#    every slot whose binding would change (here
+#    demo/mixed's repo slot would find nothing).
+#    Every mutation takes dryRun and reports impact.
+mutation PreviewUnlink {
+  unlinkResource(
+    input: { project: "demo", resource: "acme/app-repo" }
+    dryRun: true
+  ) {
+    dryRun
+    registryVersion
+    impact {
+      totalCount
+      changes {
+        toolName
+        projectName
+        slotName
+        before { status resourceName }
+        after { status reason }
+      }
+    }
+  }
+}
+
+# 4. The change log: who changed what, and when, with
+#    how many bindings each change moved. Filter by
+#    kind, actor, version, or any name a thing had:
+#    changes(filter: { ref: "acme/app-repo" })
+query RecentChanges {
+  changes(first: 20) {
+    totalCount
+    edges {
+      node { version at actor operation summary impactCount }
+    }
   }
 }
 `;
