@@ -7,35 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repositoryRoot } from '../../src/demo/demo-data';
 import { sqlite } from '../support/backends';
+import { runScript, type CliRun } from '../support/cli';
 import { registryOf, RESOLVE } from '../support/registry-fixtures';
 import { startServer, type TestServer } from '../support/server';
 
 const ROOT = repositoryRoot();
 
-interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `npm run register -- …` as npm does (node -r @swc-node/register), in a child process, from the repository root. */
-function runCli(args: string[], env: Record<string, string | undefined> = {}): Promise<CliRun> {
-  const { ADMIN_TOKEN: _token, INIT_CWD: _initCwd, npm_lifecycle_event: _event, ...base } = process.env;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-r', '@swc-node/register', 'scripts/register.ts', ...args], {
-      cwd: ROOT,
-      env: { ...base, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: 60_000,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** Runs `npm run register -- …` as npm does. */
+const runCli = (args: string[], env: Record<string, string | undefined> = {}) => runScript('register', args, env);
 
 const lines = (...l: string[]) => `${l.join('\n')}\n`;
 
