@@ -72,6 +72,7 @@ interface EntryResult {
 
 /** Why a dry run reports an entry without the server's check. */
 const NEEDS_EARLIER = 'needs entries earlier in this dry run; checked when they exist';
+const NEEDS_FREED_ALIAS = 'takes an alias an earlier entry of this dry run frees; checked when it is free';
 const NOT_SENT_UNREACHABLE = 'not sent: the server cannot be reached';
 const NOT_SENT_EARLIER_FAILED = 'not sent: an earlier entry of this file failed';
 const NOT_SENT_UNREAD = 'not sent: what the registry holds could not be read';
@@ -251,7 +252,8 @@ class Run {
       return this.unchangedOrConflict(entry, comparison);
     const status = comparison.status === 'missing' ? 'registered' : 'updated';
     const { dryRun } = this.options;
-    if (dryRun && this.takesFreedAlias(entry, registry)) return this.pretend(entry, status, registry, NEEDS_EARLIER);
+    if (dryRun && this.takesFreedAlias(entry, registry))
+      return this.pretend(entry, status, registry, NEEDS_FREED_ALIAS);
     let outcome;
     try {
       outcome =

@@ -380,7 +380,7 @@ describe('register CLI (npm run register) against a real server', function () {
     const dry = await runCli(['--url', server.url, '--dry-run', '--update', file]);
     expect(dry.stdout.trim().split('\n')).to.deep.equal([
       `ok    ${file}: 1 project unchanged; 1 link would be updated; ` +
-        '1 link would be updated (needs entries earlier in this dry run; checked when they exist)',
+        '1 link would be updated (takes an alias an earlier entry of this dry run frees; checked when it is free)',
       '        link shop → prod/orders-db: would be updated',
       '            impact: 1 binding change',
       '              acme/migrate in shop, slot db: BOUND prod/orders-db → FAILED AMBIGUOUS',
