@@ -1,41 +1,53 @@
 /**
  * `npm run register -- <file-or-dir>…`: registers tool files and registry
- * files (the seed's YAML format) on a running server over GraphQL.
- * See the README section "Tool files (YAML) and the register CLI".
+ * files (the seed's YAML format) on a running server over GraphQL. What
+ * exists with the same fields is left unchanged; what differs is a CONFLICT,
+ * or with --update is updated; --dry-run sends every change with dryRun and
+ * prints its binding impact. See the README section "Tool files (YAML) and
+ * the register CLI".
  */
 import { MultiBar, Presets } from 'cli-progress';
 import { parseArgs } from 'node:util';
 import {
+  compareEntry,
+  conflictMessage,
   describeEntry,
   findYamlFiles,
   formatProblem,
+  linkOf,
   locateServerProblem,
+  orderLinkChanges,
   readRegistryFile,
   type Entry,
   type EntryKind,
   type FileOutcome,
   type FileProblem,
+  type Comparison,
   type RegistryFile,
+  type StateLookup,
 } from '../src/registry-files';
+import { serverOptions, UsageError, workInInvocationFolder } from './cli/args';
+import { GraphQLClient, UnreachableError, type GraphQLError } from './cli/client';
+import { readStates, register, update, type BindingImpact, type SlotOutcome } from './cli/registry-api';
 
 const USAGE = `Usage: npm run register -- [options] <file-or-dir>...
 
 Registers tools and registries written in YAML (the seed's format) on a registry server.
 Directories are searched recursively for *.yaml and *.yml files. Registry files
 (resource_types, resources, projects, tools) are registered before tool files.
+An entry that already exists with the same fields is left unchanged; one that
+exists and differs is a CONFLICT, unless --update.
 
 Options:
   --url <url>      GraphQL endpoint (default: http://localhost:4000/graphql)
   --token <token>  Bearer token sent as Authorization (default: $ADMIN_TOKEN)
-  --dry-run        Check tools with validateTool and store nothing
-  --update         Replace tools that already exist (updateTool); new ones are registered
+  --update         Update what exists and differs: types, resources, projects, links and tools
+  --dry-run        Send every change with dryRun (the server checks it and stores nothing),
+                   and print what it would do to bindings
   --no-progress    No progress bar, even on a terminal
   -h, --help       Show this help
 
-Exit codes: 0 all succeeded, 1 something failed, 2 usage error.`;
-
-const DEFAULT_URL = 'http://localhost:4000/graphql';
-const REQUEST_TIMEOUT_MS = 30_000;
+Exit codes: 0 all succeeded, 1 something failed or was skipped, 2 usage error.`;
 
 interface Options {
   readonly url: string;
@@ -45,32 +57,32 @@ interface Options {
   readonly progress: boolean;
 }
 
-/** A GraphQL error as the server sends it. */
-interface GraphQLError {
-  message: string;
-  extensions?: { code?: string; problems?: { slot?: string | null; field?: string | null; message: string }[] };
-}
-
-/** What happened to one entry. */
-type Status = 'registered' | 'updated' | 'valid' | 'failed' | 'skipped';
+/** What happened to one entry (in a dry run: what would happen). */
+type Status = 'registered' | 'updated' | 'unchanged' | 'failed' | 'skipped';
 
 interface EntryResult {
   readonly entry: Entry;
   readonly status: Status;
-  /** For valid (dry run): what a real run would do. For skipped: why. */
+  /** For skipped: why. For a dry run's registered or updated: why the server could not check it. */
   readonly note?: string;
   readonly error?: GraphQLError;
+  /** What the change did (or would do) to bindings. */
+  readonly impact?: BindingImpact;
 }
 
-/** The server could not be reached at all: the run stops. */
-class UnreachableError extends Error {}
+/** Why a dry run reports an entry without the server's check. */
+const NEEDS_EARLIER = 'needs entries earlier in this dry run; checked when they exist';
+const NEEDS_FREED_ALIAS = 'takes an alias an earlier entry of this dry run frees; checked when it is free';
+const NOT_SENT_UNREACHABLE = 'not sent: the server cannot be reached';
+const NOT_SENT_EARLIER_FAILED = 'not sent: an earlier entry of this file failed';
+const NOT_SENT_UNREAD = 'not sent: what the registry holds could not be read';
+const NOT_SENT_DIFFERS = 'not sent: entries of this file differ from the registry';
 
-/** Usage problems: exit code 2. */
-class UsageError extends Error {}
+/** Binding changes listed under an entry; the rest are counted. */
+const CHANGES_SHOWN = 10;
 
 async function main(argv: string[]): Promise<number> {
-  // `npm run` starts scripts in the package folder; paths on the command line are relative to where it was typed.
-  if (process.env.npm_lifecycle_event === 'register' && process.env.INIT_CWD) process.chdir(process.env.INIT_CWD);
+  workInInvocationFolder('register');
   let options: Options;
   let paths: string[];
   try {
@@ -96,74 +108,38 @@ async function main(argv: string[]): Promise<number> {
     ...outcomes.filter((o) => !(o.ok && o.value.kind === 'registry')),
   ];
 
-  const client = new GraphQLClient(options.url, options.token);
+  const run = new Run(new GraphQLClient(options.url, options.token), options);
   const output = new Output(
     options.progress && ordered.length > 1 && Boolean(process.stdout.isTTY && process.stderr.isTTY),
     ordered.length + found.problems.length,
   );
-  const counts: Record<Status, number> = { registered: 0, updated: 0, valid: 0, failed: 0, skipped: 0 };
-  let unreachable: string | null = null;
+  const counts: Record<Status, number> = { registered: 0, updated: 0, unchanged: 0, failed: 0, skipped: 0 };
 
   for (const problem of found.problems) {
     counts.failed++;
     output.file(`FAIL  ${problem.file}: ${problem.message}`, problem.file);
   }
   for (const outcome of ordered) {
-    const name = outcome.ok ? outcome.value.file : outcome.file;
     if (!outcome.ok) {
       counts.failed++;
-      output.file(reportInvalid(outcome), name);
+      output.file(reportInvalid(outcome), outcome.file);
       continue;
     }
-    const results: EntryResult[] = [];
-    for (const entry of outcome.value.entries) {
-      const stop =
-        unreachable !== null || (outcome.value.kind === 'registry' && results.some((r) => r.status === 'failed'));
-      if (stop) {
-        results.push({
-          entry,
-          status: 'skipped',
-          note:
-            unreachable !== null
-              ? 'not sent: the server cannot be reached'
-              : 'not sent: an earlier entry of this file failed',
-        });
-        continue;
-      }
-      try {
-        // A registry file in a dry run is only checked here: its tools may need the types it would register.
-        if (options.dryRun && outcome.value.kind === 'registry')
-          results.push({ entry, status: 'valid', note: 'would be registered' });
-        else results.push(await send(client, entry, options));
-      } catch (error) {
-        if (!(error instanceof UnreachableError)) throw error;
-        unreachable = error.message;
-        results.push({
-          entry,
-          status: 'failed',
-          error: { message: error.message, extensions: { code: 'UNREACHABLE' } },
-        });
-      }
-    }
+    const results = await run.file(outcome.value);
     for (const result of results) counts[result.status]++;
-    output.file(reportFile(outcome.value, results), name);
+    output.file(reportFile(outcome.value, results, options.dryRun), outcome.value.file);
   }
   output.stop();
 
-  if (unreachable !== null) console.error(`register: ${unreachable}`);
+  if (run.unreachable !== null) console.error(`register: ${run.unreachable}`);
   const files = ordered.length + found.problems.length;
-  const parts = options.dryRun
-    ? [`${counts.valid} valid`, `${counts.failed} failed`, `${counts.skipped} skipped`]
-    : [
-        `${counts.registered} registered`,
-        ...(options.update ? [`${counts.updated} updated`] : []),
-        `${counts.failed} failed`,
-        `${counts.skipped} skipped`,
-      ];
+  const would = options.dryRun ? 'would be ' : '';
   console.log(
-    `${parts.join(', ')} (${files} file${files === 1 ? '' : 's'}${options.dryRun ? '; dry run, nothing stored' : ''})`,
+    `${counts.registered} ${would}registered, ${counts.updated} ${would}updated, ${counts.unchanged} unchanged, ` +
+      `${counts.failed} failed, ${counts.skipped} skipped ` +
+      `(${files} file${files === 1 ? '' : 's'}${options.dryRun ? '; dry run, nothing stored' : ''})`,
   );
-  return counts.failed > 0 ? 1 : 0;
+  return counts.failed + counts.skipped > 0 ? 1 : 0;
 }
 
 function parseCommandLine(argv: string[]): { options: Options; paths: string[] } {
@@ -187,20 +163,9 @@ function parseCommandLine(argv: string[]): { options: Options; paths: string[] }
   const { values, positionals } = parsed;
   if (values.help) throw new UsageError('help');
   if (positionals.length === 0) throw new UsageError('name at least one file or directory');
-  const url = values.url ?? DEFAULT_URL;
-  let protocol: string;
-  try {
-    protocol = new URL(url).protocol;
-  } catch {
-    throw new UsageError(`--url is not a URL: ${url}`);
-  }
-  if (protocol !== 'http:' && protocol !== 'https:')
-    throw new UsageError(`--url must be an http:// or https:// URL: ${url}`);
-  const token = values.token ?? process.env.ADMIN_TOKEN ?? '';
   return {
     options: {
-      url,
-      token: token === '' ? null : token,
+      ...serverOptions(values),
       dryRun: values['dry-run'] ?? false,
       update: values.update ?? false,
       progress: !values['no-progress'],
@@ -209,123 +174,162 @@ function parseCommandLine(argv: string[]): { options: Options; paths: string[] }
   };
 }
 
-const MUTATIONS: Record<Exclude<EntryKind, 'tool'>, { operation: string; inputType: string }> = {
-  resourceType: { operation: 'registerResourceType', inputType: 'RegisterResourceTypeInput' },
-  resource: { operation: 'registerResource', inputType: 'RegisterResourceInput' },
-  project: { operation: 'createProject', inputType: 'CreateProjectInput' },
-  link: { operation: 'linkResource', inputType: 'LinkResourceInput' },
-};
+/**
+ * One run over the files. It remembers what a dry run only pretended to do,
+ * since every dry-run mutation is rolled back: an entry that needs a name it
+ * would register, or an alias it would free, cannot be checked by the server.
+ */
+class Run {
+  /** Set once the server could not be reached: everything after is skipped. */
+  unreachable: string | null = null;
+  /** Names this dry run would register (types, resources, projects, tools). */
+  private readonly wouldExist = new Set<string>();
+  /** `project\0alias`: aliases this dry run would take off a link. */
+  private readonly wouldFree = new Set<string>();
 
-const REGISTER_TOOL = 'mutation Register($i: RegisterToolInput!) { registerTool(input: $i) { registryVersion } }';
-const UPDATE_TOOL = 'mutation Update($i: UpdateToolInput!) { updateTool(input: $i) { registryVersion } }';
-const VALIDATE_TOOL =
-  'query Validate($i: RegisterToolInput!, $name: String!) { validateTool(input: $i) { slot field message } tool(ref: $name) { id } }';
-
-/** Sends one entry: the mutation that registers it, or in a dry run what can be checked without storing. */
-async function send(client: GraphQLClient, entry: Entry, options: Options): Promise<EntryResult> {
-  if (entry.kind !== 'tool') {
-    const { operation, inputType } = MUTATIONS[entry.kind];
-    const { errors } = await client.request(
-      `mutation Register($i: ${inputType}!) { ${operation}(input: $i) { registryVersion } }`,
-      {
-        i: entry.input,
-      },
-    );
-    return errors ? { entry, status: 'failed', error: errors[0] } : { entry, status: 'registered' };
-  }
-
-  if (options.dryRun) {
-    const { data, errors } = await client.request<{
-      validateTool: { slot: string | null; field: string; message: string }[];
-      tool: { id: string } | null;
-    }>(VALIDATE_TOOL, {
-      i: entry.input,
-      name: entry.input.name,
-    });
-    if (errors || !data)
-      return { entry, status: 'failed', error: errors?.[0] ?? { message: 'no data in the response' } };
-    if (data.validateTool.length > 0) {
-      const n = data.validateTool.length;
-      return {
-        entry,
-        status: 'failed',
-        error: {
-          message: `${n} problem${n === 1 ? '' : 's'}`,
-          extensions: { code: 'TOOL_VALIDATION_FAILED', problems: data.validateTool },
-        },
-      };
-    }
-    if (data.tool && !options.update) {
-      return {
-        entry,
-        status: 'failed',
-        error: {
-          message: `a tool named '${entry.input.name}' already exists (--update replaces it)`,
-          extensions: { code: 'CONFLICT' },
-        },
-      };
-    }
-    return { entry, status: 'valid', note: data.tool ? 'would be updated' : 'would be registered' };
-  }
-
-  if (options.update) {
-    const updated = await client.request(UPDATE_TOOL, { i: entry.input });
-    if (!updated.errors) return { entry, status: 'updated' };
-    // Not there yet: --update registers it.
-    if (updated.errors[0].extensions?.code !== 'NOT_FOUND')
-      return { entry, status: 'failed', error: updated.errors[0] };
-  }
-  const { errors } = await client.request(REGISTER_TOOL, { i: entry.input });
-  return errors ? { entry, status: 'failed', error: errors[0] } : { entry, status: 'registered' };
-}
-
-/** POSTs GraphQL requests, with the bearer token when there is one. */
-class GraphQLClient {
   constructor(
-    private readonly url: string,
-    private readonly token: string | null,
+    private readonly client: GraphQLClient,
+    private readonly options: Options,
   ) {}
 
-  async request<T = unknown>(
-    query: string,
-    variables: Record<string, unknown>,
-  ): Promise<{ data?: T | null; errors?: GraphQLError[] }> {
-    let response: Response;
+  /**
+   * Reads what the registry holds under the file's names, then handles each
+   * entry in order. A registry file stops at its first failing entry; one
+   * with entries that differ (and no --update) sends nothing at all, and
+   * reports every entry that differs.
+   */
+  async file(file: RegistryFile): Promise<EntryResult[]> {
+    const rest = (entries: readonly Entry[], note: string) =>
+      entries.map((entry): EntryResult => ({ entry, status: 'skipped', note }));
+    if (this.unreachable !== null) return rest(file.entries, NOT_SENT_UNREACHABLE);
+    const [first, ...others] = file.entries;
+    if (!first) return [];
+    let read: Awaited<ReturnType<typeof readStates>>;
     try {
-      response = await fetch(this.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json',
-          ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
-        },
-        body: JSON.stringify({ query, variables }),
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-      });
+      read = await readStates(this.client, file.entries);
     } catch (error) {
-      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-      throw new UnreachableError(
-        `cannot reach ${this.url}: ${cause?.code ?? cause?.message ?? (error as Error).message}`,
+      return [this.lost(first, error), ...rest(others, NOT_SENT_UNREACHABLE)];
+    }
+    if ('error' in read)
+      return [{ entry: first, status: 'failed', error: read.error }, ...rest(others, NOT_SENT_UNREAD)];
+
+    const registry = read.lookup;
+    const entries = orderLinkChanges(file.entries, registry).map((entry) => ({
+      entry,
+      comparison: compareEntry(entry, registry),
+    }));
+    const stopsAtConflicts = file.kind === 'registry' && !this.options.update;
+    if (stopsAtConflicts && entries.some(({ comparison }) => comparison.status === 'differs')) {
+      return entries.map(({ entry, comparison }) =>
+        comparison.status === 'missing'
+          ? rest([entry], NOT_SENT_DIFFERS)[0]
+          : this.unchangedOrConflict(entry, comparison),
       );
     }
-    const text = await response.text();
-    let body: { data?: T | null; errors?: GraphQLError[] } | null;
+    const results: EntryResult[] = [];
+    for (const { entry, comparison } of entries) {
+      if (this.unreachable !== null) results.push(...rest([entry], NOT_SENT_UNREACHABLE));
+      else if (file.kind === 'registry' && results.some((r) => r.status === 'failed'))
+        results.push(...rest([entry], NOT_SENT_EARLIER_FAILED));
+      else results.push(await this.entry(entry, comparison, registry));
+    }
+    return results;
+  }
+
+  /** An entry that exists: unchanged when it is the same, else (without --update) a CONFLICT saying what differs. */
+  private unchangedOrConflict(entry: Entry, comparison: Exclude<Comparison, { status: 'missing' }>): EntryResult {
+    if (comparison.status === 'same') return { entry, status: 'unchanged' };
+    return {
+      entry,
+      status: 'failed',
+      error: { message: conflictMessage(entry, comparison.differences), extensions: { code: 'CONFLICT' } },
+    };
+  }
+
+  /** Registers or updates an entry as its comparison with the registry says, or says why not. */
+  private async entry(entry: Entry, comparison: Comparison, registry: StateLookup): Promise<EntryResult> {
+    if (comparison.status === 'same' || (comparison.status === 'differs' && !this.options.update))
+      return this.unchangedOrConflict(entry, comparison);
+    const status = comparison.status === 'missing' ? 'registered' : 'updated';
+    const { dryRun } = this.options;
+    if (dryRun && this.takesFreedAlias(entry, registry))
+      return this.pretend(entry, status, registry, NEEDS_FREED_ALIAS);
+    let outcome;
     try {
-      body = JSON.parse(text) as { data?: T | null; errors?: GraphQLError[] } | null;
-    } catch {
-      body = null;
+      outcome =
+        comparison.status === 'missing'
+          ? await register(this.client, entry, dryRun)
+          : await update(this.client, comparison.update, dryRun);
+    } catch (error) {
+      return this.lost(entry, error);
     }
-    if (!body || typeof body !== 'object' || (!('data' in body) && !Array.isArray(body.errors))) {
-      return {
-        errors: [
-          {
-            message: `HTTP ${response.status} ${response.statusText}: not a GraphQL response (${text.slice(0, 120).trim() || 'empty body'})`,
-            extensions: { code: `HTTP_${response.status}` },
-          },
-        ],
-      };
+    if ('error' in outcome) {
+      if (dryRun && this.needsEarlier(entry, outcome.error))
+        return this.pretend(entry, status, registry, NEEDS_EARLIER);
+      return { entry, status: 'failed', error: outcome.error };
     }
-    return { data: body.data, errors: body.errors?.length ? body.errors : undefined };
+    if (dryRun) this.pretend(entry, status, registry);
+    return { entry, status, impact: outcome.payload.impact };
+  }
+
+  /** Remembers what a dry run would have done, for the entries after it. */
+  private pretend(entry: Entry, status: 'registered' | 'updated', registry: StateLookup, note?: string): EntryResult {
+    if (entry.kind === 'link') {
+      const before = linkOf(registry, entry.input.project, entry.input.resource)?.alias ?? null;
+      if (before !== null && before !== (entry.input.alias ?? null))
+        this.wouldFree.add(`${entry.input.project}\u0000${before}`);
+    } else if (status === 'registered') {
+      this.wouldExist.add(entry.input.name);
+    }
+    return { entry, status, note };
+  }
+
+  /** A link that takes an alias another link holds now, which this dry run would have freed. */
+  private takesFreedAlias(entry: Entry, registry: StateLookup): boolean {
+    if (entry.kind !== 'link' || entry.input.alias === undefined) return false;
+    const holder = registry.project(entry.input.project)?.links.find((l) => l.alias === entry.input.alias);
+    return (
+      holder !== undefined &&
+      holder.resource !== entry.input.resource &&
+      this.wouldFree.has(`${entry.input.project}\u0000${entry.input.alias}`)
+    );
+  }
+
+  /**
+   * True when the server refused a dry run only for want of something this
+   * dry run would register: a NOT_FOUND that names only such things, or
+   * problems with a tool's slots that are all of that kind.
+   */
+  private needsEarlier(entry: Entry, error: GraphQLError): boolean {
+    const code = error.extensions?.code;
+    if (code === 'NOT_FOUND') {
+      // "no resource type 'x' is registered", "parent types 'a', 'b' are not registered"; hints follow a ";".
+      const names = [...error.message.split(';')[0].matchAll(/'([^']+)'/g)].map((m) => m[1]);
+      return names.length > 0 && names.every((name) => this.wouldExist.has(name));
+    }
+    if (code === 'TOOL_VALIDATION_FAILED' && entry.kind === 'tool') {
+      const problems = error.extensions?.problems ?? [];
+      return (
+        problems.length > 0 &&
+        problems.every((p) => {
+          const slot = entry.input.resourceSlots.find((s) => s.name === p.slot);
+          const ref = p.field === 'resourceType' ? slot?.resourceType : slot?.staticResource;
+          return (
+            (p.field === 'resourceType' || p.field === 'staticResource') &&
+            ref !== undefined &&
+            this.wouldExist.has(ref)
+          );
+        })
+      );
+    }
+    return false;
+  }
+
+  /** The entry that met an unreachable server; everything after it is skipped. */
+  private lost(entry: Entry, error: unknown): EntryResult {
+    if (!(error instanceof UnreachableError)) throw error;
+    this.unreachable = error.message;
+    return { entry, status: 'failed', error: { message: error.message, extensions: { code: 'UNREACHABLE' } } };
   }
 }
 
@@ -338,16 +342,27 @@ function reportInvalid(outcome: Extract<FileOutcome, { ok: false }>): string {
   ].join('\n');
 }
 
-/** One file's result: a line when everything went well, else a line per entry with the server's error and problems. */
-function reportFile(file: RegistryFile, results: readonly EntryResult[]): string {
+/**
+ * One file's result: a line when everything went well, else a line per entry
+ * with the server's error and problems; under an entry, its binding impact.
+ */
+function reportFile(file: RegistryFile, results: readonly EntryResult[], dryRun: boolean): string {
   if (results.length === 0) return `ok    ${file.file}: nothing to register (an empty list)`;
   const notDone = results.filter((r) => r.status === 'failed' || r.status === 'skipped');
   if (results.every((r) => r.status === 'skipped')) return `SKIP  ${file.file}: ${results[0].note}`;
   if (notDone.length === 0) {
-    if (results.length === 1) return `ok    ${file.file}: ${describeEntry(results[0].entry)} ${verbOf(results[0])}`;
+    if (results.length === 1) {
+      const [only] = results;
+      return [`ok    ${file.file}: ${describeEntry(only.entry)} ${verbOf(only, dryRun)}`, ...impactLines(only, 4)].join(
+        '\n',
+      );
+    }
     const groups = new Map<string, EntryResult[]>();
-    for (const r of results) groups.set(verbOf(r), [...(groups.get(verbOf(r)) ?? []), r]);
-    return `ok    ${file.file}: ${[...groups].map(([verb, rs]) => `${tally(rs)} ${verb}`).join('; ')}`;
+    for (const r of results) groups.set(verbOf(r, dryRun), [...(groups.get(verbOf(r, dryRun)) ?? []), r]);
+    const lines = [`ok    ${file.file}: ${[...groups].map(([verb, rs]) => `${tally(rs)} ${verb}`).join('; ')}`];
+    for (const r of results.filter((r) => r.impact?.totalCount))
+      lines.push(`        ${describeEntry(r.entry)}: ${verbOf(r, dryRun)}`, ...impactLines(r, 12));
+    return lines.join('\n');
   }
   if (results.length === 1 && results[0].error) {
     const [first, ...more] = describeError(file, results[0].entry, results[0].error);
@@ -360,20 +375,51 @@ function reportFile(file: RegistryFile, results: readonly EntryResult[]): string
   for (const result of results) {
     const head = `        ${describeEntry(result.entry)}: `;
     if (result.status === 'skipped') lines.push(`${head}skipped (${result.note})`);
-    else if (result.status !== 'failed' || !result.error) lines.push(`${head}${verbOf(result)}`);
+    else if (result.status !== 'failed' || !result.error) lines.push(`${head}${verbOf(result, dryRun)}`);
     else
       lines.push(
         ...describeError(file, result.entry, result.error).map((line, i) =>
           i === 0 ? `${head}${line}` : `          ${line}`,
         ),
       );
+    lines.push(...impactLines(result, 12));
   }
   return lines.join('\n');
 }
 
-/** "registered", "updated", or in a dry run what would happen. */
-function verbOf(result: EntryResult): string {
-  return result.status === 'valid' ? (result.note ?? 'valid') : result.status;
+/** "registered", "unchanged", in a dry run "would be updated", and why the server could not check it when it could not. */
+function verbOf(result: EntryResult, dryRun: boolean): string {
+  if (result.status !== 'registered' && result.status !== 'updated') return result.status;
+  const verb = `${dryRun ? 'would be ' : ''}${result.status}`;
+  return result.note ? `${verb} (${result.note})` : verb;
+}
+
+/**
+ * What a change did to bindings, indented under its line: how many slots
+ * change, then the first few, e.g. `acme/migrate in shop, slot db: BOUND
+ * prod/orders-db → BOUND prod/users-db`. Nothing when nothing changes.
+ */
+function impactLines({ impact }: EntryResult, indent: number): string[] {
+  if (!impact?.totalCount) return [];
+  const pad = ' '.repeat(indent);
+  const n = impact.totalCount;
+  const shown = impact.changes.slice(0, CHANGES_SHOWN);
+  return [
+    `${pad}impact: ${n}${impact.complete ? '' : ' or more'} binding change${n === 1 ? '' : 's'}`,
+    ...shown.map(
+      (c) =>
+        `${pad}  ${c.toolName} ${c.projectName === null ? '(no project)' : `in ${c.projectName}`}, slot ${c.slotName}: ` +
+        `${describeOutcome(c.before)} → ${describeOutcome(c.after)}`,
+    ),
+    ...(n > shown.length ? [`${pad}  … and ${n - shown.length} more`] : []),
+  ];
+}
+
+/** `BOUND prod/db`, `FAILED AMBIGUOUS`, `DEFERRED`, `ABSENT`… */
+function describeOutcome(outcome: SlotOutcome): string {
+  if (outcome.status === 'BOUND') return `BOUND ${outcome.resourceName ?? outcome.resourceId ?? '?'}`;
+  if (outcome.status === 'FAILED') return `FAILED ${outcome.reason ?? '?'}`;
+  return outcome.status;
 }
 
 /** The error code and message; problems each on a line with their place in the file. */

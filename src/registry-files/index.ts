@@ -1,9 +1,10 @@
 /**
  * Tool files and registry files in the seed's YAML format: parse (keeping
  * positions), check against the JSON Schema, and map to plain objects in the
- * shape of the GraphQL inputs. Shared by the register CLI (which sends them
- * over GraphQL) and the demo loader (which calls the services). Free of
- * GraphQL, HTTP and persistence on purpose.
+ * shape of the GraphQL inputs; compare entries with what a registry holds;
+ * and write a registry back as files. Shared by the register and export CLIs
+ * (which talk GraphQL) and the demo loader (which calls the services). Free
+ * of GraphQL, HTTP and persistence on purpose.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
@@ -25,9 +26,39 @@ export {
   type SlotInput,
   type ToolInput,
 } from './map';
-export { REGISTRY_SCHEMA, TOOL_LIST_SCHEMA, TOOL_SCHEMA } from './schema';
+export {
+  compareEntry,
+  conflictMessage,
+  linkOf,
+  orderLinkChanges,
+  withDefaults,
+  type Comparison,
+  type UpdateCommand,
+} from './compare';
+export { REGISTRY_SCHEMA, TOOL_LIST_SCHEMA, TOOL_SCHEMA, type RegistryDocument, type ToolDocument } from './schema';
 export { formatPath, formatProblem, type DataPath, type FileProblem, type Position } from './source';
+export type {
+  LinkState,
+  ProjectState,
+  RegistryState,
+  ResourceState,
+  SlotState,
+  StateLookup,
+  ToolState,
+  TypeState,
+} from './state';
 export { suggest, type FileKind } from './validate';
+export {
+  projectDocument,
+  registryDocument,
+  resourceDocument,
+  slotDocument,
+  stringifyDocument,
+  toolDocument,
+  toolFileName,
+  toolNameOfFileName,
+  typeDocument,
+} from './write';
 
 /** A valid file: what it holds and the entries to register, in the order to register them. */
 export interface RegistryFile {

@@ -162,9 +162,28 @@ export interface ToolDocument {
   description?: string;
   resource_slots: SlotDocument[];
 }
+export interface TypeDocument {
+  name: string;
+  description?: string;
+  parent_types?: string[];
+}
+export interface ResourceDocument {
+  name: string;
+  type: string;
+  description?: string;
+}
+export interface LinkDocument {
+  resource: string;
+  alias?: string;
+}
+export interface ProjectDocument {
+  name: string;
+  description?: string;
+  links?: LinkDocument[];
+}
 export interface RegistryDocument {
-  resource_types?: { name: string; description?: string; parent_types?: string[] }[];
-  resources?: { name: string; type: string; description?: string }[];
-  projects?: { name: string; description?: string; links?: { resource: string; alias?: string }[] }[];
+  resource_types?: TypeDocument[];
+  resources?: ResourceDocument[];
+  projects?: ProjectDocument[];
   tools?: ToolDocument[];
 }

@@ -7,39 +7,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repositoryRoot } from '../../src/demo/demo-data';
 import { sqlite } from '../support/backends';
-import { RESOLVE } from '../support/registry-fixtures';
+import { runScript, type CliRun } from '../support/cli';
+import { registryOf, RESOLVE } from '../support/registry-fixtures';
 import { startServer, type TestServer } from '../support/server';
 
 const ROOT = repositoryRoot();
 
-interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `npm run register -- …` as npm does (node -r @swc-node/register), in a child process, from the repository root. */
-function runCli(args: string[], env: Record<string, string | undefined> = {}): Promise<CliRun> {
-  const { ADMIN_TOKEN: _token, INIT_CWD: _initCwd, npm_lifecycle_event: _event, ...base } = process.env;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-r', '@swc-node/register', 'scripts/register.ts', ...args], {
-      cwd: ROOT,
-      env: { ...base, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: 60_000,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** Runs `npm run register -- …` as npm does. */
+const runCli = (args: string[], env: Record<string, string | undefined> = {}) => runScript('register', args, env);
 
 const lines = (...l: string[]) => `${l.join('\n')}\n`;
 
 const TOOL_COUNT = `{ tools { totalCount } }`;
+/** The ids of the demo registry's things: an update keeps them. */
+const IDS = `{ fs: resourceType(ref: "fs-directory") { id } repo: resource(ref: "acme/app-repo") { id }
+  project(ref: "demo") { id } tool(ref: "demo/mixed") { id } }`;
+/** What a run must leave as it was when it stores nothing: the counts, every committed edit, and the demo tool. */
+const STATE = `{ tools { totalCount } resourceTypes { totalCount } resources { totalCount } projects { totalCount }
+  changes { totalCount } tool(ref: "demo/mixed") { description resourceSlots { name resourceType { name } } } }`;
 const TOOL = `query($ref: String!) { tool(ref: $ref) { id description resourceSlots { name access binding required resourceType { name } staticResource { name } } } }`;
 
 describe('register CLI (npm run register) against a real server', function () {
@@ -75,7 +60,7 @@ describe('register CLI (npm run register) against a real server', function () {
       'ok    examples/tools/demo-mixed.yaml: tool demo/mixed registered',
       'ok    examples/tools/parameter-target.yaml: tool examples/parameter-target registered',
       'ok    examples/tools/static-config-dir.yaml: tool examples/static-config-dir registered',
-      '10 registered, 0 failed, 0 skipped (5 files)',
+      '10 registered, 0 updated, 0 unchanged, 0 failed, 0 skipped (5 files)',
     ]);
     expect(run.code).to.equal(0);
     expect(run.stderr).to.equal('');
@@ -111,11 +96,11 @@ describe('register CLI (npm run register) against a real server', function () {
     ]);
   });
 
-  it('registers every example tool against the demo registry (DEMO_DATA), demo/mixed included with --update', async () => {
+  it('registers every example tool against the demo registry (DEMO_DATA), demo/mixed (already there) unchanged', async () => {
     server = await startServer(sqlite, { demoData: true });
     const run = await runCli(['--url', server.url, '--update', 'examples/tools']);
-    expect(run.stdout).to.contain('ok    examples/tools/demo-mixed.yaml: tool demo/mixed updated\n');
-    expect(run.stdout).to.contain('3 registered, 1 updated, 0 failed, 0 skipped (4 files)');
+    expect(run.stdout).to.contain('ok    examples/tools/demo-mixed.yaml: tool demo/mixed unchanged\n');
+    expect(run.stdout).to.contain('3 registered, 0 updated, 1 unchanged, 0 failed, 0 skipped (4 files)');
     expect(run.code).to.equal(0);
     expect((await server.data(TOOL_COUNT)).tools.totalCount).to.equal(4);
   });
@@ -155,7 +140,7 @@ describe('register CLI (npm run register) against a real server', function () {
       `        ${typo}:9:14: resource_slots[1].binding: 'PARAMETER' is not one of contextual, static, parameter (did you mean 'parameter'?)\n`,
     );
     expect(run.stdout).to.match(new RegExp(`FAIL  ${syntax}: 1 problem\\n        ${syntax}:5:\\d+: \\S`));
-    expect(run.stdout).to.contain('0 registered, 2 failed, 0 skipped (2 files)');
+    expect(run.stdout).to.contain('0 registered, 0 updated, 0 unchanged, 2 failed, 0 skipped (2 files)');
     expect(run.code).to.equal(1);
     expect((await server.data(TOOL_COUNT)).tools.totalCount).to.equal(1);
   });
@@ -180,12 +165,12 @@ describe('register CLI (npm run register) against a real server', function () {
       `FAIL  ${file}: tool acme/bad-static: TOOL_VALIDATION_FAILED (2 problems)`,
       `        ${file}:6:22: resource_slots[0].static_resource: slot 1 ('config') requires type 'fs-directory', but resource 'acme/app-repo' has type git-checkout, which does not reach it`,
       `        ${file}:8:20: resource_slots[1].resource_type: slot 2 ('scratch') requires resource type 'no-such-type', which is not registered`,
-      '0 registered, 1 failed, 0 skipped (1 file)',
+      '0 registered, 0 updated, 0 unchanged, 1 failed, 0 skipped (1 file)',
     ]);
     expect(run.code).to.equal(1);
   });
 
-  it('--dry-run checks tools with validateTool and stores nothing', async () => {
+  it('--dry-run sends every change with dryRun: the checks of a real run, the impact, and nothing stored', async () => {
     server = await startServer(sqlite, { demoData: true });
     const bad = write(
       'dry/bad.yaml',
@@ -197,9 +182,18 @@ describe('register CLI (npm run register) against a real server', function () {
         '    binding: static',
       ),
     );
-    const before = await server.data(
-      `{ tools { totalCount } resourceTypes { totalCount } resources { totalCount } projects { totalCount } }`,
+    const changed = write(
+      'dry/mixed.yaml',
+      lines(
+        'name: demo/mixed',
+        'description: The repo slot now wants a directory.',
+        'resource_slots:',
+        '  - { name: repo, resource_type: fs-directory, access: read_write }',
+        '  - { name: config, resource_type: fs-directory, binding: static, static_resource: local/shared-config }',
+        '  - { name: output, resource_type: fs-directory, access: write_only, binding: parameter }',
+      ),
     );
+    const before = await server.data(STATE);
 
     const good = await runCli([
       '--url',
@@ -210,31 +204,234 @@ describe('register CLI (npm run register) against a real server', function () {
       'examples/registry.yaml',
     ]);
     expect(good.stdout.trim().split('\n')).to.deep.equal([
-      'ok    examples/registry.yaml: 2 resource types, 2 resources, 1 project, 1 link would be registered',
+      'ok    examples/registry.yaml: 2 resource types, 2 resources, 1 project, 1 link unchanged',
       'ok    examples/tools/contextual-repo.yaml: tool examples/contextual-repo would be registered',
       'ok    examples/tools/static-config-dir.yaml: tool examples/static-config-dir would be registered',
-      '8 valid, 0 failed, 0 skipped (3 files; dry run, nothing stored)',
+      '2 would be registered, 0 would be updated, 6 unchanged, 0 failed, 0 skipped (3 files; dry run, nothing stored)',
     ]);
     expect(good.code).to.equal(0);
 
-    const failing = await runCli(['--url', server.url, '--dry-run', 'examples/tools/demo-mixed.yaml', bad]);
+    const failing = await runCli(['--url', server.url, '--dry-run', changed, bad]);
     expect(failing.stdout).to.contain(
       `FAIL  ${bad}: tool acme/dry-bad: TOOL_VALIDATION_FAILED (1 problem)\n        ${bad}:3:5: resource_slots[0].static_resource: slot 1 ('config') is STATIC but names no staticResource\n`,
     );
     expect(failing.stdout).to.contain(
-      "FAIL  examples/tools/demo-mixed.yaml: tool demo/mixed: CONFLICT: a tool named 'demo/mixed' already exists (--update replaces it)",
+      `FAIL  ${changed}: tool demo/mixed: CONFLICT: tool 'demo/mixed' exists and differs (description; resource_slots[0].resource_type: git-checkout → fs-directory); use --update to change it\n`,
     );
     expect(failing.code).to.equal(1);
 
-    const update = await runCli(['--url', server.url, '--dry-run', '--update', 'examples/tools/demo-mixed.yaml']);
-    expect(update.stdout).to.contain('ok    examples/tools/demo-mixed.yaml: tool demo/mixed would be updated');
+    const update = await runCli(['--url', server.url, '--dry-run', '--update', changed]);
+    expect(update.stdout.trim().split('\n')).to.deep.equal([
+      `ok    ${changed}: tool demo/mixed would be updated`,
+      '    impact: 1 binding change',
+      '      demo/mixed in demo, slot repo: BOUND acme/app-repo → FAILED NO_MATCH',
+      '0 would be registered, 1 would be updated, 0 unchanged, 0 failed, 0 skipped (1 file; dry run, nothing stored)',
+    ]);
     expect(update.code).to.equal(0);
 
-    expect(
-      await server.data(
-        `{ tools { totalCount } resourceTypes { totalCount } resources { totalCount } projects { totalCount } }`,
+    expect(await server.data(STATE)).to.deep.equal(before);
+  });
+
+  it('leaves an identical re-registration unchanged: every entry unchanged, exit 0, no edit committed', async () => {
+    server = await startServer(sqlite, { demoData: true });
+    const first = await runCli(['--url', server.url, 'examples/']);
+    expect(first.stdout).to.contain(
+      'ok    examples/registry.yaml: 2 resource types, 2 resources, 1 project, 1 link unchanged\n',
+    );
+    expect(first.stdout).to.contain('3 registered, 0 updated, 7 unchanged, 0 failed, 0 skipped (5 files)');
+    const edits = await server.data(`{ changes { totalCount } }`);
+    expect(edits.changes.totalCount).to.be.greaterThan(0);
+
+    for (const flags of [[], ['--update'], ['--dry-run'], ['--dry-run', '--update']]) {
+      const again = await runCli(['--url', server.url, ...flags, 'examples/']);
+      const would = flags.includes('--dry-run') ? 'would be ' : '';
+      expect(again.stdout.trim().split('\n'), flags.join(' ')).to.deep.equal([
+        'ok    examples/registry.yaml: 2 resource types, 2 resources, 1 project, 1 link unchanged',
+        'ok    examples/tools/contextual-repo.yaml: tool examples/contextual-repo unchanged',
+        'ok    examples/tools/demo-mixed.yaml: tool demo/mixed unchanged',
+        'ok    examples/tools/parameter-target.yaml: tool examples/parameter-target unchanged',
+        'ok    examples/tools/static-config-dir.yaml: tool examples/static-config-dir unchanged',
+        `0 ${would}registered, 0 ${would}updated, 10 unchanged, 0 failed, 0 skipped (5 files${would ? '; dry run, nothing stored' : ''})`,
+      ]);
+      expect(again.code).to.equal(0);
+    }
+    expect(await server.data(`{ changes { totalCount } }`)).to.deep.equal(edits);
+  });
+
+  it('reports every entry that differs as a CONFLICT and sends nothing; --update changes each kind in place', async () => {
+    server = await startServer(sqlite, { demoData: true });
+    const file = write(
+      'differs/registry.yaml',
+      lines(
+        'resource_types:',
+        '  - name: git-checkout',
+        '    description: A checked-out git working tree.',
+        '  - name: storage',
+        '  - name: fs-directory',
+        '    description: A directory on a file system.',
+        '    parent_types: [storage, git-checkout]',
+        'resources:',
+        '  - name: local/shared-config',
+        '    type: fs-directory',
+        '  - name: acme/app-repo',
+        '    type: fs-directory',
+        "    description: The application's repository, now a plain directory.",
+        'projects:',
+        '  - name: demo',
+        '    description: The demo project, described anew.',
+        '    links:',
+        '      - { resource: acme/app-repo, alias: code }',
+        'tools:',
+        '  - name: demo/mixed',
+        '    resource_slots:',
+        '      - { name: code, resource_type: fs-directory, access: read_write }',
+        '      - { name: config, resource_type: fs-directory, binding: static, static_resource: local/shared-config }',
       ),
-    ).to.deep.equal(before);
+    );
+    const ids = await server.data(IDS);
+    const edits = await server.data(`{ changes { totalCount } }`);
+
+    const conflict = await runCli(['--url', server.url, file]);
+    const differs = (what: string, how: string) => `${what} exists and differs (${how}); use --update to change it`;
+    expect(conflict.stdout.trim().split('\n')).to.deep.equal([
+      `FAIL  ${file}: 7 of 8 entries not done`,
+      '        resource type git-checkout: unchanged',
+      '        resource type storage: skipped (not sent: entries of this file differ from the registry)',
+      `        resource type fs-directory: CONFLICT: ${differs("resource type 'fs-directory'", 'parent_types: [git-checkout] → [storage, git-checkout]')}`,
+      `        resource local/shared-config: CONFLICT: ${differs("resource 'local/shared-config'", 'description')}`,
+      `        resource acme/app-repo: CONFLICT: ${differs("resource 'acme/app-repo'", 'type: git-checkout → fs-directory; description')}`,
+      `        project demo: CONFLICT: ${differs("project 'demo'", 'description')}`,
+      `        link demo → acme/app-repo as code: CONFLICT: ${differs("link 'demo → acme/app-repo'", 'alias: repo → code')}`,
+      `        tool demo/mixed: CONFLICT: ${differs("tool 'demo/mixed'", 'description; resource_slots: [repo, config, output] → [code, config]')}`,
+      '0 registered, 0 updated, 1 unchanged, 6 failed, 1 skipped (1 file)',
+    ]);
+    expect(conflict.code).to.equal(1);
+    expect(await server.data(`{ changes { totalCount } }`)).to.deep.equal(edits);
+
+    const updated = await runCli(['--url', server.url, '--update', file]);
+    expect(updated.stdout.trim().split('\n')).to.deep.equal([
+      `ok    ${file}: 1 resource type unchanged; 1 resource type registered; 1 resource type, 2 resources, 1 project, 1 link, 1 tool updated`,
+      '        tool demo/mixed: updated',
+      '            impact: 3 binding changes',
+      '              demo/mixed (no project), slot output: DEFERRED → ABSENT',
+      '              demo/mixed in demo, slot code: ABSENT → BOUND acme/app-repo',
+      '              demo/mixed in demo, slot repo: BOUND acme/app-repo → ABSENT',
+      '1 registered, 6 updated, 1 unchanged, 0 failed, 0 skipped (1 file)',
+    ]);
+    expect(updated.code).to.equal(0);
+    expect(await server.data(IDS)).to.deep.equal(ids);
+    expect(
+      await server.data(`{
+        fs: resourceType(ref: "fs-directory") { parentTypes { name } }
+        config: resource(ref: "local/shared-config") { description }
+        repo: resource(ref: "acme/app-repo") { type { name } description }
+        project(ref: "demo") { description resources { alias resource { name } } }
+        tool(ref: "demo/mixed") { description resourceSlots { name resourceType { name } staticResource { name } } } }`),
+    ).to.deep.equal({
+      fs: { parentTypes: [{ name: 'storage' }, { name: 'git-checkout' }] },
+      config: { description: null },
+      repo: { type: { name: 'fs-directory' }, description: "The application's repository, now a plain directory." },
+      project: {
+        description: 'The demo project, described anew.',
+        resources: [{ alias: 'code', resource: { name: 'acme/app-repo' } }],
+      },
+      tool: {
+        description: null,
+        resourceSlots: [
+          { name: 'code', resourceType: { name: 'fs-directory' }, staticResource: null },
+          { name: 'config', resourceType: { name: 'fs-directory' }, staticResource: { name: 'local/shared-config' } },
+        ],
+      },
+    });
+
+    const again = await runCli(['--url', server.url, file]);
+    expect(again.stdout).to.contain(
+      `ok    ${file}: 3 resource types, 2 resources, 1 project, 1 link, 1 tool unchanged\n`,
+    );
+    expect(again.code).to.equal(0);
+  });
+
+  it('--dry-run prints the binding impact of moving an alias and changes nothing; the real run moves it link by link', async () => {
+    server = await startServer(sqlite);
+    const r = registryOf(server);
+    await r.type('database');
+    await r.resource('prod/orders-db', 'database');
+    await r.resource('prod/users-db', 'database');
+    await r.project('shop');
+    await r.link('shop', 'prod/orders-db', 'db');
+    await r.link('shop', 'prod/users-db');
+    await r.tool('acme/migrate', [{ name: 'db', resourceType: 'database', access: 'READ_WRITE' }]);
+    // The file gives the alias to users-db first: the link that frees it must change before.
+    const file = write(
+      'move/shop.yaml',
+      lines(
+        'projects:',
+        '  - name: shop',
+        '    links:',
+        '      - { resource: prod/users-db, alias: db }',
+        '      - { resource: prod/orders-db }',
+      ),
+    );
+    const SHOP = `{ changes { totalCount } project(ref: "shop") { resources { alias resource { name } } }
+      resolveBindings(tool: "acme/migrate", project: "shop") { resource { name } } }`;
+    const before = await server.data(SHOP);
+    expect(before.resolveBindings).to.deep.equal([{ resource: { name: 'prod/orders-db' } }]);
+
+    const dry = await runCli(['--url', server.url, '--dry-run', '--update', file]);
+    expect(dry.stdout.trim().split('\n')).to.deep.equal([
+      `ok    ${file}: 1 project unchanged; 1 link would be updated; ` +
+        '1 link would be updated (takes an alias an earlier entry of this dry run frees; checked when it is free)',
+      '        link shop → prod/orders-db: would be updated',
+      '            impact: 1 binding change',
+      '              acme/migrate in shop, slot db: BOUND prod/orders-db → FAILED AMBIGUOUS',
+      '0 would be registered, 2 would be updated, 1 unchanged, 0 failed, 0 skipped (1 file; dry run, nothing stored)',
+    ]);
+    expect(dry.code).to.equal(0);
+    expect(await server.data(SHOP)).to.deep.equal(before);
+
+    const real = await runCli(['--url', server.url, '--update', file]);
+    expect(real.stdout.trim().split('\n')).to.deep.equal([
+      `ok    ${file}: 1 project unchanged; 2 links updated`,
+      '        link shop → prod/orders-db: updated',
+      '            impact: 1 binding change',
+      '              acme/migrate in shop, slot db: BOUND prod/orders-db → FAILED AMBIGUOUS',
+      '        link shop → prod/users-db as db: updated',
+      '            impact: 1 binding change',
+      '              acme/migrate in shop, slot db: FAILED AMBIGUOUS → BOUND prod/users-db',
+      '0 registered, 2 updated, 1 unchanged, 0 failed, 0 skipped (1 file)',
+    ]);
+    expect(real.code).to.equal(0);
+    expect((await server.data(SHOP)).resolveBindings).to.deep.equal([{ resource: { name: 'prod/users-db' } }]);
+  });
+
+  it('lists at most 10 binding changes under an entry and counts the rest', async () => {
+    server = await startServer(sqlite);
+    const r = registryOf(server);
+    await r.type('database');
+    await r.type('queue');
+    await r.resource('prod/db', 'database');
+    for (let i = 1; i <= 12; i++) {
+      const project = `team-${String(i).padStart(2, '0')}`;
+      await r.project(project);
+      await r.link(project, 'prod/db');
+    }
+    await r.tool('acme/worker', [{ name: 'db', resourceType: 'database' }]);
+    const file = write(
+      'many/worker.yaml',
+      lines('name: acme/worker', 'resource_slots:', '  - { name: db, resource_type: queue }'),
+    );
+    const dry = await runCli(['--url', server.url, '--dry-run', '--update', file]);
+    expect(dry.stdout.trim().split('\n')).to.deep.equal([
+      `ok    ${file}: tool acme/worker would be updated`,
+      '    impact: 12 binding changes',
+      ...Array.from(
+        { length: 10 },
+        (_, i) =>
+          `      acme/worker in team-${String(i + 1).padStart(2, '0')}, slot db: BOUND prod/db → FAILED NO_MATCH`,
+      ),
+      '      … and 2 more',
+      '0 would be registered, 1 would be updated, 0 unchanged, 0 failed, 0 skipped (1 file; dry run, nothing stored)',
+    ]);
   });
 
   it('--update replaces a tool of the same name (same id, new slots); without it the name is a CONFLICT', async () => {
@@ -266,7 +463,7 @@ describe('register CLI (npm run register) against a real server', function () {
     );
     const conflict = await runCli(['--url', server.url, file]);
     expect(conflict.stdout).to.contain(
-      `FAIL  ${file}: tool acme/lint: CONFLICT: a tool named 'acme/lint' already exists`,
+      `FAIL  ${file}: tool acme/lint: CONFLICT: tool 'acme/lint' exists and differs (description; resource_slots: [repo] → [report]); use --update to change it\n`,
     );
     expect(conflict.code).to.equal(1);
     expect((await server.data(TOOL, { ref: 'acme/lint' })).tool).to.deep.equal(first);
@@ -328,14 +525,16 @@ describe('register CLI (npm run register) against a real server', function () {
       `FAIL  ${dir}/nested/d.yaml: 2 problems`,
       `        ${dir}/nested/d.yaml:1:1: missing key 'resource_slots'`,
       `        ${dir}/nested/d.yaml:2:1: unknown key 'resource_slot' (did you mean 'resource_slots'?)`,
-      '9 registered, 1 failed, 0 skipped (4 files)',
+      '9 registered, 0 updated, 0 unchanged, 1 failed, 0 skipped (4 files)',
     ]);
     expect(run.code).to.equal(1);
 
     const empty = (server2 = await startServer(sqlite));
     const dry = await runCli(['--url', empty.url, '--dry-run', join(dir, 'z-registry.yaml')]);
+    // The server checks base-dir and team; what needs them is only checked once they exist.
     expect(dry.stdout).to.contain(
-      `ok    ${dir}/z-registry.yaml: 2 resource types, 1 resource, 1 project, 1 link, 1 tool would be registered\n`,
+      `ok    ${dir}/z-registry.yaml: 1 resource type, 1 project would be registered; ` +
+        '1 resource type, 1 resource, 1 link, 1 tool would be registered (needs entries earlier in this dry run; checked when they exist)\n',
     );
     expect(dry.code).to.equal(0);
     expect(await empty.data(`{ tools { totalCount } resourceTypes { totalCount } }`)).to.deep.equal({
@@ -363,19 +562,27 @@ describe('register CLI (npm run register) against a real server', function () {
       `FAIL  ${file}: 2 of 2 entries not done`,
       "        resource type child: NOT_FOUND: parent type 'missing-parent' is not registered",
       '        resource x/y: skipped (not sent: an earlier entry of this file failed)',
-      '0 registered, 1 failed, 1 skipped (1 file)',
+      '0 registered, 0 updated, 0 unchanged, 1 failed, 1 skipped (1 file)',
     ]);
     expect(run.code).to.equal(1);
   });
 
   it('sends the token from --token, else ADMIN_TOKEN, as a bearer token, and none when there is none', async () => {
     const seen: (string | undefined)[] = [];
+    const nothing = { totalCount: 0, truncated: false, complete: true, changes: [] };
     const fake: Server = createServer((request, response) => {
       seen.push(request.headers.authorization);
-      request.resume();
+      let body = '';
+      request.on('data', (chunk) => (body += chunk));
       request.on('end', () => {
+        // First the read (the tool is not there), then the mutation.
+        const mutation = (JSON.parse(body) as { query: string }).query.startsWith('mutation');
         response.setHeader('content-type', 'application/json');
-        response.end(JSON.stringify({ data: { registerTool: { id: 'x' } } }));
+        response.end(
+          JSON.stringify({
+            data: mutation ? { registerTool: { registryVersion: 1, dryRun: false, impact: nothing } } : { a0: null },
+          }),
+        );
       });
     });
     await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
@@ -385,13 +592,20 @@ describe('register CLI (npm run register) against a real server', function () {
       expect((await runCli(['--url', url, '--token', 's3cret', file], { ADMIN_TOKEN: 'from-env' })).code).to.equal(0);
       expect((await runCli(['--url', url, file], { ADMIN_TOKEN: 'from-env' })).code).to.equal(0);
       expect((await runCli(['--url', url, file])).code).to.equal(0);
-      expect(seen).to.deep.equal(['Bearer s3cret', 'Bearer from-env', undefined]);
+      expect(seen).to.deep.equal([
+        'Bearer s3cret',
+        'Bearer s3cret',
+        'Bearer from-env',
+        'Bearer from-env',
+        undefined,
+        undefined,
+      ]);
     } finally {
       await new Promise((resolve) => fake.close(resolve));
     }
   });
 
-  it('registers on a server that enforces tokens only with the admin token; the read token is enough for a dry run', async () => {
+  it('registers on a server that enforces tokens only with the admin token, dry runs included; the read token sees what is unchanged', async () => {
     const ADMIN = 'cli-admin-token-0123456789';
     const READER = 'cli-read-token-0123456789';
     server = await startServer(sqlite, { demoData: true, adminToken: ADMIN, readToken: READER });
@@ -408,7 +622,13 @@ describe('register CLI (npm run register) against a real server', function () {
       `FAIL  ${file}: tool examples/contextual-repo: UNAUTHENTICATED: reading the registry needs a token`,
     );
     expect(dryAnonymous.code).to.equal(1);
-    const dryRun = await runCli(['--url', server.url, '--dry-run', file], { ADMIN_TOKEN: READER });
+    const dryReader = await runCli(['--url', server.url, '--dry-run', file], { ADMIN_TOKEN: READER });
+    expect(dryReader.stdout).to.contain(`FAIL  ${file}: tool examples/contextual-repo: FORBIDDEN: `);
+    expect(dryReader.code).to.equal(1);
+    const unchanged = await runCli(['--url', server.url, 'examples/tools/demo-mixed.yaml'], { ADMIN_TOKEN: READER });
+    expect(unchanged.stdout).to.contain('ok    examples/tools/demo-mixed.yaml: tool demo/mixed unchanged');
+    expect(unchanged.code).to.equal(0);
+    const dryRun = await runCli(['--url', server.url, '--dry-run', file], { ADMIN_TOKEN: ADMIN });
     expect(dryRun.stdout).to.contain(`ok    ${file}: tool examples/contextual-repo would be registered`);
     expect(dryRun.code).to.equal(0);
 
@@ -424,7 +644,7 @@ describe('register CLI (npm run register) against a real server', function () {
     await new Promise((resolve) => closed.close(resolve));
     const run = await runCli(['--url', `http://127.0.0.1:${port}/graphql`, 'examples/tools']);
     expect(run.stderr).to.contain(`register: cannot reach http://127.0.0.1:${port}/graphql: ECONNREFUSED`);
-    expect(run.stdout).to.contain('0 registered, 1 failed, 3 skipped (4 files)');
+    expect(run.stdout).to.contain('0 registered, 0 updated, 0 unchanged, 1 failed, 3 skipped (4 files)');
     expect(run.code).to.equal(1);
   });
 
@@ -466,6 +686,7 @@ describe('register CLI (npm run register) against a real server', function () {
     expect(empty.code).to.equal(2);
     const help = await runCli(['--help']);
     expect(help.stdout).to.contain('Usage: npm run register -- [options] <file-or-dir>...');
+    expect(help.stdout).to.contain('--update         Update what exists and differs');
     expect(help.code).to.equal(0);
   });
 
@@ -488,7 +709,9 @@ describe('register CLI (npm run register) against a real server', function () {
       child.on('close', () => resolve(out));
     });
     expect(onTerminal).to.match(/register [█░]+ \d\/4 files/);
-    expect(onTerminal).to.contain('4 valid, 0 failed, 0 skipped (4 files; dry run, nothing stored)');
+    expect(onTerminal).to.contain(
+      '3 would be registered, 0 would be updated, 1 unchanged, 0 failed, 0 skipped (4 files; dry run, nothing stored)',
+    );
     const piped = await runCli(['--url', server.url, '--dry-run', '--update', 'examples/tools']);
     expect(piped.stdout + piped.stderr).not.to.match(/[█░]|files {2}/);
   });

@@ -1,0 +1,36 @@
+import { spawn } from 'node:child_process';
+import { repositoryRoot } from '../../src/demo/demo-data';
+
+/** What a command-line run left: its exit code and output. */
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs a script of scripts/ as `npm run` does (node -r @swc-node/register),
+ * in a child process, from the repository root, without the caller's
+ * ADMIN_TOKEN or npm variables unless `env` sets them.
+ */
+export function runScript(
+  script: 'register' | 'export',
+  args: string[],
+  env: Record<string, string | undefined> = {},
+): Promise<CliRun> {
+  const { ADMIN_TOKEN: _token, INIT_CWD: _initCwd, npm_lifecycle_event: _event, ...base } = process.env;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-r', '@swc-node/register', `scripts/${script}.ts`, ...args], {
+      cwd: repositoryRoot(),
+      env: { ...base, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 60_000,
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
