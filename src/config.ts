@@ -25,6 +25,8 @@ export interface AppConfig {
   readonly introspection: boolean;
   /** Keep whole responses to read-only operations, per registry version (RESPONSE_CACHE, default on). */
   readonly responseCache: boolean;
+  /** How many changes a subscriber may have waiting before it is dropped as too slow (SUBSCRIPTION_QUEUE, default 1000). */
+  readonly subscriptionQueue?: number;
   /** Count SQL statements and expose the count at /debug/sql-stats (benchmarks only). */
   readonly countSql: boolean;
 }
@@ -61,6 +63,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     introspection: parseBoolean('INTROSPECTION', env.INTROSPECTION, true),
     countSql: parseBoolean('BENCH_COUNT_SQL', env.BENCH_COUNT_SQL, false),
     responseCache: parseBoolean('RESPONSE_CACHE', env.RESPONSE_CACHE, true),
+    subscriptionQueue: parseCount('SUBSCRIPTION_QUEUE', env.SUBSCRIPTION_QUEUE, 1000),
   });
 }
 
@@ -160,6 +163,15 @@ function parsePort(value: string | undefined): number {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new ConfigError(`PORT must be an integer from 0 to 65535 (got "${value}")`);
   return port;
+}
+
+function parseCount(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const count = Number(value);
+  if (!Number.isInteger(count) || count < 1 || count > 1_000_000) {
+    throw new ConfigError(`${name} must be a whole number from 1 to 1000000 (got "${value}")`);
+  }
+  return count;
 }
 
 function parseBoolean(name: string, value: string | undefined, fallback: boolean): boolean {

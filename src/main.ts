@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import type { Logger } from 'pino';
-import { createServices } from './application/services';
+import { createServices, type Services } from './application/services';
 import { RegistryVersioning } from './application/versioning';
 import { checkConfig, ConfigError, loadConfig, type AppConfig } from './config';
 import { loadDemoData } from './demo/demo-data';
@@ -9,6 +9,7 @@ import { createHttpServer } from './http/server';
 import { createLogger } from './logging';
 import { Database } from './persistence/database';
 import { SCHEMA_CREATING_MIGRATION } from './persistence/migrations';
+import { PostgresChangeListener } from './persistence/change-listener';
 import { acquireSqliteOwnerLock } from './persistence/sqlite-owner-lock';
 
 /** A started server. */
@@ -18,6 +19,9 @@ export interface RunningApp {
   readonly port: number;
   readonly db: Database;
   readonly versioning: RegistryVersioning;
+  readonly services: Services;
+  /** On PostgreSQL, the LISTEN connection that tells this instance of other instances' changes. */
+  readonly changeListener: PostgresChangeListener | null;
   /** The migrations this start applied (empty when the database was already current). */
   readonly migrationsApplied: readonly string[];
   /** Stops accepting requests, lets in-flight ones finish, and closes the database. */
@@ -48,7 +52,19 @@ export async function bootstrap(
     if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
 
     const versioning = await RegistryVersioning.open(db);
-    const services = createServices(versioning);
+    const services = createServices(versioning, { subscriptionQueue: config.subscriptionQueue });
+    // The live change log: signalled by this process's own commits, and on PostgreSQL by every instance's NOTIFY.
+    await services.feed.start();
+    services.writes.listen((committed) => services.feed.signal(committed.version));
+    const changeListener =
+      config.database.kind === 'postgres'
+        ? new PostgresChangeListener(config.database.url, {
+            changed: (version) => services.feed.signal(version),
+            connected: () => services.feed.signal(),
+            lost: (error) => logger.warn({ err: error }, 'lost the change notification connection; reconnecting'),
+          })
+        : null;
+    await changeListener?.start();
 
     // Only the start that created the schema loads the demo, so several instances starting at once on an empty database load it once.
     if (config.demoData && applied.includes(SCHEMA_CREATING_MIGRATION) && (await versioning.current()).version === 0) {
@@ -67,7 +83,13 @@ export async function bootstrap(
         return db.isMigrated();
       },
       debugRoutes: config.countSql
-        ? { '/debug/sql-stats': () => ({ statements: db.counter.count, memory: process.memoryUsage() }) }
+        ? {
+            '/debug/sql-stats': () => ({
+              statements: db.counter.count,
+              subscribers: services.feed.size,
+              memory: process.memoryUsage(),
+            }),
+          }
         : {},
       graphiqlDir: options.graphiqlDir,
     });
@@ -84,10 +106,13 @@ export async function bootstrap(
       port,
       db,
       versioning,
+      services,
+      changeListener,
       migrationsApplied: applied,
       close: () =>
         (closing ??= (async () => {
           await fastify.close();
+          await changeListener?.stop();
           await db.close();
           ownerLock?.release();
         })()),

@@ -17,7 +17,8 @@ export type LoadName =
   | 'write'
   | 'floor (no cache)'
   | 'resolve (no cache)'
-  | 'dashboard (no cache)';
+  | 'dashboard (no cache)'
+  | 'matrix (no cache)';
 
 /** Sent with the "(no cache)" loads: asks the server for a fresh answer, past its response cache. */
 export const NO_CACHE = { 'cache-control': 'no-cache' } as const;

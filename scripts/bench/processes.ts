@@ -272,6 +272,16 @@ export async function sqlStatements(origin: string): Promise<number> {
   return body.statements;
 }
 
+/** Waits until the server reports at least `count` live subscribers (GET /debug/sql-stats). */
+export async function waitForSubscribers(origin: string, count: number): Promise<void> {
+  for (let tries = 0; tries < 200; tries++) {
+    const body = (await (await fetch(`${origin}/debug/sql-stats`)).json()) as { subscribers?: number };
+    if ((body.subscribers ?? 0) >= count) return;
+    await sleep(25);
+  }
+  throw new Error(`the server did not report ${count} subscribers`);
+}
+
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname } from 'node:path';
 import type { ImpactPreview } from './impacts';
+import type { DeliveryResult } from './subscribers';
 import { errorCount, type LoadName, type LoadResult } from './loads';
 import type { RegistryCounts } from './model';
 import { formatSize, type BenchOptions } from './options';
@@ -61,6 +62,8 @@ export interface FullReport {
   readonly loads: LoadRow[];
   /** Dry runs of the widest-reaching mutations, timed once each. */
   readonly impacts: ImpactPreview[];
+  /** Subscription events delivered during the write load, by number of subscribers. */
+  readonly delivery: (DeliveryResult & { readonly writesPerSecond: number })[];
   readonly targets: TargetCheck[];
   readonly errors: boolean;
   readonly elapsedMs: number;
@@ -239,6 +242,20 @@ export function growthTable(report: GrowthReport): string {
 }
 
 /** PASS/FAIL lines. */
+/** Subscription delivery as a Markdown table. */
+export function deliveryTable(delivery: FullReport['delivery']): string {
+  if (delivery.length === 0) return '';
+  const rows = delivery.map(
+    (d) =>
+      `| ${d.subscribers} | ${Math.round(d.writesPerSecond).toLocaleString('en-US')} | ${Math.round(d.eventsPerSecond).toLocaleString('en-US')} | ${d.perSubscriber.min.toLocaleString('en-US')}–${d.perSubscriber.max.toLocaleString('en-US')} | ${d.latencyMs.p50} | ${d.latencyMs.p99} | ${d.latencyMs.max} |`,
+  );
+  return [
+    '| Subscribers (registryChanged) | Writes/s | Events/s delivered (all subscribers) | Events per subscriber | Commit→arrival p50 (ms) | p99 (ms) | max (ms) |',
+    '|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows,
+  ].join('\n');
+}
+
 /** The impact previews as a Markdown table. */
 export function impactTable(impacts: readonly ImpactPreview[]): string {
   if (impacts.length === 0) return '';

@@ -9,6 +9,7 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { cachedRegistry, removeDatabaseFiles, type CachedRegistry } from './generate';
 import { measureImpacts, type ImpactPreview } from './impacts';
+import { openSubscribers } from './subscribers';
 import { hasErrors, NO_CACHE, runLoad, type LoadDefinition, type LoadResult, type LoadSettings } from './loads';
 import { loadRegistryModel, type RegistryModel } from './model';
 import { formatSize, type BenchOptions } from './options';
@@ -17,6 +18,7 @@ import {
   rssBytes,
   sleep,
   startHttpBaseline,
+  waitForSubscribers,
   startRegistryServer,
   type RegistryServer,
 } from './processes';
@@ -38,6 +40,8 @@ import {
   dashboardRequests,
   FLOOR_QUERY,
   graphqlBody,
+  matrixRequests,
+  verifyMatrix,
   resolveRequests,
   verifyDashboard,
   verifyFloor,
@@ -216,6 +220,7 @@ export async function runFull(root: string, options: BenchOptions): Promise<Full
 
   let server: FullReport['server'] = { startupMs: 0, rssMaxBytes: 0, rssAfterBytes: 0 };
   let impacts: ImpactPreview[] = [];
+  const delivery: FullReport['delivery'] = [];
   await withServer(root, registry, async (running) => {
     const at = settings(options, running);
     const floorBody = graphqlBody(FLOOR_QUERY);
@@ -275,20 +280,46 @@ export async function runFull(root: string, options: BenchOptions): Promise<Full
         at,
       ),
     );
-    const nextTool = writeRequests(registry.model, random.derive('write'), `run-${Date.now().toString(36)}`);
+    const matrices = matrixRequests(registry.model, random.derive('matrix'));
     loads.push(
       await measured(
         {
-          name: 'write',
+          name: 'matrix (no cache)',
           url: running.graphqlUrl,
-          next: nextTool,
-          verify: verifyWrite,
-          verifyEvery: 1,
-          headers: { authorization: `Bearer ${BENCH_ADMIN_TOKEN}` },
+          next: () => random.pick(matrices),
+          verify: verifyMatrix,
+          verifyEvery: 10,
+          headers: NO_CACHE,
         },
         at,
       ),
     );
+    const nextTool = writeRequests(registry.model, random.derive('write'), `run-${Date.now().toString(36)}`);
+    const writeLoad: LoadDefinition<string> = {
+      name: 'write',
+      url: running.graphqlUrl,
+      next: nextTool,
+      verify: verifyWrite,
+      verifyEvery: 1,
+      headers: { authorization: `Bearer ${BENCH_ADMIN_TOKEN}` },
+    };
+    loads.push(await measured(writeLoad, at));
+
+    // The write load again, with 1, 10 and 100 WebSocket subscribers counting what is delivered to them.
+    for (const count of options.quick ? [10] : [1, 10, 100]) {
+      const subscribers = await openSubscribers(running.graphqlUrl, count);
+      await waitForSubscribers(running.origin, count);
+      progress(`write with ${count} subscriber${count === 1 ? '' : 's'}: ${at.durationSeconds} s…`);
+      const result = await runLoad(writeLoad, { ...at, warmupSeconds: 0 });
+      const seen = subscribers.stop(result.durationSeconds);
+      await subscribers.close();
+      delivery.push({ ...seen, writesPerSecond: result.requestsPerSecond });
+      progress(
+        `  ${Math.round(seen.eventsPerSecond)} events/s delivered (${Math.round(result.requestsPerSecond)} writes/s), ` +
+          `commit to arrival p50 ${seen.latencyMs.p50} ms, p99 ${seen.latencyMs.p99} ms`,
+      );
+      if (hasErrors(result)) loads.push({ ...result, name: 'write' });
+    }
 
     progress('binding-impact previews (dry runs)…');
     impacts = await measureImpacts(registry.model, running.graphqlUrl, running.origin);
@@ -316,6 +347,7 @@ export async function runFull(root: string, options: BenchOptions): Promise<Full
     server,
     loads: rows,
     impacts,
+    delivery,
     targets: fullTargets(rows, server),
     errors: loads.some(hasErrors),
     elapsedMs: performance.now() - started,

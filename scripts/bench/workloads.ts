@@ -314,3 +314,46 @@ export function verifyWrite(body: string, expectedName: string): string | null {
   if (typeof tool.id !== 'string' || tool.id.length !== 26) return 'registerTool returned no id';
   return null;
 }
+
+/** The binding matrix a dashboard shows: 20 projects × 50 tools, the cells' status and reasons. */
+export const MATRIX_QUERY = `query Matrix($pa: String, $ta: String) {
+  bindingMatrix(projectsFirst: 20, toolsFirst: 50, projectsAfter: $pa, toolsAfter: $ta) {
+    projects { edges { node { id name } } pageInfo { hasNextPage endCursor } }
+    tools { edges { node { id name } } pageInfo { hasNextPage endCursor } }
+    cells { projectId toolId status failedSlots reasons }
+  }
+}`;
+
+/** How many cells a matrix page has. */
+export interface ExpectedMatrix {
+  readonly cells: number;
+}
+
+/** Matrix pages as a dashboard pages them: 20-project and 50-tool pages, followed by endCursor on both axes. */
+export function matrixRequests(model: RegistryModel, random: Random, count = 200): PreparedRequest<ExpectedMatrix>[] {
+  const projects = model.projects.map((p) => p.name).sort(compareNames);
+  const tools = model.tools.map((t) => t.name).sort(compareNames);
+  const pageStarts = (names: string[], size: number) =>
+    Array.from({ length: Math.max(1, Math.ceil(names.length / size)) }, (_, k) => k * size);
+  const projectStarts = pageStarts(projects, 20);
+  const toolStarts = pageStarts(tools, 50);
+  return Array.from({ length: count }, () => {
+    const p = random.pick(projectStarts);
+    const t = random.pick(toolStarts);
+    return {
+      body: graphqlBody(MATRIX_QUERY, {
+        pa: p === 0 ? null : encodeCursor(projects[p - 1]),
+        ta: t === 0 ? null : encodeCursor(tools[t - 1]),
+      }),
+      expect: { cells: Math.min(20, projects.length - p) * Math.min(50, tools.length - t) },
+    };
+  });
+}
+
+/** A matrix page has a cell for every pair of its pages. */
+export function verifyMatrix(body: string, expected: ExpectedMatrix): string | null {
+  const cells = (JSON.parse(body) as { data?: { bindingMatrix?: { cells?: unknown[] } } }).data?.bindingMatrix?.cells;
+  if (!Array.isArray(cells)) return 'no bindingMatrix.cells list';
+  if (cells.length !== expected.cells) return `${cells.length} cells, expected ${expected.cells}`;
+  return null;
+}

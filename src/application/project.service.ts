@@ -49,9 +49,20 @@ export class ProjectService {
     return session.projectByRef.load(ref);
   }
 
-  /** A page of projects by name. */
-  async list(request: PageRequest, session: ReadSession): Promise<Page<ProjectRecord>> {
-    const page = await session.pageProjects(request);
+  /** A page of projects by name; `linksResource` keeps those that link that resource (a ref). */
+  async list(
+    request: PageRequest,
+    session: ReadSession,
+    linksResource: string | null = null,
+  ): Promise<Page<ProjectRecord>> {
+    let resourceId: string | null = null;
+    if (linksResource !== null) {
+      requireWellFormedRef('filter.linksResource', linksResource);
+      const resource = await session.resourceByRef.load(linksResource);
+      if (!resource) throw new NotFoundError('resource', linksResource);
+      resourceId = resource.id;
+    }
+    const page = await session.pageProjects(request, resourceId);
     for (const project of page.items) session.projectById.prime(project.id, project);
     return page;
   }

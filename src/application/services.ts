@@ -1,5 +1,7 @@
 import { BindingService } from './binding.service';
+import { ChangeFeed } from './change-feed';
 import { ChangeLogService } from './change-log.service';
+import { MatrixService } from './matrix.service';
 import { NameHints } from './name-hints';
 import { ProjectService } from './project.service';
 import { RegistryWrites } from './registry-writes';
@@ -15,23 +17,30 @@ export interface Services {
   readonly projects: ProjectService;
   readonly tools: ToolService;
   readonly bindings: BindingService;
+  readonly matrix: MatrixService;
   readonly changes: ChangeLogService;
   readonly names: NameHints;
   /** Where every change runs; `listen` hears each committed one. */
   readonly writes: RegistryWrites;
+  /** The live change log, for subscriptions. */
+  readonly feed: ChangeFeed;
 }
 
 /** Builds the services over the registry's versioning (its reads and writes). */
-export function createServices(versioning: RegistryVersioning): Services {
+export function createServices(versioning: RegistryVersioning, options: { subscriptionQueue?: number } = {}): Services {
   const writes = new RegistryWrites(versioning);
+  const projects = new ProjectService(writes);
+  const tools = new ToolService(writes);
   return {
     resourceTypes: new ResourceTypeService(writes),
     resources: new ResourceService(writes),
-    projects: new ProjectService(writes),
-    tools: new ToolService(writes),
+    projects,
+    tools,
     bindings: new BindingService(),
+    matrix: new MatrixService(projects, tools),
     changes: new ChangeLogService(),
     names: new NameHints(),
     writes,
+    feed: new ChangeFeed(versioning, { queueLimit: options.subscriptionQueue }),
   };
 }

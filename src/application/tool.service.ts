@@ -37,9 +37,17 @@ export class ToolService {
     return session.toolByRef.load(ref);
   }
 
-  /** A page of tools by name. */
-  async list(request: PageRequest, session: ReadSession): Promise<Page<ToolRecord>> {
-    const page = await session.pageTools(request);
+  /** A page of tools by name; `slotType` keeps those that need a resource of that type, sub-types included. */
+  async list(request: PageRequest, session: ReadSession, slotType: string | null = null): Promise<Page<ToolRecord>> {
+    let slotTypeIds: string[] | null = null;
+    if (slotType !== null) {
+      requireWellFormedRef('filter.slotType', slotType);
+      const types = await session.hierarchy();
+      const type = types.byRef(slotType);
+      if (!type) throw new NotFoundError('resource type', slotType);
+      slotTypeIds = [type.id, ...types.descendantsOf(type.id).map((t) => t.id)];
+    }
+    const page = await session.pageTools(request, slotTypeIds);
     for (const tool of page.items) session.toolById.prime(tool.id, tool);
     return page;
   }

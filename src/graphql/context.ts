@@ -35,4 +35,6 @@ export interface RequestContext {
   readonly session: ReadSession;
   readonly log: FastifyBaseLogger;
   readonly report: RequestReport;
+  /** For a subscription: its connection, which the server may close (e.g. a consumer too slow to keep up). */
+  readonly transport?: { close(code: number, reason: string): void };
 }

@@ -59,6 +59,46 @@ const connectionEstimator: ComplexityEstimator = ({ args, childComplexity, field
   return 1 + childComplexity * Math.max(first, 1);
 };
 
+/** The binding matrix computes one cell per (project, tool) of its pages: 5 for each, on top of what it selects. */
+const matrixEstimator: ComplexityEstimator = ({ args, childComplexity, field }) => {
+  if (field.name !== 'bindingMatrix') return undefined;
+  const projects = typeof args.projectsFirst === 'number' ? args.projectsFirst : MATRIX_DEFAULTS.projects;
+  const tools = typeof args.toolsFirst === 'number' ? args.toolsFirst : MATRIX_DEFAULTS.tools;
+  return 1 + childComplexity + 5 * Math.max(projects, 1) * Math.max(tools, 1);
+};
+
+/** The binding matrix's default page sizes. */
+export const MATRIX_DEFAULTS = { projects: 20, tools: 50 } as const;
+
+/** The estimated cost of an operation, or null when its variables do not coerce (execution refuses them). */
+export function estimateCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | undefined,
+  variables: Record<string, unknown>,
+): number | null {
+  try {
+    return getComplexity({
+      schema,
+      query: document,
+      operationName,
+      variables,
+      estimators: [matrixEstimator, connectionEstimator, simpleEstimator({ defaultComplexity: 1 })],
+    });
+  } catch {
+    return null;
+  }
+}
+
+/** The error for an operation over the cost limit: QUERY_TOO_COMPLEX, 400. */
+export function costError(cost: number): GraphQLError | null {
+  if (cost <= QUERY_LIMITS.cost) return null;
+  return new GraphQLError(
+    `query cost ${cost} exceeds the limit of ${QUERY_LIMITS.cost}; ask for fewer items per connection`,
+    { extensions: { code: 'QUERY_TOO_COMPLEX', cost, limit: QUERY_LIMITS.cost, http: { status: 400 } } },
+  );
+}
+
 /**
  * Refuses a query whose estimated cost exceeds the limit, after it is parsed
  * and validated and before it runs: 400 with code QUERY_TOO_COMPLEX.
@@ -76,18 +116,7 @@ export function costLimitPlugin(schema: GraphQLSchema): ApolloServerPlugin {
     const key = `${operationName ?? ''}\u0000${JSON.stringify(variables)}`;
     let cost = known.get(key);
     if (cost === undefined) {
-      try {
-        cost = getComplexity({
-          schema,
-          query: document,
-          operationName,
-          variables,
-          estimators: [connectionEstimator, simpleEstimator({ defaultComplexity: 1 })],
-        });
-      } catch {
-        // Variables that do not coerce: execution refuses them (400) before any resolver runs.
-        cost = null;
-      }
+      cost = estimateCost(schema, document, operationName, variables);
       if (known.size >= 256) known.clear();
       known.set(key, cost);
     }
@@ -98,15 +127,8 @@ export function costLimitPlugin(schema: GraphQLSchema): ApolloServerPlugin {
       return {
         async didResolveOperation({ request, document }) {
           const cost = costOf(document, request.operationName ?? undefined, request.variables ?? {});
-          if (cost === null) return;
-          if (cost > QUERY_LIMITS.cost) {
-            throw new GraphQLError(
-              `query cost ${cost} exceeds the limit of ${QUERY_LIMITS.cost}; ask for fewer items per connection`,
-              {
-                extensions: { code: 'QUERY_TOO_COMPLEX', cost, limit: QUERY_LIMITS.cost, http: { status: 400 } },
-              },
-            );
-          }
+          const error = cost === null ? null : costError(cost);
+          if (error) throw error;
         },
       };
     },

@@ -2,6 +2,8 @@ import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphq
 import { buildSchema } from 'type-graphql';
 import { BindingResolver } from './resolvers/binding.resolver';
 import { ChangeResolver } from './resolvers/change.resolver';
+import { MatrixResolver } from './resolvers/matrix.resolver';
+import { SubscriptionResolver } from './resolvers/subscription.resolver';
 import { ProjectResolver } from './resolvers/project.resolver';
 import { ResourceTypeResolver } from './resolvers/resource-type.resolver';
 import { ResourceResolver } from './resolvers/resource.resolver';
@@ -18,6 +20,8 @@ export const RESOLVERS = [
   ResourceSlotResolver,
   BindingResolver,
   ChangeResolver,
+  SubscriptionResolver,
+  MatrixResolver,
 ] as const;
 
 /**
@@ -31,8 +35,18 @@ export function buildRegistrySchema(): Promise<GraphQLSchema> {
     validate: true,
     validateFn: validateArgument,
     authChecker,
+    // Every subscription brings its own `subscribe` (the change feed); type-graphql still wants a PubSub.
+    pubSub: UNUSED_PUB_SUB,
   });
 }
+
+/** A PubSub that nothing uses: each subscription field subscribes to the change feed itself. */
+const UNUSED_PUB_SUB = {
+  publish(): void {},
+  subscribe(): AsyncIterable<unknown> {
+    throw new Error('subscriptions subscribe to the change feed, not to PubSub topics');
+  },
+};
 
 /** The schema as SDL, sorted, as committed in schema.graphql. */
 export function printRegistrySchema(schema: GraphQLSchema): string {

@@ -14,6 +14,8 @@ import { defaultGraphiqlDir, GraphiqlBundle, graphiqlPageHeaders, registerGraphi
 import { BODY_LIMIT_BYTES, registerHttpErrorHandlers } from './http-errors';
 import { logRequests, requestScopes } from './request-scope';
 import { ResponseCache, withResponseCache } from './response-cache';
+import { registerSubscriptions } from './subscriptions';
+import type { WebsocketHandler } from '@fastify/websocket';
 
 export { BODY_LIMIT_BYTES } from './http-errors';
 
@@ -52,7 +54,8 @@ export async function createHttpServer(
 
   const scopes = requestScopes(authenticator, deps.newSession);
   logRequests(fastify, deps.logger.isLevelEnabled('info'), scopes.reportOf);
-  registerGraphQLRoute(fastify, apollo, deps, scopes.scopeOf);
+  const subscriptions = await registerSubscriptions(fastify, { ...deps, authenticator });
+  registerGraphQLRoute(fastify, apollo, deps, scopes.scopeOf, subscriptions);
   registerGraphiqlAssets(fastify, graphiql);
   registerHealthRoutes(fastify, deps);
   registerHttpErrorHandlers(fastify);
@@ -78,12 +81,13 @@ function warnOpenWrites(logger: Logger): void {
   );
 }
 
-/** POST and GET /graphql through the response cache, then Apollo. */
+/** POST and GET /graphql through the response cache, then Apollo; a GET that upgrades is a WebSocket for subscriptions. */
 function registerGraphQLRoute(
   fastify: FastifyInstance,
   apollo: ApolloServer<RequestContext>,
   deps: HttpDependencies,
   scopeOf: ReturnType<typeof requestScopes>['scopeOf'],
+  subscriptions: WebsocketHandler,
 ): void {
   const executeGraphQL = fastifyApolloHandler(apollo, {
     context: async (request) => {
@@ -92,24 +96,22 @@ function registerGraphQLRoute(
     },
   });
   const cache = deps.config.responseCache ? new ResponseCache() : null;
-  fastify.route({
-    url: '/graphql',
-    method: ['GET', 'POST', 'OPTIONS'],
-    onSend: graphiqlPageHeaders(),
-    handler: withResponseCache(
-      cache,
-      (request) => {
-        const { access, session, report } = scopeOf(request);
-        return { access, version: session, report };
-      },
-      async (request, reply) =>
-        executeGraphQL.call(
-          fastify,
-          request as Parameters<typeof executeGraphQL>[0],
-          reply as Parameters<typeof executeGraphQL>[1],
-        ),
-    ),
-  });
+  const handler = withResponseCache(
+    cache,
+    (request) => {
+      const { access, session, report } = scopeOf(request);
+      return { access, version: session, report };
+    },
+    async (request, reply) =>
+      executeGraphQL.call(
+        fastify,
+        request as Parameters<typeof executeGraphQL>[0],
+        reply as Parameters<typeof executeGraphQL>[1],
+      ),
+  );
+  // A WebSocket handler may only sit on a GET route, so GET has a route of its own.
+  fastify.route({ url: '/graphql', method: 'GET', onSend: graphiqlPageHeaders(), handler, wsHandler: subscriptions });
+  fastify.route({ url: '/graphql', method: ['POST', 'OPTIONS'], onSend: graphiqlPageHeaders(), handler });
 }
 
 function registerHealthRoutes(fastify: FastifyInstance, deps: HttpDependencies): void {

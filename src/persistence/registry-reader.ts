@@ -330,11 +330,16 @@ export class RegistryReader {
     };
   }
 
-  /** Every change-log entry of the versions after `afterVersion` up to `upToVersion`, oldest first. */
-  async changesBetween(afterVersion: number, upToVersion: number, limit: number): Promise<ChangeRecord[]> {
+  /** Change-log entries after a position (version, seq), up to a version, oldest first; at most `limit`. */
+  async changesAfter(
+    after: { readonly version: number; readonly seq: number },
+    upToVersion: number,
+    limit: number,
+  ): Promise<ChangeRecord[]> {
     const rows = await this.query<RegistryChangeRow>(
-      `SELECT ${columnList(C)} FROM ${REGISTRY_CHANGE.name} WHERE ${C.version} > ? AND ${C.version} <= ? ORDER BY ${C.version}, ${C.seq} LIMIT ?`,
-      [afterVersion, upToVersion, limit],
+      `SELECT ${columnList(C)} FROM ${REGISTRY_CHANGE.name} WHERE (${C.version} > ? OR (${C.version} = ? AND ${C.seq} > ?)) ` +
+        `AND ${C.version} <= ? ORDER BY ${C.version}, ${C.seq} LIMIT ?`,
+      [after.version, after.version, Math.min(after.seq, 2_147_483_647), upToVersion, limit],
     );
     return rows.map(toChange);
   }
@@ -426,22 +431,41 @@ export class RegistryReader {
 
   /** A page of types by name. */
   async pageTypes(request: PageRequest): Promise<Page<Omit<TypeRecord, 'parentIds'>>> {
-    return this.page('resource_type', columnList(RESOURCE_TYPE.columns), request, null, toNamed);
+    return this.page('resource_type', columnList(RESOURCE_TYPE.columns), request, [], toNamed);
   }
 
   /** A page of resources by name, optionally only of the given types. */
   async pageResources(request: PageRequest, typeIds: readonly string[] | null): Promise<Page<ResourceRecord>> {
-    return this.page('resource', columnList(R), request, typeIds, toResource);
+    const where = typeIds === null ? [] : [{ sql: this.sql.inList(R.typeId), params: [this.sql.listParam(typeIds)] }];
+    return this.page('resource', columnList(R), request, where, toResource);
   }
 
-  /** A page of projects by name. */
-  async pageProjects(request: PageRequest): Promise<Page<ProjectRecord>> {
-    return this.page('project', columnList(PROJECT.columns), request, null, toNamed);
+  /** A page of projects by name, optionally only those linking a resource. */
+  async pageProjects(request: PageRequest, linksResourceId: string | null = null): Promise<Page<ProjectRecord>> {
+    const where =
+      linksResourceId === null
+        ? []
+        : [
+            {
+              sql: `${PROJECT.columns.id} IN (SELECT ${L.projectId} FROM ${PROJECT_RESOURCE.name} WHERE ${L.resourceId} = ?)`,
+              params: [linksResourceId],
+            },
+          ];
+    return this.page('project', columnList(PROJECT.columns), request, where, toNamed);
   }
 
-  /** A page of tools by name. */
-  async pageTools(request: PageRequest): Promise<Page<ToolRecord>> {
-    return this.page('tool', columnList(TOOL.columns), request, null, toNamed);
+  /** A page of tools by name, optionally only those with a slot of one of the types. */
+  async pageTools(request: PageRequest, slotTypeIds: readonly string[] | null = null): Promise<Page<ToolRecord>> {
+    const where =
+      slotTypeIds === null
+        ? []
+        : [
+            {
+              sql: `${TOOL.columns.id} IN (SELECT ${S.toolId} FROM ${RESOURCE_SLOT.name} WHERE ${this.sql.inList(S.resourceTypeId)})`,
+              params: [this.sql.listParam(slotTypeIds)],
+            },
+          ];
+    return this.page('tool', columnList(TOOL.columns), request, where, toNamed);
   }
 
   private async slotUses(column: string, value: string, limit: number): Promise<{ tool: string; slot: string }[]> {
@@ -492,7 +516,7 @@ export class RegistryReader {
     table: K,
     columns: string,
     request: PageRequest,
-    typeIds: readonly string[] | null,
+    conditions: readonly { sql: string; params: readonly unknown[] }[],
     map: (row: NamedTables[K]) => T,
   ): Promise<Page<T>> {
     const { name } = NAMED[table].columns;
@@ -502,9 +526,9 @@ export class RegistryReader {
       filters.push(this.sql.containsIgnoringCase(name));
       params.push(this.sql.containsParam(request.nameContains));
     }
-    if (typeIds) {
-      filters.push(this.sql.inList(R.typeId));
-      params.push(this.sql.listParam(typeIds));
+    for (const condition of conditions) {
+      filters.push(condition.sql);
+      params.push(...condition.params);
     }
     const where = (extra: string[]) => (extra.length > 0 ? ` WHERE ${extra.join(' AND ')}` : '');
     const pageFilters = request.afterName === null ? filters : [...filters, `${name} > ?`];

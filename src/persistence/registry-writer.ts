@@ -13,6 +13,7 @@ import {
   ToolEntity,
 } from './entities';
 import type { ChangeRecord, ProjectRecord, RegistryState, ResourceRecord, ToolRecord, TypeRecord } from './records';
+import { CHANGE_CHANNEL } from './change-listener';
 import { RegistryReader } from './registry-reader';
 import { PROJECT, PROJECT_RESOURCE, REGISTRY_STATE } from './tables';
 
@@ -62,6 +63,17 @@ export class RegistryWriter {
   async bumpVersion(): Promise<RegistryState> {
     await this.tx.query(`UPDATE ${REGISTRY_STATE.name} SET ${V.version} = ${V.version} + 1 WHERE ${V.id} = 1`);
     return this.reader.registryState();
+  }
+
+  /**
+   * Tells every server instance, on commit, that this version committed
+   * (PostgreSQL NOTIFY: delivered only if the transaction commits, in commit
+   * order; the payload is just the version, far below NOTIFY's 8,000-byte cap).
+   * SQLite has one server per file, which learns of its own commits directly.
+   */
+  async announce(version: number): Promise<void> {
+    if (this.tx.sql.dialect !== 'postgres') return;
+    await this.tx.query('SELECT pg_notify(?, ?)', [CHANGE_CHANNEL, String(version)]);
   }
 
   /** Bumps the counter that moves only when resource types change. */

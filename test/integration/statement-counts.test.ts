@@ -149,7 +149,9 @@ describeEachBackend('SQL statement counts of mutations', (backend) => {
       await server.data(`mutation { ${call} { dryRun } }`);
       counted[name] = server.statements() - before;
     }
-    expect(counted).to.deep.equal(Object.fromEntries(MUTATIONS.map(([name, , n]) => [name, n])));
+    // On PostgreSQL each also NOTIFYs the other instances of the version it commits.
+    const notify = backend.name === 'postgres' ? 1 : 0;
+    expect(counted).to.deep.equal(Object.fromEntries(MUTATIONS.map(([name, , n]) => [name, n + notify])));
   });
 
   it('a dry run sends the same statements as the real mutation, but the change-log insert, and commits none', async () => {

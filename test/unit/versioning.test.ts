@@ -77,6 +77,7 @@ describe('the read session (the only way to read the registry)', () => {
       s.pageChanges({ kind: null, ref: null, actor: null, sinceVersion: null }, { first: 5, after: null }),
     nameCandidates: (s) => s.nameCandidates('tool', 'acme/lint'),
     renamedFrom: (s) => s.renamedFrom('TOOL', 'acme/lint'),
+    changesAfter: (s) => s.changesAfter({ version: 1, seq: 0 }, 5, 10),
   };
   /** Members that read nothing by themselves, and the session's internals. */
   const NOT_READS = ['constructor', 'pinnedVersion', 'currentVersion', 'reset', 'loadedHierarchy'];

@@ -119,6 +119,7 @@ export class RegistryVersioning {
         if (typesMoved) await writer.bumpTypesVersion();
         const state = { version: committed.version, typesVersion: committed.typesVersion + (typesMoved ? 1 : 0) };
         if (dryRun) throw new DryRunRollback({ result, state: before, edits: writer.edits, dryRun });
+        await writer.announce(state.version);
         return { result, state, edits: writer.edits, dryRun };
       });
     } catch (error) {

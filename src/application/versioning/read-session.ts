@@ -103,14 +103,14 @@ export class ReadSession implements VersionProbe {
     return this.hierarchyLoaded;
   }
 
-  /** A page of tools by name. */
-  pageTools(request: PageRequest): Promise<Page<ToolRecord>> {
-    return this.read((reader) => reader.pageTools(request));
+  /** A page of tools by name, optionally only those with a slot of one of the types. */
+  pageTools(request: PageRequest, slotTypeIds: readonly string[] | null = null): Promise<Page<ToolRecord>> {
+    return this.read((reader) => reader.pageTools(request, slotTypeIds));
   }
 
-  /** A page of projects by name. */
-  pageProjects(request: PageRequest): Promise<Page<ProjectRecord>> {
-    return this.read((reader) => reader.pageProjects(request));
+  /** A page of projects by name, optionally only those linking a resource. */
+  pageProjects(request: PageRequest, linksResourceId: string | null = null): Promise<Page<ProjectRecord>> {
+    return this.read((reader) => reader.pageProjects(request, linksResourceId));
   }
 
   /** A page of resource types by name. */
@@ -126,6 +126,11 @@ export class ReadSession implements VersionProbe {
   /** A page of the change log, oldest first. */
   pageChanges(filter: ChangeFilter, request: ChangePageRequest): Promise<Page<ChangeRecord>> {
     return this.read((reader) => reader.pageChanges(filter, request));
+  }
+
+  /** Change-log entries after a position, up to a version, oldest first (the live feed's reads). */
+  changesAfter(after: { version: number; seq: number }, upToVersion: number, limit: number): Promise<ChangeRecord[]> {
+    return this.read((reader) => reader.changesAfter(after, upToVersion, limit));
   }
 
   /** Existing names that may be close to `ref` (for "did you mean"). */

@@ -30,10 +30,25 @@ export class NameFilter {
 export class ResourceTypeFilter extends NameFilter {}
 
 @InputType({ description: 'Filters projects.' })
-export class ProjectFilter extends NameFilter {}
+export class ProjectFilter extends NameFilter {
+  @Field(() => String, {
+    nullable: true,
+    description: 'Only projects that link this resource (a ref); unknown is NOT_FOUND.',
+  })
+  @Satisfies(checkRef)
+  linksResource!: string | null;
+}
 
 @InputType({ description: 'Filters tools.' })
-export class ToolFilter extends NameFilter {}
+export class ToolFilter extends NameFilter {
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'Only tools with a slot that needs this resource type (a ref), sub-types included: "tools that need a database". Unknown is NOT_FOUND.',
+  })
+  @Satisfies(checkRef)
+  slotType!: string | null;
+}
 
 @InputType({ description: 'Filters resources by name and type.' })
 export class ResourceFilter extends NameFilter {

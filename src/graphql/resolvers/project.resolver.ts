@@ -34,7 +34,9 @@ export class ProjectResolver {
     @Arg('filter', () => ProjectFilter, { nullable: true }) filter: ProjectFilter | null,
     @Ctx() ctx: RequestContext,
   ) {
-    return toConnection(await ctx.services.projects.list(pageRequest(args, filter), ctx.session));
+    return toConnection(
+      await ctx.services.projects.list(pageRequest(args, filter), ctx.session, filter?.linksResource ?? null),
+    );
   }
 
   @Authorized(WRITE)

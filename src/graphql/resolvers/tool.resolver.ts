@@ -33,7 +33,9 @@ export class ToolResolver {
     @Arg('filter', () => ToolFilter, { nullable: true }) filter: ToolFilter | null,
     @Ctx() ctx: RequestContext,
   ) {
-    return toConnection(await ctx.services.tools.list(pageRequest(args, filter), ctx.session));
+    return toConnection(
+      await ctx.services.tools.list(pageRequest(args, filter), ctx.session, filter?.slotType ?? null),
+    );
   }
 
   @Authorized(WRITE)

@@ -1,0 +1,70 @@
+import { cellOf, type MatrixCell } from '../core/binding-matrix';
+import { resolveSlots } from '../core/binding-resolution';
+import type { ResourceInfo } from '../core/model';
+import type { Page, PageRequest, ProjectRecord, ToolRecord } from '../persistence/records';
+import type { ProjectService } from './project.service';
+import type { ToolService } from './tool.service';
+import { loaded, type ReadSession } from './versioning';
+
+/** Which pages of projects and tools a matrix shows. */
+export interface MatrixRequest {
+  readonly projects: PageRequest;
+  readonly linksResource: string | null;
+  readonly tools: PageRequest;
+  readonly slotType: string | null;
+}
+
+/** A page of projects, a page of tools, and a cell for every pair of them. */
+export interface BindingMatrix {
+  readonly projects: Page<ProjectRecord>;
+  readonly tools: Page<ToolRecord>;
+  readonly cells: MatrixCell[];
+}
+
+/**
+ * The binding matrix: which tools can run in which projects. Both pages, the
+ * tools' slots, the projects' links and the static resources are each read
+ * in one batch (through the request's session), and every cell is resolved
+ * in memory by the core, without params: a fixed number of statements
+ * whatever the size of the pages.
+ */
+export class MatrixService {
+  constructor(
+    private readonly projects: ProjectService,
+    private readonly tools: ToolService,
+  ) {}
+
+  async matrix(request: MatrixRequest, session: ReadSession): Promise<BindingMatrix> {
+    const [projects, tools] = await Promise.all([
+      this.projects.list(request.projects, session, request.linksResource),
+      this.tools.list(request.tools, session, request.slotType),
+    ]);
+    const [slotLists, linkLists, hierarchy] = await Promise.all([
+      session.slotsByToolId.loadMany(tools.items.map((t) => t.id)),
+      session.linksByProjectId.loadMany(projects.items.map((p) => p.id)),
+      session.hierarchy(),
+    ]);
+    const slots = slotLists.map((entry) => loaded(entry) ?? []);
+    const links = linkLists.map((entry) => loaded(entry) ?? []);
+    const staticIds = [...new Set(slots.flat().flatMap((s) => (s.staticResourceId ? [s.staticResourceId] : [])))];
+    const staticResources = new Map<string, ResourceInfo>();
+    for (const entry of await session.resourceById.loadMany(staticIds)) {
+      const resource = loaded(entry);
+      if (resource) staticResources.set(resource.id, resource);
+    }
+    const cells: MatrixCell[] = [];
+    projects.items.forEach((project, p) => {
+      tools.items.forEach((tool, t) => {
+        const resolutions = resolveSlots(slots[t], {
+          projectName: project.name,
+          hierarchy,
+          links: links[p],
+          staticResources,
+          params: new Map(),
+        });
+        cells.push(cellOf(project.id, tool.id, resolutions));
+      });
+    });
+    return { projects, tools, cells };
+  }
+}

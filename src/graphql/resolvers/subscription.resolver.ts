@@ -1,0 +1,110 @@
+import { Arg, Authorized, Int, Resolver, Root, Subscription } from 'type-graphql';
+import type { BindingChange as BindingChangeRecord } from '../../core/binding-impact';
+import { BadInputError } from '../../core/errors';
+import { checkRef } from '../../core/grammar';
+import type { ChangeKind as CoreChangeKind } from '../../core/registry-edit';
+import type { ChangeRecord } from '../../persistence/records';
+import { READ } from '../authorization';
+import type { RequestContext } from '../context';
+import { BindingChange } from '../types/binding-impact.type';
+import { ChangeKind } from '../types/enums';
+import { RegistryChange } from '../types/registry-change.type';
+
+interface RegistryChangedArgs {
+  afterVersion?: number | null;
+  kinds?: CoreChangeKind[] | null;
+}
+
+interface BindingsChangedArgs {
+  afterVersion?: number | null;
+  project?: string | null;
+  tool?: string | null;
+}
+
+/** Live updates over WebSocket (graphql-transport-ws): the change log and the binding changes it records. */
+@Resolver()
+export class SubscriptionResolver {
+  @Authorized(READ)
+  @Subscription(() => RegistryChange, {
+    description:
+      'Every change-log entry, oldest first, as it commits. With afterVersion, first every entry after that version from the log, then live, with no gap and no duplicate at the seam: a client that reconnects with the last version it saw misses nothing.',
+    subscribe: ({ args, context }: { args: unknown; context: RequestContext }) => {
+      const { afterVersion, kinds } = args as RegistryChangedArgs;
+      const wanted = kinds && kinds.length > 0 ? new Set(kinds) : null;
+      return filtered(entries(context, afterVersion), (entry) => wanted === null || wanted.has(entry.kind));
+    },
+  })
+  registryChanged(
+    @Root() change: ChangeRecord,
+    @Arg('afterVersion', () => Int, {
+      nullable: true,
+      description: 'Replay the entries after this registry version first.',
+    })
+    _afterVersion: number | null,
+    @Arg('kinds', () => [ChangeKind], { nullable: true, description: 'Only entries about these kinds of thing.' })
+    _kinds: CoreChangeKind[] | null,
+  ): ChangeRecord {
+    return change;
+  }
+
+  @Authorized(READ)
+  @Subscription(() => BindingChange, {
+    description:
+      'Every binding change that committed mutations make, in the order they commit, filtered to one project or one tool (a ref: id or name) when given. With afterVersion, those of the entries after that version first.',
+    subscribe: ({ args, context }: { args: unknown; context: RequestContext }) => {
+      const { afterVersion, project, tool } = args as BindingsChangedArgs;
+      for (const [field, ref] of [
+        ['project', project],
+        ['tool', tool],
+      ] as const) {
+        const problem = ref == null ? null : checkRef(ref);
+        if (problem) throw new BadInputError([{ field, message: `${field} ${problem}` }]);
+      }
+      return bindingChanges(entries(context, afterVersion), (change) => {
+        if (project != null && change.projectId !== project && change.projectName !== project) return false;
+        return tool == null || change.toolId === tool || change.toolName === tool;
+      });
+    },
+  })
+  bindingsChanged(
+    @Root() change: BindingChangeRecord,
+    @Arg('project', () => String, { nullable: true, description: 'Only changes in this project (a ref).' })
+    _project: string | null,
+    @Arg('tool', () => String, { nullable: true, description: 'Only changes of this tool (a ref).' })
+    _tool: string | null,
+    @Arg('afterVersion', () => Int, {
+      nullable: true,
+      description: 'Replay the changes of the entries after this registry version first.',
+    })
+    _afterVersion: number | null,
+  ): BindingChangeRecord {
+    return change;
+  }
+}
+
+/** The change log for one subscription, from the feed; a subscriber too slow to keep up has its connection closed. */
+function entries(context: RequestContext, afterVersion: number | null | undefined): AsyncGenerator<ChangeRecord> {
+  if (afterVersion != null && (!Number.isSafeInteger(afterVersion) || afterVersion < 0)) {
+    throw new BadInputError([{ field: 'afterVersion', message: 'afterVersion must be 0 or more' }]);
+  }
+  return context.services.feed.subscribe({
+    afterVersion: afterVersion ?? null,
+    onOverflow: () => context.transport?.close(1013, 'too slow to keep up; resume with afterVersion'),
+  });
+}
+
+async function* filtered(source: AsyncGenerator<ChangeRecord>, keep: (entry: ChangeRecord) => boolean) {
+  try {
+    for await (const entry of source) if (keep(entry)) yield entry;
+  } finally {
+    await source.return(undefined);
+  }
+}
+
+async function* bindingChanges(source: AsyncGenerator<ChangeRecord>, keep: (change: BindingChangeRecord) => boolean) {
+  try {
+    for await (const entry of source) for (const change of entry.bindingChanges) if (keep(change)) yield change;
+  } finally {
+    await source.return(undefined);
+  }
+}
