@@ -12,6 +12,7 @@ import { startApollo } from './apollo';
 import { TokenAuthenticator } from './authentication';
 import { defaultGraphiqlDir, GraphiqlBundle, graphiqlPageHeaders, registerGraphiqlAssets } from './graphiql';
 import { BODY_LIMIT_BYTES, registerHttpErrorHandlers } from './http-errors';
+import { checkGetParameters, registerJsonBodyParser } from './request-body';
 import { logRequests, requestScopes } from './request-scope';
 import { ResponseCache, withResponseCache } from './response-cache';
 import { registerSubscriptions } from './subscriptions';
@@ -44,6 +45,7 @@ export async function createHttpServer(
   deps: HttpDependencies,
 ): Promise<{ fastify: FastifyInstance; apollo: ApolloServer<RequestContext> }> {
   const fastify = createFastify(deps.logger);
+  registerJsonBodyParser(fastify);
   const authenticator = new TokenAuthenticator(adminTokensOf(deps.config), deps.config.readToken);
   if (authenticator.openWrites) warnOpenWrites(deps.logger);
 
@@ -110,7 +112,14 @@ function registerGraphQLRoute(
       ),
   );
   // A WebSocket handler may only sit on a GET route, so GET has a route of its own.
-  fastify.route({ url: '/graphql', method: 'GET', onSend: graphiqlPageHeaders(), handler, wsHandler: subscriptions });
+  fastify.route({
+    url: '/graphql',
+    method: 'GET',
+    preValidation: checkGetParameters,
+    onSend: graphiqlPageHeaders(),
+    handler,
+    wsHandler: subscriptions,
+  });
   fastify.route({ url: '/graphql', method: ['POST', 'OPTIONS'], onSend: graphiqlPageHeaders(), handler });
 }
 

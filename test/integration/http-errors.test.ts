@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import Fastify from 'fastify';
+import { registerHttpErrorHandlers } from '../../src/http/http-errors';
 import { sqlite } from '../support/backends';
 import { startServer, type TestServer } from '../support/server';
 
@@ -44,6 +46,85 @@ describe('HTTP and error hygiene', () => {
     );
     expect(response.status).to.equal(413);
     expect(((await response.json()) as any).errors[0].extensions.code).to.equal('PAYLOAD_TOO_LARGE');
+  });
+
+  /** A JSON text nested `levels` deep: arrays inside arrays. */
+  const nested = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
+
+  it('answers a body nested deeper than 64 levels with 400 BAD_REQUEST, before anything walks it', async () => {
+    // About 6,000 levels in 12 KB overflowed the stack in JSON.stringify (the response cache's key): a 500 without a request id.
+    for (const query of ['{ __typename }', 'query($v: String) { __typename }']) {
+      const response = await post(`{"query": ${JSON.stringify(query)}, "variables": {"v": ${nested(6000)}}}`);
+      expect(response.status).to.equal(400);
+      const text = await response.text();
+      expect(JSON.parse(text)).to.deep.equal({
+        errors: [{ message: 'request body is nested deeper than 64 levels', extensions: { code: 'BAD_REQUEST' } }],
+      });
+      expectNoLeak(text);
+    }
+    // 64 levels are fine: the body is the first, variables the second, so 62 more.
+    const deepest = await post(`{"query": "{ __typename }", "variables": {"v": ${nested(62)}}}`);
+    expect(deepest.status).to.equal(200);
+    expect(await post(`{"query": "{ __typename }", "variables": {"v": ${nested(63)}}}`)).to.have.property(
+      'status',
+      400,
+    );
+    // Brackets inside strings are text, not nesting.
+    const inString = await post(JSON.stringify({ query: '{ __typename }', variables: { v: nested(500) } }));
+    expect(inString.status).to.equal(200);
+  });
+
+  it('answers GET variables nested deeper than 64 levels with 400 BAD_REQUEST', async () => {
+    // Brackets need no escaping in a query string: 6,000 levels fit in a 12 KB URL.
+    const url = `${server.url}?query=${encodeURIComponent('{ __typename }')}&variables=%7B%22v%22:${nested(6000)}%7D`;
+    const response = await fetch(url, { headers: { 'apollo-require-preflight': 'true' } });
+    expect(response.status).to.equal(400);
+    expect(await response.json()).to.deep.equal({
+      errors: [{ message: 'variables are nested deeper than 64 levels', extensions: { code: 'BAD_REQUEST' } }],
+    });
+  });
+
+  it('answers a body that is not valid UTF-8 with 400 BAD_REQUEST, and stores nothing', async () => {
+    const mutation = (description: Buffer) =>
+      Buffer.concat([
+        Buffer.from('{"query": "mutation { createProject(input: { name: \\"utf8-check\\", description: \\"a'),
+        description,
+        Buffer.from('b\\" }) { project { id } } }"}'),
+      ]);
+    const response = await fetch(server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: mutation(Buffer.from([0xff, 0xfe])),
+    });
+    expect(response.status).to.equal(400);
+    expect(await response.json()).to.deep.equal({
+      errors: [{ message: 'request body is not valid UTF-8', extensions: { code: 'BAD_REQUEST' } }],
+    });
+    expect(
+      (await server.data('{ projects(filter: { nameContains: "utf8-check" }) { totalCount } }')).projects.totalCount,
+    ).to.equal(0);
+    // Valid UTF-8 beyond ASCII passes.
+    const accepted = await fetch(server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: mutation(Buffer.from('é✓', 'utf8')),
+    });
+    expect(accepted.status).to.equal(200);
+    expect(((await accepted.json()) as any).errors).to.equal(undefined);
+  });
+
+  it('gives an unexpected failure outside GraphQL a request id too, and no detail', async () => {
+    const bare = Fastify({ genReqId: () => 'req-1' });
+    registerHttpErrorHandlers(bare);
+    bare.get('/boom', () => {
+      throw new RangeError('Maximum call stack size exceeded');
+    });
+    const response = await bare.inject({ method: 'GET', url: '/boom' });
+    expect(response.statusCode).to.equal(500);
+    expect(response.json()).to.deep.equal({
+      errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR', requestId: 'req-1' } }],
+    });
+    await bare.close();
   });
 
   it('answers an unknown route with a JSON 404', async () => {
