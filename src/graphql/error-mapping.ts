@@ -30,6 +30,8 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
   if (original instanceof DomainError) {
     return { message: original.message, ...where, extensions: { code: original.code, ...domainDetails(original) } };
   }
+  const clientCode = apolloClientErrorCode(error);
+  if (clientCode) return { message: formatted.message, ...where, extensions: { code: clientCode } };
   if (isExpectedGraphQLError(error, original)) {
     const { stacktrace: _stacktrace, exception: _exception, ...extensions } = formatted.extensions ?? {};
     return { message: formatted.message, ...where, extensions };
@@ -87,6 +89,23 @@ function domainDetails(error: DomainError): Record<string, unknown> {
     };
   }
   return {};
+}
+
+/** What Apollo answers, with status 400, when a persisted query's sha256Hash is not the hash of its query. */
+const APQ_HASH_MISMATCH = 'provided sha does not match query';
+
+/**
+ * Apollo raises a few request errors with an HTTP status but no code (its
+ * persisted-query protocol: a hash that does not match the query, an
+ * unsupported version); without one they would read as INTERNAL_SERVER_ERROR.
+ * A 4xx is the client's mistake: PERSISTED_QUERY_HASH_MISMATCH for the hash,
+ * BAD_REQUEST for the rest.
+ */
+function apolloClientErrorCode(error: unknown): string | null {
+  if (!(error instanceof GraphQLError) || error.originalError || error.extensions.code !== undefined) return null;
+  const status = (error.extensions.http as { status?: unknown } | undefined)?.status;
+  if (typeof status !== 'number' || status < 400 || status >= 500) return null;
+  return error.message === APQ_HASH_MISMATCH ? 'PERSISTED_QUERY_HASH_MISMATCH' : 'BAD_REQUEST';
 }
 
 /** GraphQL's own errors have no original error; errors thrown on purpose as GraphQLError carry a code. */

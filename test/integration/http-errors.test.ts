@@ -140,6 +140,30 @@ describe('HTTP and error hygiene', () => {
     expectNoLeak(JSON.stringify(body));
   });
 
+  it('answers an automatic persisted query whose hash does not match with 400 PERSISTED_QUERY_HASH_MISMATCH', async () => {
+    const response = await post(
+      JSON.stringify({
+        query: '{ __typename }',
+        extensions: { persistedQuery: { version: 1, sha256Hash: '0'.repeat(64) } },
+      }),
+    );
+    expect(response.status).to.equal(400);
+    expect(await response.json()).to.deep.equal({
+      errors: [
+        {
+          message: 'provided sha does not match query',
+          extensions: { code: 'PERSISTED_QUERY_HASH_MISMATCH' },
+        },
+      ],
+    });
+    // Other client errors of Apollo's persisted-query protocol keep a client code too.
+    const version = await post(
+      JSON.stringify({ query: '{ __typename }', extensions: { persistedQuery: { version: 2, sha256Hash: 'x' } } }),
+    );
+    expect(version.status).to.equal(400);
+    expect(((await version.json()) as any).errors[0].extensions).to.deep.equal({ code: 'BAD_REQUEST' });
+  });
+
   it('keeps the standard shape for variable coercion errors', async () => {
     const { status, body } = await server.gql('query($f: Int) { tools(first: $f) { totalCount } }', { f: 'ten' });
     expect(status).to.equal(400);
