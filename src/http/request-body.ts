@@ -33,7 +33,8 @@ export function registerJsonBodyParser(fastify: FastifyInstance): void {
       done(new ClientRequestError(`request body is nested deeper than ${MAX_JSON_DEPTH} levels`), undefined);
       return;
     }
-    parseJson(request, text, done);
+    // Fastify's own parser calls done itself (synchronously); it returns nothing.
+    void parseJson(request, text, done);
   });
 }
 

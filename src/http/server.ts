@@ -11,7 +11,7 @@ import type { RequestContext } from '../graphql/context';
 import { startApollo } from './apollo';
 import { TokenAuthenticator } from './authentication';
 import { defaultGraphiqlDir, GraphiqlBundle, graphiqlPageHeaders, registerGraphiqlAssets } from './graphiql';
-import { BODY_LIMIT_BYTES, registerHttpErrorHandlers } from './http-errors';
+import { BODY_LIMIT_BYTES, clientErrorHandler, frameworkErrors, registerHttpErrorHandlers } from './http-errors';
 import { checkGetParameters, registerJsonBodyParser } from './request-body';
 import { logRequests, requestScopes } from './request-scope';
 import { ResponseCache, withResponseCache } from './response-cache';
@@ -70,6 +70,9 @@ function createFastify(logger: FastifyBaseLogger): FastifyInstance {
     // One line per request comes from logRequests instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT_BYTES,
+    // Errors before routing, and before there is a request at all, in the same GraphQL shape as the rest.
+    clientErrorHandler,
+    frameworkErrors,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[A-Za-z0-9._:-]{1,64}$/.test(given) ? given : randomUUID();

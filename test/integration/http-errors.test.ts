@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import Fastify from 'fastify';
+import { connect } from 'node:net';
 import { registerHttpErrorHandlers } from '../../src/http/http-errors';
 import { sqlite } from '../support/backends';
 import { startServer, type TestServer } from '../support/server';
@@ -125,6 +126,71 @@ describe('HTTP and error hygiene', () => {
       errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR', requestId: 'req-1' } }],
     });
     await bare.close();
+  });
+
+  /** Sends raw bytes on a new connection and returns everything the server wrote back before closing it. */
+  function rawExchange(request: string): Promise<string> {
+    const { hostname, port } = new URL(server.origin);
+    return new Promise((resolve, reject) => {
+      const socket = connect(Number(port), hostname, () => socket.end(request));
+      let answer = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => (answer += chunk));
+      socket.on('error', reject);
+      socket.on('close', () => resolve(answer));
+    });
+  }
+
+  /** Status line, headers and JSON body of a raw HTTP/1.1 answer. */
+  function parseRaw(answer: string): { status: number; headers: string; body: unknown } {
+    const [head, ...rest] = answer.split('\r\n\r\n');
+    return { status: Number(head.split(' ')[1]), headers: head.toLowerCase(), body: JSON.parse(rest.join('\r\n\r\n')) };
+  }
+
+  it('answers a URL too long for the header limit with a GraphQL-shaped 431', async () => {
+    const response = await fetch(`${server.url}?query=${'x'.repeat(100 * 1024)}`);
+    expect(response.status).to.equal(431);
+    expect(response.headers.get('content-type')).to.match(/^application\/json/);
+    expect(await response.json()).to.deep.equal({
+      errors: [
+        {
+          message: 'request headers (the URL included) are larger than the server accepts',
+          extensions: { code: 'REQUEST_HEADER_FIELDS_TOO_LARGE' },
+        },
+      ],
+    });
+  });
+
+  it('answers broken HTTP framing (a bad chunk size) with a GraphQL-shaped 400', async () => {
+    const answer = await rawExchange(
+      'POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n',
+    );
+    const { status, headers, body } = parseRaw(answer);
+    expect(status).to.equal(400);
+    expect(headers).to.include('content-type: application/json');
+    expect(body).to.deep.equal({
+      errors: [{ message: 'malformed HTTP request', extensions: { code: 'BAD_REQUEST' } }],
+    });
+  });
+
+  it('answers both Content-Length and chunked framing with a GraphQL-shaped 400', async () => {
+    const answer = await rawExchange(
+      'POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n',
+    );
+    expect(parseRaw(answer)).to.deep.include({
+      status: 400,
+      body: { errors: [{ message: 'malformed HTTP request', extensions: { code: 'BAD_REQUEST' } }] },
+    });
+  });
+
+  it('answers a URL that does not decode with a GraphQL-shaped 400', async () => {
+    const answer = await rawExchange('GET /graphql%zz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    const { status, headers, body } = parseRaw(answer);
+    expect(status).to.equal(400);
+    expect(headers).to.match(/x-request-id: \S+/);
+    expect(body).to.deep.equal({
+      errors: [{ message: 'the URL is not valid (bad percent-encoding)', extensions: { code: 'BAD_REQUEST' } }],
+    });
   });
 
   it('answers an unknown route with a JSON 404', async () => {
