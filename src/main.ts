@@ -44,6 +44,7 @@ export async function bootstrap(
       ? acquireSqliteOwnerLock(config.database.path)
       : null;
   const db = await Database.open(config.database, {
+    debug: (details, message) => logger.debug(details, message),
     warn: (message) => logger.warn(message),
     error: (details, message) => logger.error(details, message),
   });
