@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { LRUCache } from 'lru-cache';
 import type { VersionProbe } from '../application/versioning';
 import type { Access, RequestReport } from '../graphql/context';
 
@@ -11,7 +12,7 @@ import type { Access, RequestReport } from '../graphql/context';
  * PostgreSQL, so another instance's write is seen at once). An entry whose
  * request read no registry data at all (`{ __typename }`, introspection) does
  * not depend on the registry. Only successful answers (200, no errors) are
- * kept; bounded by total bytes.
+ * kept; bounded by total bytes, least recently used out first (lru-cache).
  */
 export interface CachedResponse {
   readonly body: string;
@@ -24,11 +25,24 @@ export interface CachedResponse {
 /** Largest request key cached; longer requests are simply not cached. */
 const MAX_KEY_LENGTH = 8 * 1024;
 
-export class ResponseCache {
-  private readonly entries = new Map<string, CachedResponse>();
-  private bytes = 0;
+/** What an entry costs beyond its key and body: the entry object, its other strings, the LRU's bookkeeping. */
+const ENTRY_OVERHEAD_BYTES = 200;
 
-  constructor(private readonly maxBytes = 32 * 1024 * 1024) {}
+/**
+ * The entries, least recently used first out, within a budget of bytes: each
+ * entry weighs its key and body in UTF-8 plus a fixed overhead; an entry over
+ * an eighth of the budget is not kept.
+ */
+export class ResponseCache {
+  private readonly entries: LRUCache<string, CachedResponse>;
+
+  constructor(maxBytes = 32 * 1024 * 1024) {
+    this.entries = new LRUCache<string, CachedResponse>({
+      maxSize: maxBytes,
+      maxEntrySize: maxBytes / 8,
+      sizeCalculation: (entry, key) => Buffer.byteLength(key) + Buffer.byteLength(entry.body) + ENTRY_OVERHEAD_BYTES,
+    });
+  }
 
   /** The cache key of a POSTed GraphQL request, or null when it cannot be cached. */
   static keyOf(body: unknown, accept: string | undefined): string | null {
@@ -39,34 +53,19 @@ export class ResponseCache {
     return key.length <= MAX_KEY_LENGTH ? key : null;
   }
 
-  /** The entry for a key, or undefined. */
+  /** The entry for a key, or undefined; reading it makes it the most recently used. */
   get(key: string): CachedResponse | undefined {
     return this.entries.get(key);
   }
 
-  /** Keeps an answer, evicting the oldest entries beyond the byte budget. */
+  /** Keeps an answer, evicting the least recently used entries beyond the byte budget. */
   set(key: string, entry: CachedResponse): void {
-    const size = key.length + entry.body.length;
-    if (size > this.maxBytes / 8) return;
-    this.delete(key);
     this.entries.set(key, entry);
-    this.bytes += size;
-    for (const [oldest] of this.entries) {
-      if (this.bytes <= this.maxBytes) break;
-      this.delete(oldest);
-    }
   }
 
   /** Number of entries (for tests). */
   get size(): number {
     return this.entries.size;
-  }
-
-  private delete(key: string): void {
-    const entry = this.entries.get(key);
-    if (!entry) return;
-    this.entries.delete(key);
-    this.bytes -= key.length + entry.body.length;
   }
 }
 
