@@ -79,10 +79,7 @@ export async function bootstrap(
       services,
       logger,
       newSession: () => versioning.session(),
-      isReady: async () => {
-        await db.ping();
-        return db.isMigrated();
-      },
+      unreadiness: () => db.unreadiness(),
       debugRoutes: config.countSql
         ? {
             '/debug/sql-stats': () => ({

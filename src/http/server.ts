@@ -28,8 +28,8 @@ export interface HttpDependencies {
   readonly logger: Logger;
   /** A fresh read session for one request. */
   readonly newSession: () => ReadSession;
-  /** Whether the database answers and is fully migrated. */
-  readonly isReady: () => Promise<boolean>;
+  /** Why the server cannot serve now (the database does not answer, is not migrated, …), or null when it can. */
+  readonly unreadiness: () => Promise<string | null>;
   /** Extra read-only JSON endpoints, e.g. SQL statement counts for the benchmark. */
   readonly debugRoutes?: Record<string, () => unknown>;
   /** Where the built GraphiQL bundle is; dist/graphiql of this checkout by default. */
@@ -129,8 +129,9 @@ function registerGraphQLRoute(
 function registerHealthRoutes(fastify: FastifyInstance, deps: HttpDependencies): void {
   fastify.get('/healthz', async () => ({ status: 'ok' }));
   fastify.get('/readyz', async (_request, reply) => {
-    const ready = await deps.isReady().catch(() => false);
-    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable' });
+    const reason = await deps.unreadiness().catch(() => 'the readiness check failed');
+    if (reason === null) return reply.send({ status: 'ready' });
+    return reply.code(503).send({ status: 'unavailable', reason });
   });
   for (const [path, read] of Object.entries(deps.debugRoutes ?? {})) fastify.get(path, async () => read());
 }

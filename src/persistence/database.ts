@@ -1,7 +1,7 @@
 import { DataSource, type EntityManager, type QueryRunner } from 'typeorm';
 import type { DatabaseConfig } from '../config';
 import { dataSourceOptions } from './data-source';
-import { isTransientConflict } from './sql-errors';
+import { isDatabaseUnavailable, isTransientConflict } from './sql-errors';
 import { SqlDialect, toDialect, type QueryFn } from './sql';
 import { StatementCounter, type PersistenceLog } from './statement-counter';
 import { openPostgresReader, openSqliteReader, typeormReader, type ReadConnection } from './read-connection';
@@ -98,6 +98,20 @@ export class Database {
   /** Checks that the database answers. */
   async ping(): Promise<void> {
     await this.read('SELECT 1 AS ok');
+  }
+
+  /**
+   * Why the database cannot serve requests now, in a few words for /readyz,
+   * or null when it can: it answers and is fully migrated.
+   */
+  async unreadiness(): Promise<string | null> {
+    try {
+      await this.ping();
+      if (!(await this.isMigrated())) return 'the database is not fully migrated';
+    } catch (error) {
+      return isDatabaseUnavailable(error) ? 'the database is unavailable' : 'the database does not answer';
+    }
+    return null;
   }
 
   /** Waits for queued writes, then closes every connection. */
