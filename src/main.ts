@@ -51,6 +51,7 @@ export async function bootstrap(
   try {
     const applied = await db.migrate();
     if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
+    await db.requireWritable();
 
     const versioning = await RegistryVersioning.open(db);
     const services = createServices(versioning, { subscriptionQueue: config.subscriptionQueue });

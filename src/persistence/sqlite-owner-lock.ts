@@ -1,6 +1,7 @@
 import BetterSqlite3 from 'better-sqlite3';
-import { mkdirSync, realpathSync, statSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { realFileOf, refuseHardLinks, requireWritableFile } from './sqlite-file';
 
 /** Held for the life of the process; the operating system releases it if the process dies. */
 export interface OwnerLock {
@@ -20,12 +21,14 @@ export interface OwnerLock {
  * so a file with more than one hard link is refused outright: SQLite keeps
  * its -wal and -shm files beside the name it was opened by, and a server on
  * another name (even one started after the first stopped or crashed) would
- * not see the writes in the first one's log.
+ * not see the writes in the first one's log. A file, or a folder, the
+ * server cannot write is refused here too, before anything is written.
  */
 export function acquireSqliteOwnerLock(path: string): OwnerLock {
   // A new database's folder may not exist yet (TypeORM would create it a moment later).
   mkdirSync(dirname(path), { recursive: true });
   const file = realFileOf(path);
+  requireWritableFile(path, file);
   refuseHardLinks(path, file);
   const connection = new BetterSqlite3(`${file}-server.lock`, { timeout: 0 });
   try {
@@ -47,28 +50,4 @@ export function acquireSqliteOwnerLock(path: string): OwnerLock {
       if (connection.open) connection.close();
     },
   };
-}
-
-/** The file's one real path: symbolic links and `..` resolved; for a file not created yet, its folder's real path. */
-function realFileOf(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch (error) {
-    if ((error as { code?: string }).code !== 'ENOENT') throw error;
-    return join(realpathSync(dirname(path)), basename(path));
-  }
-}
-
-function refuseHardLinks(path: string, file: string): void {
-  let links: number;
-  try {
-    links = statSync(file).nlink;
-  } catch {
-    return; // not created yet
-  }
-  if (links > 1) {
-    throw new Error(
-      `the database file ${path} has ${links} hard links: SQLite keeps its -wal and -shm files beside each name, so a server on another name would lose writes; remove the other links`,
-    );
-  }
 }
