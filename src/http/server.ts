@@ -9,6 +9,7 @@ import type { ReadSession } from '../application/versioning';
 import { adminTokensOf, type AppConfig } from '../config';
 import type { RequestContext } from '../graphql/context';
 import { startApollo } from './apollo';
+import { registerCors } from './cors';
 import { TokenAuthenticator } from './authentication';
 import { defaultGraphiqlDir, GraphiqlBundle, graphiqlPageHeaders, registerGraphiqlAssets } from './graphiql';
 import { BODY_LIMIT_BYTES, clientErrorHandler, frameworkErrors, registerHttpErrorHandlers } from './http-errors';
@@ -45,6 +46,8 @@ export async function createHttpServer(
   deps: HttpDependencies,
 ): Promise<{ fastify: FastifyInstance; apollo: ApolloServer<RequestContext> }> {
   const fastify = createFastify(deps.logger);
+  // First, so that its hook answers preflights and marks every response, errors included.
+  await registerCors(fastify, deps.config.corsOrigins ?? []);
   registerJsonBodyParser(fastify);
   const authenticator = new TokenAuthenticator(adminTokensOf(deps.config), deps.config.readToken);
   if (authenticator.openWrites) warnOpenWrites(deps.logger);
