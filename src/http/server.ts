@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Services } from '../application/services';
 import type { ReadSession } from '../application/versioning';
-import { adminTokensOf, type AppConfig } from '../config';
+import { adminTokensOf, DEFAULT_HTTP_CACHE_CONTROL, type AppConfig } from '../config';
 import type { RequestContext } from '../graphql/context';
 import { startApollo } from './apollo';
 import { registerCors } from './cors';
@@ -116,6 +116,7 @@ function registerGraphQLRoute(
         request as Parameters<typeof executeGraphQL>[0],
         reply as Parameters<typeof executeGraphQL>[1],
       ),
+    { cacheControl: deps.config.httpCacheControl ?? DEFAULT_HTTP_CACHE_CONTROL },
   );
   // A WebSocket handler may only sit on a GET route, so GET has a route of its own.
   fastify.route({
