@@ -4,9 +4,9 @@
  * content-hashed names, a gzip copy of each, and manifest.json naming them,
  * which the server reads (src/http/graphiql.ts).
  *
- * `npm run build:graphiql` (part of `npm run build`, so of `npm start`). The
- * browser test calls ensureGraphiqlBuilt(), which builds only when the bundle
- * is missing or older than its sources.
+ * `npm run build:graphiql` (part of `npm run build`, so of `npm start`)
+ * builds only when the bundle is missing or older than its sources, as the
+ * browser test's ensureGraphiqlBuilt() does; `-- --force` always builds.
  */
 import { build, stop } from 'esbuild';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -118,15 +118,22 @@ export async function ensureGraphiqlBuilt(dir: string = defaultGraphiqlDir()): P
 }
 
 if (require.main === module) {
-  buildGraphiql().then(
-    ({ dir, sizes }) => {
-      const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} kB`;
-      console.log(`GraphiQL bundle in ${dir}:`);
-      for (const [name, bytes] of Object.entries(sizes)) console.log(`  ${name.padEnd(36)} ${kb(bytes).padStart(8)}`);
-    },
-    (error: unknown) => {
-      console.error(error instanceof Error ? error.message : error);
-      process.exit(1);
-    },
-  );
+  // `npm run build:graphiql` (and so `npm run build` and `npm start`) builds only when the sources changed; --force always builds.
+  const force = process.argv.includes('--force');
+  const dir = defaultGraphiqlDir();
+  if (!force && graphiqlBuildIsCurrent(dir)) {
+    console.log(`GraphiQL bundle in ${dir} is up to date (--force rebuilds it)`);
+  } else {
+    buildGraphiql(dir).then(
+      ({ sizes }) => {
+        const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} kB`;
+        console.log(`GraphiQL bundle in ${dir}:`);
+        for (const [name, bytes] of Object.entries(sizes)) console.log(`  ${name.padEnd(36)} ${kb(bytes).padStart(8)}`);
+      },
+      (error: unknown) => {
+        console.error(error instanceof Error ? error.message : error);
+        process.exit(1);
+      },
+    );
+  }
 }

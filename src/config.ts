@@ -29,7 +29,14 @@ export interface AppConfig {
   readonly subscriptionQueue?: number;
   /** Count SQL statements and expose the count at /debug/sql-stats (benchmarks only). */
   readonly countSql: boolean;
+  /** Browser origins allowed to call the API from another origin (CORS_ORIGINS; default none: no CORS headers). */
+  readonly corsOrigins?: readonly string[];
+  /** The Cache-Control header of a successful GET query answer (HTTP_CACHE_CONTROL, default `no-cache`). */
+  readonly httpCacheControl?: string;
 }
+
+/** Cache-Control of GET query answers unless HTTP_CACHE_CONTROL says otherwise: caches keep them, but ask again (ETag, 304) every time. */
+export const DEFAULT_HTTP_CACHE_CONTROL = 'no-cache';
 
 /** An admin token and the actor name it stands for. */
 export interface NamedToken {
@@ -64,6 +71,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     countSql: parseBoolean('BENCH_COUNT_SQL', env.BENCH_COUNT_SQL, false),
     responseCache: parseBoolean('RESPONSE_CACHE', env.RESPONSE_CACHE, true),
     subscriptionQueue: parseCount('SUBSCRIPTION_QUEUE', env.SUBSCRIPTION_QUEUE, 1000),
+    corsOrigins: parseOrigins(nonEmpty(env.CORS_ORIGINS)),
+    httpCacheControl: parseCacheControl(nonEmpty(env.HTTP_CACHE_CONTROL)),
   });
 }
 
@@ -155,6 +164,43 @@ export function parseDatabaseUrl(url: string): DatabaseConfig {
     return { kind: 'postgres', url };
   }
   throw new ConfigError('DATABASE_URL must start with sqlite: or postgres:// (got an unsupported scheme)');
+}
+
+/** `https://app.example.com,http://localhost:5173`: origins only (scheme, host and port), as browsers send them. */
+export function parseOrigins(value: string | undefined): string[] {
+  if (value === undefined) return [];
+  return value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
+    .map((entry, index) => {
+      let origin: string | null = null;
+      try {
+        const url = new URL(entry);
+        if (url.protocol === 'http:' || url.protocol === 'https:') origin = url.origin;
+      } catch {
+        // reported below
+      }
+      if (origin !== entry) {
+        throw new ConfigError(
+          `CORS_ORIGINS entry ${index + 1} must be an origin such as https://app.example.com: http or https, host and port, no path or trailing slash (got ${JSON.stringify(entry)})`,
+        );
+      }
+      return origin;
+    });
+}
+
+/** A Cache-Control value: comma-separated directives, each a name with an optional `=value` (token or quoted). */
+function parseCacheControl(value: string | undefined): string {
+  if (value === undefined) return DEFAULT_HTTP_CACHE_CONTROL;
+  const directive = /^[A-Za-z][A-Za-z-]*(=([A-Za-z0-9-]+|"[\x20-\x21\x23-\x7e]*"))?$/;
+  const directives = value.split(',').map((d) => d.trim());
+  if (value.length > 200 || !directives.every((d) => directive.test(d))) {
+    throw new ConfigError(
+      `HTTP_CACHE_CONTROL must be a Cache-Control value such as no-cache or "private, max-age=60" (got ${JSON.stringify(value)})`,
+    );
+  }
+  return directives.join(', ');
 }
 
 function parsePort(value: string | undefined): number {

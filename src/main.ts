@@ -44,12 +44,14 @@ export async function bootstrap(
       ? acquireSqliteOwnerLock(config.database.path)
       : null;
   const db = await Database.open(config.database, {
+    debug: (details, message) => logger.debug(details, message),
     warn: (message) => logger.warn(message),
     error: (details, message) => logger.error(details, message),
   });
   try {
     const applied = await db.migrate();
     if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
+    await db.requireWritable();
 
     const versioning = await RegistryVersioning.open(db);
     const services = createServices(versioning, { subscriptionQueue: config.subscriptionQueue });
@@ -78,10 +80,7 @@ export async function bootstrap(
       services,
       logger,
       newSession: () => versioning.session(),
-      isReady: async () => {
-        await db.ping();
-        return db.isMigrated();
-      },
+      unreadiness: () => db.unreadiness(),
       debugRoutes: config.countSql
         ? {
             '/debug/sql-stats': () => ({

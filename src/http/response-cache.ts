@@ -1,6 +1,16 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { LRUCache } from 'lru-cache';
 import type { VersionProbe } from '../application/versioning';
 import type { Access, RequestReport } from '../graphql/context';
+import {
+  addVary,
+  etagOf,
+  ifNoneMatch,
+  matchesAny,
+  passesCsrfPrevention,
+  requestTag,
+  versionsVouchedFor,
+} from './http-caching';
 
 /**
  * Whole GraphQL responses to read-only operations, kept in memory and keyed
@@ -11,7 +21,7 @@ import type { Access, RequestReport } from '../graphql/context';
  * PostgreSQL, so another instance's write is seen at once). An entry whose
  * request read no registry data at all (`{ __typename }`, introspection) does
  * not depend on the registry. Only successful answers (200, no errors) are
- * kept; bounded by total bytes.
+ * kept; bounded by total bytes, least recently used out first (lru-cache).
  */
 export interface CachedResponse {
   readonly body: string;
@@ -19,54 +29,58 @@ export interface CachedResponse {
   /** The registry version the answer was computed at, or null when it reads no registry data. */
   readonly version: number | null;
   readonly operationName: string | null;
+  /** Its ETag, for an answer to a GET. */
+  readonly etag?: string;
 }
 
 /** Largest request key cached; longer requests are simply not cached. */
 const MAX_KEY_LENGTH = 8 * 1024;
 
+/** What an entry costs beyond its key and body: the entry object, its other strings, the LRU's bookkeeping. */
+const ENTRY_OVERHEAD_BYTES = 200;
+
+/**
+ * The entries, least recently used first out, within a budget of bytes: each
+ * entry weighs its key and body in UTF-8 plus a fixed overhead; an entry over
+ * an eighth of the budget is not kept.
+ */
 export class ResponseCache {
-  private readonly entries = new Map<string, CachedResponse>();
-  private bytes = 0;
+  private readonly entries: LRUCache<string, CachedResponse>;
 
-  constructor(private readonly maxBytes = 32 * 1024 * 1024) {}
+  constructor(maxBytes = 32 * 1024 * 1024) {
+    this.entries = new LRUCache<string, CachedResponse>({
+      maxSize: maxBytes,
+      maxEntrySize: maxBytes / 8,
+      sizeCalculation: (entry, key) => Buffer.byteLength(key) + Buffer.byteLength(entry.body) + ENTRY_OVERHEAD_BYTES,
+    });
+  }
 
-  /** The cache key of a POSTed GraphQL request, or null when it cannot be cached. */
-  static keyOf(body: unknown, accept: string | undefined): string | null {
+  /**
+   * The cache key of a GraphQL request (a POST's body, or a GET's parameters
+   * with `variables` parsed), or null when it cannot be cached. GET and POST
+   * keep apart: Apollo answers a GET that prefers HTML with GraphiQL.
+   */
+  static keyOf(body: unknown, accept: string | undefined, method: 'GET' | 'POST' = 'POST'): string | null {
     if (!body || typeof body !== 'object' || Array.isArray(body)) return null;
     const { query, operationName, variables, extensions } = body as Record<string, unknown>;
     if (typeof query !== 'string' || extensions !== undefined) return null;
-    const key = JSON.stringify([accept ?? '', operationName ?? null, variables ?? null, query]);
+    const key = JSON.stringify([method, accept ?? '', operationName ?? null, variables ?? null, query]);
     return key.length <= MAX_KEY_LENGTH ? key : null;
   }
 
-  /** The entry for a key, or undefined. */
+  /** The entry for a key, or undefined; reading it makes it the most recently used. */
   get(key: string): CachedResponse | undefined {
     return this.entries.get(key);
   }
 
-  /** Keeps an answer, evicting the oldest entries beyond the byte budget. */
+  /** Keeps an answer, evicting the least recently used entries beyond the byte budget. */
   set(key: string, entry: CachedResponse): void {
-    const size = key.length + entry.body.length;
-    if (size > this.maxBytes / 8) return;
-    this.delete(key);
     this.entries.set(key, entry);
-    this.bytes += size;
-    for (const [oldest] of this.entries) {
-      if (this.bytes <= this.maxBytes) break;
-      this.delete(oldest);
-    }
   }
 
   /** Number of entries (for tests). */
   get size(): number {
     return this.entries.size;
-  }
-
-  private delete(key: string): void {
-    const entry = this.entries.get(key);
-    if (!entry) return;
-    this.entries.delete(key);
-    this.bytes -= key.length + entry.body.length;
   }
 }
 
@@ -78,29 +92,75 @@ export interface CacheScope {
   readonly report: RequestReport;
 }
 
+/** How GET answers are marked for HTTP caches. */
+export interface HttpCaching {
+  /** Cache-Control of a successful GET query answer (HTTP_CACHE_CONTROL). */
+  readonly cacheControl: string;
+}
+
 /**
  * Wraps the GraphQL route: a repeated read-only request is answered from the
  * cache while the registry still holds the version its answer was computed at;
  * anything else runs through GraphQL, and a successful query answer is kept.
  * Every answer says `x-registry-cache: hit | miss | bypass`. With no cache
  * (RESPONSE_CACHE=false) every request runs.
+ *
+ * A GET is cached like a POST when it certainly passes Apollo's CSRF
+ * prevention (otherwise Apollo decides), and is marked for HTTP caches:
+ * `Vary: Accept, Authorization` always; a successful query answer gets an
+ * ETag (see ./http-caching.ts) and HTTP_CACHE_CONTROL, anything else
+ * `no-store`. If-None-Match is answered 304 when a tag it sends is still
+ * good: one of this server's for this request at the current registry
+ * version, checked before anything runs, or the tag of the answer it gets.
+ * ETags and 304s do not need the response cache.
  */
 export function withResponseCache(
   cache: ResponseCache | null,
   scopeOf: (request: FastifyRequest) => CacheScope,
   execute: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
+  http: HttpCaching,
 ) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
     const scope = scopeOf(request);
-    const key =
-      cache && request.method === 'POST' && scope.access.canRead && !bypassesCache(request)
-        ? cacheableKey(request)
-        : null;
-    if (key) {
-      const entry = cache!.get(key);
+    const get = request.method === 'GET';
+    if (get) addVary(reply, ['Accept', 'Authorization']);
+    const key = scope.access.canRead && (!get || passesCsrfPrevention(request)) ? cacheableKey(request) : null;
+    const tags = get && key ? ifNoneMatch(request) : [];
+    const tag = get && key ? requestTag(key) : null;
+    const markCacheable = (etag: string) =>
+      reply
+        .header('etag', etag)
+        .header('cache-control', http.cacheControl)
+        .header('x-registry-cache', scope.report.cache);
+    const notModified = (etag: string) => {
+      markCacheable(etag).removeHeader('content-type');
+      return reply.code(304).send();
+    };
+
+    // A tag this server gave for this request, at the registry version that is still current: nothing to run.
+    if (tag) {
+      for (const version of versionsVouchedFor(tags, tag)) {
+        if (version === null || version === (await currentVersion(scope.version))) {
+          Object.assign(scope.report, {
+            operationName: operationNameOf(request),
+            operationType: 'query',
+            cache: 'hit',
+          });
+          return notModified(etagOf(tag, version));
+        }
+      }
+    }
+
+    const cached = cache && key && !bypassesCache(request);
+    if (cached) {
+      const entry = cache.get(key);
       // Only a request that ran successfully before has an entry, so reading the version here never serves a refused request.
       if (entry && (entry.version === null || entry.version === (await currentVersion(scope.version)))) {
         Object.assign(scope.report, { operationName: entry.operationName, operationType: 'query', cache: 'hit' });
+        if (entry.etag) {
+          if (matchesAny(tags, entry.etag)) return notModified(entry.etag);
+          markCacheable(entry.etag);
+        }
         return reply.header('content-type', entry.contentType).header('x-registry-cache', 'hit').send(entry.body);
       }
       scope.report.cache = 'miss';
@@ -109,19 +169,31 @@ export function withResponseCache(
     reply.header('x-registry-cache', scope.report.cache);
     const { report } = scope;
     // Every registry read pins the version first, so an answer that pinned none read no registry data.
-    if (
-      key &&
+    const success =
+      key !== null &&
       typeof body === 'string' &&
       reply.statusCode === 200 &&
       report.operationType === 'query' &&
-      report.errorCodes.length === 0
-    ) {
-      cache!.set(key, {
+      report.errorCodes.length === 0;
+    if (!success) {
+      if (get && !String(reply.getHeader('content-type')).startsWith('text/html'))
+        reply.header('cache-control', 'no-store');
+      return body;
+    }
+    const version = scope.version.pinnedVersion() ?? null;
+    const etag = tag ? etagOf(tag, version) : undefined;
+    if (cached) {
+      cache.set(key, {
         body,
         contentType: String(reply.getHeader('content-type')),
-        version: scope.version.pinnedVersion() ?? null,
+        version,
         operationName: report.operationName,
+        etag,
       });
+    }
+    if (etag) {
+      if (matchesAny(tags, etag)) return notModified(etag);
+      markCacheable(etag);
     }
     return body;
   };
@@ -144,7 +216,31 @@ function bypassesCache(request: FastifyRequest): boolean {
 
 /** The response-cache key of a request, or null for one that is never cached (mutations included). */
 function cacheableKey(request: FastifyRequest): string | null {
-  const query = (request.body as { query?: unknown } | undefined)?.query;
+  const fields = request.method === 'GET' ? getParameters(request) : request.body;
+  const query = (fields as { query?: unknown } | null | undefined)?.query;
   if (typeof query === 'string' && /^\s*mutation\b/.test(query)) return null;
-  return ResponseCache.keyOf(request.body, request.headers.accept);
+  return ResponseCache.keyOf(fields, request.headers.accept, request.method === 'GET' ? 'GET' : 'POST');
+}
+
+/**
+ * A GET's GraphQL parameters in a POST body's shape (`variables` parsed; its
+ * depth was checked before the handler), or null when they are not plain
+ * strings or `variables` is not JSON: Apollo will answer those.
+ */
+function getParameters(request: FastifyRequest): Record<string, unknown> | null {
+  const { query, operationName, variables, extensions } = (request.query ?? {}) as Record<string, unknown>;
+  if ([query, operationName, variables, extensions].some((v) => v !== undefined && typeof v !== 'string')) return null;
+  let parsed: unknown;
+  try {
+    parsed = variables === undefined ? undefined : JSON.parse(variables as string);
+  } catch {
+    return null;
+  }
+  return { query, operationName, variables: parsed, extensions };
+}
+
+/** The operation name a GET or POST asked for, if any (for the log line of a 304 answered before anything ran). */
+function operationNameOf(request: FastifyRequest): string | null {
+  const fields = (request.method === 'GET' ? request.query : request.body) as { operationName?: unknown } | undefined;
+  return typeof fields?.operationName === 'string' ? fields.operationName : null;
 }

@@ -6,12 +6,14 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Services } from '../application/services';
 import type { ReadSession } from '../application/versioning';
-import { adminTokensOf, type AppConfig } from '../config';
+import { adminTokensOf, DEFAULT_HTTP_CACHE_CONTROL, type AppConfig } from '../config';
 import type { RequestContext } from '../graphql/context';
 import { startApollo } from './apollo';
+import { registerCors } from './cors';
 import { TokenAuthenticator } from './authentication';
 import { defaultGraphiqlDir, GraphiqlBundle, graphiqlPageHeaders, registerGraphiqlAssets } from './graphiql';
-import { BODY_LIMIT_BYTES, registerHttpErrorHandlers } from './http-errors';
+import { BODY_LIMIT_BYTES, clientErrorHandler, frameworkErrors, registerHttpErrorHandlers } from './http-errors';
+import { checkGetParameters, registerJsonBodyParser } from './request-body';
 import { logRequests, requestScopes } from './request-scope';
 import { ResponseCache, withResponseCache } from './response-cache';
 import { registerSubscriptions } from './subscriptions';
@@ -27,8 +29,8 @@ export interface HttpDependencies {
   readonly logger: Logger;
   /** A fresh read session for one request. */
   readonly newSession: () => ReadSession;
-  /** Whether the database answers and is fully migrated. */
-  readonly isReady: () => Promise<boolean>;
+  /** Why the server cannot serve now (the database does not answer, is not migrated, …), or null when it can. */
+  readonly unreadiness: () => Promise<string | null>;
   /** Extra read-only JSON endpoints, e.g. SQL statement counts for the benchmark. */
   readonly debugRoutes?: Record<string, () => unknown>;
   /** Where the built GraphiQL bundle is; dist/graphiql of this checkout by default. */
@@ -44,6 +46,9 @@ export async function createHttpServer(
   deps: HttpDependencies,
 ): Promise<{ fastify: FastifyInstance; apollo: ApolloServer<RequestContext> }> {
   const fastify = createFastify(deps.logger);
+  // First, so that its hook answers preflights and marks every response, errors included.
+  await registerCors(fastify, deps.config.corsOrigins ?? []);
+  registerJsonBodyParser(fastify);
   const authenticator = new TokenAuthenticator(adminTokensOf(deps.config), deps.config.readToken);
   if (authenticator.openWrites) warnOpenWrites(deps.logger);
 
@@ -68,6 +73,9 @@ function createFastify(logger: FastifyBaseLogger): FastifyInstance {
     // One line per request comes from logRequests instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT_BYTES,
+    // Errors before routing, and before there is a request at all, in the same GraphQL shape as the rest.
+    clientErrorHandler,
+    frameworkErrors,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[A-Za-z0-9._:-]{1,64}$/.test(given) ? given : randomUUID();
@@ -108,17 +116,26 @@ function registerGraphQLRoute(
         request as Parameters<typeof executeGraphQL>[0],
         reply as Parameters<typeof executeGraphQL>[1],
       ),
+    { cacheControl: deps.config.httpCacheControl ?? DEFAULT_HTTP_CACHE_CONTROL },
   );
   // A WebSocket handler may only sit on a GET route, so GET has a route of its own.
-  fastify.route({ url: '/graphql', method: 'GET', onSend: graphiqlPageHeaders(), handler, wsHandler: subscriptions });
+  fastify.route({
+    url: '/graphql',
+    method: 'GET',
+    preValidation: checkGetParameters,
+    onSend: graphiqlPageHeaders(),
+    handler,
+    wsHandler: subscriptions,
+  });
   fastify.route({ url: '/graphql', method: ['POST', 'OPTIONS'], onSend: graphiqlPageHeaders(), handler });
 }
 
 function registerHealthRoutes(fastify: FastifyInstance, deps: HttpDependencies): void {
   fastify.get('/healthz', async () => ({ status: 'ok' }));
   fastify.get('/readyz', async (_request, reply) => {
-    const ready = await deps.isReady().catch(() => false);
-    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable' });
+    const reason = await deps.unreadiness().catch(() => 'the readiness check failed');
+    if (reason === null) return reply.send({ status: 'ready' });
+    return reply.code(503).send({ status: 'unavailable', reason });
   });
   for (const [path, read] of Object.entries(deps.debugRoutes ?? {})) fastify.get(path, async () => read());
 }

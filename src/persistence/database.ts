@@ -1,10 +1,12 @@
 import { DataSource, type EntityManager, type QueryRunner } from 'typeorm';
 import type { DatabaseConfig } from '../config';
 import { dataSourceOptions } from './data-source';
-import { isTransientConflict } from './sql-errors';
+import { isDatabaseUnavailable, isTransientConflict } from './sql-errors';
 import { SqlDialect, toDialect, type QueryFn } from './sql';
 import { StatementCounter, type PersistenceLog } from './statement-counter';
 import { openPostgresReader, openSqliteReader, typeormReader, type ReadConnection } from './read-connection';
+import { realFileOf, unwritablePart } from './sqlite-file';
+import { REGISTRY_STATE } from './tables';
 
 /** What a write transaction can do: raw statements and TypeORM entity writes, on one connection. */
 export interface WriteTransaction {
@@ -36,6 +38,8 @@ export class Database {
     private readonly writer: DataSource,
     private readonly reads: ReadConnection,
     readonly counter: StatementCounter,
+    /** The SQLite file, for the readiness check; null for PostgreSQL and `:memory:`. */
+    private readonly sqliteFile: string | null,
   ) {
     this.sql = new SqlDialect(writer.options.type === 'postgres' ? 'postgres' : 'sqlite');
     this.read = reads.query;
@@ -47,7 +51,8 @@ export class Database {
     const writer = new DataSource(dataSourceOptions(config, { logger: counter }));
     await writer.initialize();
     try {
-      return new Database(writer, openReads(config, writer, counter, log), counter);
+      const sqliteFile = config.kind === 'sqlite' && config.path !== ':memory:' ? realFileOf(config.path) : null;
+      return new Database(writer, openReads(config, writer, counter, log), counter, sqliteFile);
     } catch (error) {
       await writer.destroy();
       throw error;
@@ -98,6 +103,66 @@ export class Database {
   /** Checks that the database answers. */
   async ping(): Promise<void> {
     await this.read('SELECT 1 AS ok');
+  }
+
+  /**
+   * Throws unless the database accepts writes: an UPDATE of the version row
+   * that changes nothing, in a transaction that is always rolled back. It
+   * fails on a read-only SQLite file or PostgreSQL database (a standby,
+   * default_transaction_read_only, a user without the right to write).
+   */
+  async probeWrite(): Promise<void> {
+    const rollBack = new Error('write probe: roll back');
+    const { name, columns } = REGISTRY_STATE;
+    try {
+      await this.write(async (tx) => {
+        await tx.query(`UPDATE ${name} SET ${columns.version} = ${columns.version} WHERE ${columns.id} = 1`);
+        throw rollBack;
+      });
+    } catch (error) {
+      if (error !== rollBack) throw error;
+    }
+  }
+
+  /**
+   * Start-up's check that the database accepts writes (after the migrations):
+   * refused in one line that says why, rather than every write failing later.
+   */
+  async requireWritable(): Promise<void> {
+    try {
+      await this.probeWrite();
+    } catch (error) {
+      const reason = String((error as { message?: unknown })?.message ?? error).split('\n')[0];
+      const hint =
+        this.dialect === 'postgres'
+          ? 'check that the user of DATABASE_URL may write and that the database is not read-only'
+          : 'check the owner and permissions of the database file and its folder';
+      throw new Error(`the database refuses writes (${reason}); ${hint}`, { cause: error });
+    }
+  }
+
+  /**
+   * Why the database cannot serve requests now, in a few words for /readyz
+   * (no paths, no driver text), or null when it can: it answers, is fully
+   * migrated, and accepts writes.
+   */
+  async unreadiness(): Promise<string | null> {
+    try {
+      await this.ping();
+      if (!(await this.isMigrated())) return 'the database is not fully migrated';
+    } catch (error) {
+      return isDatabaseUnavailable(error) ? 'the database is unavailable' : 'the database does not answer';
+    }
+    // The open connections may still write a file whose permissions changed; the next start would not.
+    const unwritable = this.sqliteFile ? unwritablePart(this.sqliteFile) : null;
+    if (unwritable === 'file') return 'the database file is not writable';
+    if (unwritable === 'folder') return 'the folder of the database file is not writable';
+    try {
+      await this.probeWrite();
+    } catch {
+      return 'the database refuses writes';
+    }
+    return null;
   }
 
   /** Waits for queued writes, then closes every connection. */

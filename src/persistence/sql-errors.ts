@@ -1,7 +1,8 @@
 /**
  * Classifies driver errors, so that callers never see driver text:
  * constraint violations become ConstraintViolation, transient PostgreSQL
- * conflicts are recognised for retry.
+ * conflicts are recognised for retry, and a database that cannot serve right
+ * now (down, unreachable, busy, read-only) is told apart from a bug.
  */
 import { TABLES } from './tables';
 
@@ -28,7 +29,7 @@ const SQLITE_UNIQUE_COLUMNS = new Map<string, string>(
 );
 
 interface DriverErrorLike {
-  code?: string;
+  code?: string | number;
   constraint?: string;
   message?: string;
 }
@@ -44,7 +45,7 @@ function driverErrorOf(error: unknown): DriverErrorLike | null {
 export function asConstraintViolation(error: unknown): ConstraintViolation | null {
   if (error instanceof ConstraintViolation) return error;
   const driver = driverErrorOf(error);
-  if (!driver?.code) return null;
+  if (typeof driver?.code !== 'string') return null;
   switch (driver.code) {
     // PostgreSQL SQLSTATEs.
     case '23505':
@@ -76,4 +77,54 @@ export function asConstraintViolation(error: unknown): ConstraintViolation | nul
 export function isTransientConflict(error: unknown): boolean {
   const code = driverErrorOf(error)?.code;
   return code === '40001' || code === '40P01';
+}
+
+/** Socket errors of a connection that could not be made or was lost. */
+const CONNECTION_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+
+/**
+ * PostgreSQL SQLSTATEs of a server that cannot serve now: connection
+ * exceptions (class 08), shutting down or starting up (57P01–57P03),
+ * insufficient resources (class 53: too many connections, disk full, out of
+ * memory), the database gone (3D000), a read-only transaction (25006: a
+ * standby, or default_transaction_read_only).
+ */
+const POSTGRES_UNAVAILABLE = /^(08...|57P0[123]|53...|3D000|25006)$/;
+
+/**
+ * SQLite result codes of a database that cannot serve now: busy or locked
+ * past the busy timeout, I/O errors, a full disk, a file that cannot be
+ * opened, a read-only file (extended codes included, e.g. SQLITE_BUSY_SNAPSHOT).
+ */
+const SQLITE_UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|PROTOCOL)(_|$)/;
+
+/** node-postgres' errors for a lost or timed-out connection carry no code, only these messages. */
+const PG_CONNECTION_LOST =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+
+/**
+ * True when the database cannot serve right now, whatever the query: it is
+ * down, unreachable, shutting down, out of connections or disk, busy past
+ * the timeout, or read-only. Such a failure is the server's, is worth
+ * retrying later, and says nothing about the request (SERVICE_UNAVAILABLE).
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const driver = driverErrorOf(error);
+  if (!driver) return false;
+  const code = driver.code;
+  if (typeof code === 'string') {
+    if (CONNECTION_ERROR_CODES.has(code) || SQLITE_UNAVAILABLE.test(code)) return true;
+    if (POSTGRES_UNAVAILABLE.test(code)) return true;
+  }
+  return typeof driver.message === 'string' && PG_CONNECTION_LOST.test(driver.message);
 }

@@ -1,7 +1,9 @@
 import type { Logger, QueryRunner } from 'typeorm';
+import { asConstraintViolation } from './sql-errors';
 
 /** Receives log events the persistence layer cannot handle itself. */
 export interface PersistenceLog {
+  debug(details: Record<string, unknown>, message: string): void;
   warn(message: string): void;
   error(details: Record<string, unknown>, message: string): void;
 }
@@ -34,12 +36,16 @@ export class StatementCounter implements Logger {
     this.recording?.push(query);
   }
 
+  /**
+   * Logs the statement, never its parameters (they may hold user text). A
+   * constraint violation is the client's mistake, not the server's: every
+   * write maps it to a domain error (CONFLICT), so it is logged at debug;
+   * anything else at error.
+   */
   logQueryError(error: string | Error, query: string, _parameters?: unknown[], _queryRunner?: QueryRunner): void {
-    // Constraint violations are expected and mapped by the caller; only log the statement, never parameters (they may hold user text).
-    this.sink?.error(
-      { err: typeof error === 'string' ? error : error.message, statement: query.slice(0, 200) },
-      'SQL statement failed',
-    );
+    const details = { err: typeof error === 'string' ? error : error.message, statement: query.slice(0, 200) };
+    if (asConstraintViolation(error)) this.sink?.debug(details, 'SQL statement failed');
+    else this.sink?.error(details, 'SQL statement failed');
   }
 
   logQuerySlow(time: number, query: string): void {

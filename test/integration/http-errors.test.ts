@@ -1,4 +1,7 @@
 import { expect } from 'chai';
+import Fastify from 'fastify';
+import { connect } from 'node:net';
+import { registerHttpErrorHandlers } from '../../src/http/http-errors';
 import { sqlite } from '../support/backends';
 import { startServer, type TestServer } from '../support/server';
 
@@ -46,6 +49,150 @@ describe('HTTP and error hygiene', () => {
     expect(((await response.json()) as any).errors[0].extensions.code).to.equal('PAYLOAD_TOO_LARGE');
   });
 
+  /** A JSON text nested `levels` deep: arrays inside arrays. */
+  const nested = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
+
+  it('answers a body nested deeper than 64 levels with 400 BAD_REQUEST, before anything walks it', async () => {
+    // About 6,000 levels in 12 KB overflowed the stack in JSON.stringify (the response cache's key): a 500 without a request id.
+    for (const query of ['{ __typename }', 'query($v: String) { __typename }']) {
+      const response = await post(`{"query": ${JSON.stringify(query)}, "variables": {"v": ${nested(6000)}}}`);
+      expect(response.status).to.equal(400);
+      const text = await response.text();
+      expect(JSON.parse(text)).to.deep.equal({
+        errors: [{ message: 'request body is nested deeper than 64 levels', extensions: { code: 'BAD_REQUEST' } }],
+      });
+      expectNoLeak(text);
+    }
+    // 64 levels are fine: the body is the first, variables the second, so 62 more.
+    const deepest = await post(`{"query": "{ __typename }", "variables": {"v": ${nested(62)}}}`);
+    expect(deepest.status).to.equal(200);
+    expect(await post(`{"query": "{ __typename }", "variables": {"v": ${nested(63)}}}`)).to.have.property(
+      'status',
+      400,
+    );
+    // Brackets inside strings are text, not nesting.
+    const inString = await post(JSON.stringify({ query: '{ __typename }', variables: { v: nested(500) } }));
+    expect(inString.status).to.equal(200);
+  });
+
+  it('answers GET variables nested deeper than 64 levels with 400 BAD_REQUEST', async () => {
+    // Brackets need no escaping in a query string: 6,000 levels fit in a 12 KB URL.
+    const url = `${server.url}?query=${encodeURIComponent('{ __typename }')}&variables=%7B%22v%22:${nested(6000)}%7D`;
+    const response = await fetch(url, { headers: { 'apollo-require-preflight': 'true' } });
+    expect(response.status).to.equal(400);
+    expect(await response.json()).to.deep.equal({
+      errors: [{ message: 'variables are nested deeper than 64 levels', extensions: { code: 'BAD_REQUEST' } }],
+    });
+  });
+
+  it('answers a body that is not valid UTF-8 with 400 BAD_REQUEST, and stores nothing', async () => {
+    const mutation = (description: Buffer) =>
+      Buffer.concat([
+        Buffer.from('{"query": "mutation { createProject(input: { name: \\"utf8-check\\", description: \\"a'),
+        description,
+        Buffer.from('b\\" }) { project { id } } }"}'),
+      ]);
+    const response = await fetch(server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: mutation(Buffer.from([0xff, 0xfe])),
+    });
+    expect(response.status).to.equal(400);
+    expect(await response.json()).to.deep.equal({
+      errors: [{ message: 'request body is not valid UTF-8', extensions: { code: 'BAD_REQUEST' } }],
+    });
+    expect(
+      (await server.data('{ projects(filter: { nameContains: "utf8-check" }) { totalCount } }')).projects.totalCount,
+    ).to.equal(0);
+    // Valid UTF-8 beyond ASCII passes.
+    const accepted = await fetch(server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: mutation(Buffer.from('é✓', 'utf8')),
+    });
+    expect(accepted.status).to.equal(200);
+    expect(((await accepted.json()) as any).errors).to.equal(undefined);
+  });
+
+  it('gives an unexpected failure outside GraphQL a request id too, and no detail', async () => {
+    const bare = Fastify({ genReqId: () => 'req-1' });
+    registerHttpErrorHandlers(bare);
+    bare.get('/boom', () => {
+      throw new RangeError('Maximum call stack size exceeded');
+    });
+    const response = await bare.inject({ method: 'GET', url: '/boom' });
+    expect(response.statusCode).to.equal(500);
+    expect(response.json()).to.deep.equal({
+      errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR', requestId: 'req-1' } }],
+    });
+    await bare.close();
+  });
+
+  /** Sends raw bytes on a new connection and returns everything the server wrote back before closing it. */
+  function rawExchange(request: string): Promise<string> {
+    const { hostname, port } = new URL(server.origin);
+    return new Promise((resolve, reject) => {
+      const socket = connect(Number(port), hostname, () => socket.end(request));
+      let answer = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => (answer += chunk));
+      socket.on('error', reject);
+      socket.on('close', () => resolve(answer));
+    });
+  }
+
+  /** Status line, headers and JSON body of a raw HTTP/1.1 answer. */
+  function parseRaw(answer: string): { status: number; headers: string; body: unknown } {
+    const [head, ...rest] = answer.split('\r\n\r\n');
+    return { status: Number(head.split(' ')[1]), headers: head.toLowerCase(), body: JSON.parse(rest.join('\r\n\r\n')) };
+  }
+
+  it('answers a URL too long for the header limit with a GraphQL-shaped 431', async () => {
+    const response = await fetch(`${server.url}?query=${'x'.repeat(100 * 1024)}`);
+    expect(response.status).to.equal(431);
+    expect(response.headers.get('content-type')).to.match(/^application\/json/);
+    expect(await response.json()).to.deep.equal({
+      errors: [
+        {
+          message: 'request headers (the URL included) are larger than the server accepts',
+          extensions: { code: 'REQUEST_HEADER_FIELDS_TOO_LARGE' },
+        },
+      ],
+    });
+  });
+
+  it('answers broken HTTP framing (a bad chunk size) with a GraphQL-shaped 400', async () => {
+    const answer = await rawExchange(
+      'POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n',
+    );
+    const { status, headers, body } = parseRaw(answer);
+    expect(status).to.equal(400);
+    expect(headers).to.include('content-type: application/json');
+    expect(body).to.deep.equal({
+      errors: [{ message: 'malformed HTTP request', extensions: { code: 'BAD_REQUEST' } }],
+    });
+  });
+
+  it('answers both Content-Length and chunked framing with a GraphQL-shaped 400', async () => {
+    const answer = await rawExchange(
+      'POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n',
+    );
+    expect(parseRaw(answer)).to.deep.include({
+      status: 400,
+      body: { errors: [{ message: 'malformed HTTP request', extensions: { code: 'BAD_REQUEST' } }] },
+    });
+  });
+
+  it('answers a URL that does not decode with a GraphQL-shaped 400', async () => {
+    const answer = await rawExchange('GET /graphql%zz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    const { status, headers, body } = parseRaw(answer);
+    expect(status).to.equal(400);
+    expect(headers).to.match(/x-request-id: \S+/);
+    expect(body).to.deep.equal({
+      errors: [{ message: 'the URL is not valid (bad percent-encoding)', extensions: { code: 'BAD_REQUEST' } }],
+    });
+  });
+
   it('answers an unknown route with a JSON 404', async () => {
     const response = await fetch(`${server.origin}/nope`);
     expect(response.status).to.equal(404);
@@ -57,6 +204,30 @@ describe('HTTP and error hygiene', () => {
     expect(status).to.equal(400);
     expect(body.errors?.[0].extensions?.code).to.equal('GRAPHQL_PARSE_FAILED');
     expectNoLeak(JSON.stringify(body));
+  });
+
+  it('answers an automatic persisted query whose hash does not match with 400 PERSISTED_QUERY_HASH_MISMATCH', async () => {
+    const response = await post(
+      JSON.stringify({
+        query: '{ __typename }',
+        extensions: { persistedQuery: { version: 1, sha256Hash: '0'.repeat(64) } },
+      }),
+    );
+    expect(response.status).to.equal(400);
+    expect(await response.json()).to.deep.equal({
+      errors: [
+        {
+          message: 'provided sha does not match query',
+          extensions: { code: 'PERSISTED_QUERY_HASH_MISMATCH' },
+        },
+      ],
+    });
+    // Other client errors of Apollo's persisted-query protocol keep a client code too.
+    const version = await post(
+      JSON.stringify({ query: '{ __typename }', extensions: { persistedQuery: { version: 2, sha256Hash: 'x' } } }),
+    );
+    expect(version.status).to.equal(400);
+    expect(((await version.json()) as any).errors[0].extensions).to.deep.equal({ code: 'BAD_REQUEST' });
   });
 
   it('keeps the standard shape for variable coercion errors', async () => {

@@ -1,7 +1,10 @@
 import { expect } from 'chai';
+import { newId } from '../../src/application/ids';
+import { ConflictError } from '../../src/core/errors';
 import { bootstrap } from '../../src/main';
-import { sqlite } from '../support/backends';
+import { describeEachBackend, sqlite } from '../support/backends';
 import { captureLogs } from '../support/logs';
+import { startServer } from '../support/server';
 
 describe('request logs', () => {
   it('writes one JSON line per request with the request id, operation name, duration and outcome', async () => {
@@ -97,5 +100,44 @@ describe('request logs', () => {
       .to.be.a('string')
       .and.match(/\n\s+at /);
     expect(JSON.stringify(responseBody)).to.not.match(/\n\s+at /);
+  });
+});
+
+describeEachBackend('log levels of failed SQL statements', (backend) => {
+  it('logs a constraint violation that becomes CONFLICT (a client mistake) at debug, and a real failure at error', async () => {
+    const lines = await captureLogs(async (logger) => {
+      const server = await startServer(backend, {}, { logger });
+      try {
+        const create = `mutation { createProject(input: { name: "dup" }) { project { id } } }`;
+        expect((await server.gql(create)).body.errors).to.equal(undefined);
+        // The services check a name before inserting it, so only a race reaches the database's unique constraint;
+        // this insert skips the check, as the loser of a race would, and the violation becomes CONFLICT.
+        const { writes } = server.app.services;
+        const request = {
+          session: server.app.versioning.session(),
+          actor: 'test',
+          operation: 'createProject',
+          dryRun: false,
+        };
+        let refused: unknown;
+        try {
+          await writes.change(request, ({ writer }) =>
+            writer.insertProject({ id: newId(), name: 'dup', description: null }),
+          );
+        } catch (error) {
+          refused = error;
+        }
+        expect(refused).to.be.instanceOf(ConflictError);
+        await server.app.db.write((tx) => tx.query('SELECT no_such_column FROM project')).catch(() => undefined);
+      } finally {
+        await server.close();
+      }
+    });
+    const failed = lines.filter((l) => l.msg === 'SQL statement failed');
+    const levels = failed.map((l) => [l.level, /no_such_column/.test(String(l.err))]);
+    expect(levels).to.deep.equal([
+      [20, false],
+      [50, true],
+    ]);
   });
 });

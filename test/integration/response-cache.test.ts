@@ -131,13 +131,32 @@ describe('response cache (SQLite; PostgreSQL is covered by the two-instance test
       );
     });
 
-    it('drops the oldest entries beyond its byte budget', () => {
-      const cache = new ResponseCache(8000);
-      for (let i = 0; i < 10; i++)
-        cache.set(`k${i}`, { body: 'x'.repeat(900), contentType: 'application/json', version: 1, operationName: null });
-      expect(cache.size).to.be.at.most(8);
-      expect(cache.get('k0')).to.equal(undefined);
-      expect(cache.get('k9')?.body.length).to.equal(900);
+    const entryOf = (body: string) => ({ body, contentType: 'application/json', version: 1, operationName: null });
+
+    it('drops the least recently used entries beyond its byte budget, keeping those that are read', () => {
+      const cache = new ResponseCache(16_000);
+      for (let i = 0; i < 40; i++) cache.set(`k${i}`, entryOf('x'.repeat(900)));
+      expect(cache.size).to.be.within(5, 17);
+      expect(cache.get('k0'), 'the oldest went first').to.equal(undefined);
+      expect(cache.get('k39')?.body.length).to.equal(900);
+      // Read the oldest entry still there, then add one more: the next oldest goes, not the one just read.
+      const oldest = Array.from({ length: 40 }, (_, i) => i).find((i) => cache.get(`k${i}`) !== undefined)!;
+      cache.set('k40', entryOf('x'.repeat(900)));
+      expect(cache.get(`k${oldest}`), 'read recently, so kept').to.not.equal(undefined);
+      expect(cache.get(`k${oldest + 1}`), 'the least recently used').to.equal(undefined);
+    });
+
+    it('budgets by bytes: multi-byte text counts for what it weighs', () => {
+      const ascii = new ResponseCache(64_000);
+      const wide = new ResponseCache(64_000);
+      for (let i = 0; i < 60; i++) {
+        ascii.set(`k${i}`, entryOf('x'.repeat(900)));
+        wide.set(`k${i}`, entryOf('✓'.repeat(900))); // 3 bytes a character in UTF-8
+      }
+      expect(wide.size).to.be.below(ascii.size / 2);
+      // An entry over an eighth of the budget is not kept at all.
+      wide.set('big', entryOf('x'.repeat(8100)));
+      expect(wide.get('big')).to.equal(undefined);
     });
   });
 });

@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { linkSync, mkdirSync, symlinkSync } from 'node:fs';
+import { basename, dirname, join, relative } from 'node:path';
 import { sqlite } from '../support/backends';
 import { startServer, type TestServer } from '../support/server';
 
@@ -69,5 +71,64 @@ describe('one server per SQLite file', () => {
     await first.close();
     const second = await startServer(sqlite, { database: first.config.database });
     await second.close();
+  });
+
+  /** Starts a server on a fresh file, then tries a second one on `otherName(path)`: the error it gives, or null when it started. */
+  async function secondServerBy(otherName: (path: string) => string): Promise<Error | null> {
+    const base = await sqlite.freshDatabase();
+    if (base.kind !== 'sqlite') throw new Error('expected SQLite');
+    const first = await startServer(sqlite, { database: base });
+    try {
+      const second = await startServer(sqlite, { database: { kind: 'sqlite', path: otherName(base.path) } });
+      await second.close();
+      return null;
+    } catch (error) {
+      return error as Error;
+    } finally {
+      await first.close();
+    }
+  }
+
+  it('refuses a second server that reaches the same file through a symbolic link', async () => {
+    const refused = await secondServerBy((path) => {
+      const link = join(dirname(path), `link-to-${basename(path)}`);
+      symlinkSync(path, link);
+      return link;
+    });
+    expect(refused?.message).to.match(
+      /^another registry server is already using .*link-to-db-.*\.sqlite \(the file .*db-\d+\.sqlite\); /,
+    );
+    expect(refused?.message).to.not.include('\n');
+  });
+
+  it('refuses a second server that reaches the same file through another relative path', async () => {
+    const refused = await secondServerBy((path) => {
+      const folder = join(dirname(path), 'sub');
+      mkdirSync(folder, { recursive: true });
+      // `<relative folder>/sub/../db-N.sqlite`, written out: path.join would fold the `sub/..` away.
+      return `${relative(process.cwd(), folder)}/../${basename(path)}`;
+    });
+    expect(refused?.message).to.match(/^another registry server is already using \.\..*sub\/\.\.\/db-\d+\.sqlite/);
+  });
+
+  it('refuses a second server that reaches the same file through a hard link, and a hard-linked file at all', async () => {
+    let original = '';
+    const refused = await secondServerBy((path) => {
+      original = path;
+      const link = join(dirname(path), `hard-${basename(path)}`);
+      linkSync(path, link);
+      return link;
+    });
+    expect(refused?.message).to.match(
+      /^the database file .*hard-db-\d+\.sqlite has 2 hard links: SQLite keeps its -wal and -shm files beside each name, so a server on another name would lose writes; remove the other links$/,
+    );
+    // The first server's own name is refused as well while the second name exists.
+    let again: Error | null = null;
+    try {
+      await (await startServer(sqlite, { database: { kind: 'sqlite', path: original } })).close();
+    } catch (error) {
+      again = error as Error;
+    }
+    expect(again?.message).to.match(/has 2 hard links/);
   });
 });

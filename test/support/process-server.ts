@@ -19,10 +19,14 @@ export interface ServerProcess {
 
 const running = new Set<ServerProcess>();
 
-/** Runs the server entry point with the given environment; resolves once it listens (or rejects with its output). */
-export function spawnServer(env: Record<string, string>, options: { timeoutMs?: number } = {}): Promise<ServerProcess> {
+/** Runs the server entry point with the given environment (optionally as another user); resolves once it listens (or rejects with its output). */
+export function spawnServer(
+  env: Record<string, string>,
+  options: { timeoutMs?: number; user?: { uid: number; gid: number } } = {},
+): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['-r', '@swc-node/register', join(ROOT, 'src', 'main.ts')], {
     cwd: ROOT,
+    ...options.user,
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',
@@ -82,13 +86,15 @@ export function spawnServer(env: Record<string, string>, options: { timeoutMs?: 
   });
 }
 
-/** Runs the entry point to completion (for start-up failures): exit code and output. */
+/** Runs the entry point to completion (for start-up failures), optionally as another user: exit code and output. */
 export function runToExit(
   env: Record<string, string>,
   timeoutMs = 30_000,
+  user?: { uid: number; gid: number },
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, ['-r', '@swc-node/register', join(ROOT, 'src', 'main.ts')], {
     cwd: ROOT,
+    ...user,
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',

@@ -32,6 +32,19 @@ describe('loadConfig', () => {
     expect(config.database).to.deep.equal({ kind: 'postgres', url: 'postgres://u@h:5432/db' });
   });
 
+  it('reads CORS_ORIGINS (none by default) and HTTP_CACHE_CONTROL (no-cache by default)', () => {
+    expect(loadConfig({})).to.deep.include({ corsOrigins: [], httpCacheControl: 'no-cache' });
+    expect(
+      loadConfig({
+        CORS_ORIGINS: 'https://app.example.com, http://localhost:5173',
+        HTTP_CACHE_CONTROL: 'private,max-age=60',
+      }),
+    ).to.deep.include({
+      corsOrigins: ['https://app.example.com', 'http://localhost:5173'],
+      httpCacheControl: 'private, max-age=60',
+    });
+  });
+
   it('accepts sqlite::memory:', () => {
     expect(parseDatabaseUrl('sqlite::memory:')).to.deep.equal({ kind: 'sqlite', path: ':memory:' });
   });
@@ -51,6 +64,12 @@ describe('loadConfig', () => {
         /^READ_TOKEN must be at least 16/,
       ],
       [{ ADMIN_TOKEN: 'same-token', READ_TOKEN: 'same-token' }, /^READ_TOKEN must differ from ADMIN_TOKEN/],
+      [{ CORS_ORIGINS: '*' }, /^CORS_ORIGINS entry 1 must be an origin/],
+      [{ CORS_ORIGINS: 'https://ok.example, https://app.example.com/' }, /^CORS_ORIGINS entry 2 must be an origin/],
+      [{ CORS_ORIGINS: 'app.example.com' }, /^CORS_ORIGINS entry 1 /],
+      [{ CORS_ORIGINS: 'ftp://files.example.com' }, /^CORS_ORIGINS entry 1 /],
+      [{ HTTP_CACHE_CONTROL: 'max-age=60\r\nSet-Cookie: x=1' }, /^HTTP_CACHE_CONTROL must be a Cache-Control value/],
+      [{ HTTP_CACHE_CONTROL: 'no-cache;' }, /^HTTP_CACHE_CONTROL /],
     ] as const) {
       expect(() => loadConfig(env), JSON.stringify(env))
         .to.throw(ConfigError)
