@@ -3,8 +3,9 @@ import { buildSchema } from 'type-graphql';
 import { BindingResolver } from './resolvers/binding.resolver';
 import { ChangeResolver } from './resolvers/change.resolver';
 import { MatrixResolver } from './resolvers/matrix.resolver';
+import { NodeResolver } from './resolvers/node.resolver';
 import { SubscriptionResolver } from './resolvers/subscription.resolver';
-import { ProjectResolver } from './resolvers/project.resolver';
+import { ProjectResolver, ProjectResourceResolver } from './resolvers/project.resolver';
 import { ResourceTypeResolver } from './resolvers/resource-type.resolver';
 import { ResourceResolver } from './resolvers/resource.resolver';
 import { ResourceSlotResolver, ToolResolver } from './resolvers/tool.resolver';
@@ -16,12 +17,14 @@ export const RESOLVERS = [
   ResourceTypeResolver,
   ResourceResolver,
   ProjectResolver,
+  ProjectResourceResolver,
   ToolResolver,
   ResourceSlotResolver,
   BindingResolver,
   ChangeResolver,
   SubscriptionResolver,
   MatrixResolver,
+  NodeResolver,
 ] as const;
 
 /**

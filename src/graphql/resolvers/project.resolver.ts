@@ -1,7 +1,9 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Authorized, Args, Ctx, FieldResolver, Info, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { ResourceInfo } from '../../core/model';
+import { linkId } from '../object-ids';
 import { READ, WRITE } from '../authorization';
-import type { LinkRecord, ProjectRecord } from '../../persistence/records';
+import type { ProjectRecord } from '../../persistence/records';
 import type { RequestContext } from '../context';
 import { ConnectionArgs, ProjectFilter } from '../inputs/connection.args';
 import { CreateProjectInput } from '../inputs/create-project.input';
@@ -121,7 +123,23 @@ export class ProjectResolver {
   }
 
   @FieldResolver(() => [ProjectResource], { description: 'Linked resources, ordered by resource name.' })
-  resources(@Root() project: ProjectRecord, @Ctx() ctx: RequestContext): Promise<LinkRecord[]> {
-    return ctx.session.linksByProjectId.load(project.id);
+  async resources(@Root() project: ProjectRecord, @Ctx() ctx: RequestContext): Promise<LinkValue[]> {
+    const links = await ctx.session.linksByProjectId.load(project.id);
+    return links.map((link) => ({ project, resource: link.resource, alias: link.alias }));
+  }
+}
+
+/** A link as resolvers hold it: the project, the resource and the alias. */
+interface LinkValue {
+  readonly project: ProjectRecord;
+  readonly resource: ResourceInfo;
+  readonly alias: string | null;
+}
+
+@Resolver(() => ProjectResource)
+export class ProjectResourceResolver {
+  @FieldResolver()
+  id(@Root() link: LinkValue): string {
+    return linkId(link.project.id, link.resource.id);
   }
 }

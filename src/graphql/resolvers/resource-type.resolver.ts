@@ -13,7 +13,7 @@ import {
   UpdateResourceTypePayload,
 } from '../types/payloads.type';
 import { fromHierarchy } from '../hierarchy-access';
-import { pageRequest, toConnection } from '../pagination';
+import { decodeCursor, pageRequest, toConnection, windowOf } from '../pagination';
 import { ResourceType, ResourceTypeConnection } from '../types/resource-type.type';
 import { ResourceConnection } from '../types/resource.type';
 
@@ -90,7 +90,7 @@ export class ResourceTypeResolver {
   })
   async compatibleResources(@Root() type: TypeRow, @Args() args: ConnectionArgs, @Ctx() ctx: RequestContext) {
     return toConnection(
-      await ctx.services.resourceTypes.compatibleResources(type.id, pageRequest(args, null), ctx.session),
+      await ctx.services.resourceTypes.compatibleResources(type.id, windowOf(args, decodeCursor), ctx.session),
     );
   }
 

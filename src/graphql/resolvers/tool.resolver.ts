@@ -1,5 +1,6 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Authorized, Args, Ctx, FieldResolver, Info, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { slotId } from '../object-ids';
 import { READ, WRITE } from '../authorization';
 import type { ToolProblem as ToolProblemRecord } from '../../core/errors';
 import type { ResourceInfo, TypeNode } from '../../core/model';
@@ -107,6 +108,11 @@ export class ToolResolver {
 
 @Resolver(() => ResourceSlot)
 export class ResourceSlotResolver {
+  @FieldResolver()
+  id(@Root() slot: SlotRecord): string {
+    return slotId(slot.toolId, slot.name);
+  }
+
   @FieldResolver(() => ResourceType, {
     description: 'The type a resource must have, or descend from, to fill this slot.',
   })

@@ -2,8 +2,23 @@ import { Field, Int, ObjectType, type ClassType } from 'type-graphql';
 
 @ObjectType({ description: 'Relay page information.', simpleResolvers: true })
 export class PageInfo {
-  @Field({ description: 'True when more items follow this page.' })
+  @Field({
+    description:
+      'True when more items follow this page: beyond it in the window for a page asked with first, after `before` for one asked with last.',
+  })
   hasNextPage!: boolean;
+
+  @Field({
+    description:
+      'True when more items precede this page: before it in the window for a page asked with last, up to `after` for one asked with first.',
+  })
+  hasPreviousPage!: boolean;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'The cursor of the first edge, to pass as `before` for the previous page.',
+  })
+  startCursor!: string | null;
 
   @Field(() => String, {
     nullable: true,

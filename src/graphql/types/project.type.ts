@@ -1,14 +1,16 @@
 import { DateTime } from './date-time.scalar';
 import { Field, ID, ObjectType } from 'type-graphql';
 import { Connection } from './connection.type';
+import { Node } from './node.type';
 import { Resource } from './resource.type';
 
 @ObjectType({
+  implements: Node,
   description: 'A project: contextual slots find their resources among its linked resources.',
   simpleResolvers: true,
 })
-export class Project {
-  @Field(() => ID)
+export class Project implements Node {
+  @Field(() => ID, { description: 'Unique across every type; node(id) finds it again.' })
   id!: string;
 
   @Field()
@@ -24,15 +26,26 @@ export class Project {
   updatedAt!: string;
 }
 
-@ObjectType({ description: 'A resource linked to a project.', simpleResolvers: true })
+@ObjectType({
+  description: 'A link between a project and a resource: linked at most once, with an optional alias.',
+  simpleResolvers: true,
+})
 export class ProjectResource {
+  @Field(() => ID, {
+    description: 'Stable while the link exists (updateLink keeps it), and unique across every type.',
+  })
+  id!: string;
+
+  @Field(() => Project, { description: 'The project that links the resource.' })
+  project!: Project;
+
   @Field(() => String, {
     nullable: true,
     description: 'Unique within the project; a contextual slot of this name prefers this resource.',
   })
   alias!: string | null;
 
-  @Field(() => Resource)
+  @Field(() => Resource, { description: 'The linked resource.' })
   resource!: Resource;
 }
 

@@ -1,14 +1,16 @@
 import { DateTime } from './date-time.scalar';
 import { Field, ID, ObjectType } from 'type-graphql';
 import { Connection } from './connection.type';
+import { Node } from './node.type';
 
 @ObjectType({
+  implements: Node,
   description:
     'A kind of resource. A resource of type R fills a slot of type S when R = S or S is among the ancestors of R.',
   simpleResolvers: true,
 })
-export class ResourceType {
-  @Field(() => ID)
+export class ResourceType implements Node {
+  @Field(() => ID, { description: 'Unique across every type; node(id) finds it again.' })
   id!: string;
 
   @Field({ description: 'Unique; lowercase letters, digits and "-".' })

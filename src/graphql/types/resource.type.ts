@@ -1,10 +1,15 @@
 import { DateTime } from './date-time.scalar';
 import { Field, ID, ObjectType } from 'type-graphql';
 import { Connection } from './connection.type';
+import { Node } from './node.type';
 
-@ObjectType({ description: 'A registered resource that tools work on.', simpleResolvers: true })
-export class Resource {
-  @Field(() => ID)
+@ObjectType({
+  implements: Node,
+  description: 'A registered resource that tools work on.',
+  simpleResolvers: true,
+})
+export class Resource implements Node {
+  @Field(() => ID, { description: 'Unique across every type; node(id) finds it again.' })
   id!: string;
 
   @Field({ description: 'Unique; "/"-separated segments, e.g. local/shared-config.' })

@@ -1,11 +1,16 @@
 import { DateTime } from './date-time.scalar';
 import { Field, ID, ObjectType } from 'type-graphql';
 import { Connection } from './connection.type';
+import { Node } from './node.type';
 import { Access, BindingMode } from './enums';
 
-@ObjectType({ description: 'A tool and the resource slots it declares.', simpleResolvers: true })
-export class Tool {
-  @Field(() => ID)
+@ObjectType({
+  implements: Node,
+  description: 'A tool and the resource slots it declares.',
+  simpleResolvers: true,
+})
+export class Tool implements Node {
+  @Field(() => ID, { description: 'Unique across every type; node(id) finds it again.' })
   id!: string;
 
   @Field()
@@ -23,6 +28,12 @@ export class Tool {
 
 @ObjectType({ description: 'A resource a tool needs: its type, access and how it is bound.', simpleResolvers: true })
 export class ResourceSlot {
+  @Field(() => ID, {
+    description:
+      'Stable while the tool keeps a slot of this name (updateTool keeps it when the slot keeps its name), and unique across every type.',
+  })
+  id!: string;
+
   @Field({ description: 'Unique within the tool.' })
   name!: string;
 
