@@ -5,7 +5,17 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['dist/', 'node_modules/', 'bench-results/', 'data/', '.tmp/', 'test/fixtures/', 'examples/generated/', '*.cjs', '*.mjs'],
+    ignores: [
+      'dist/',
+      'node_modules/',
+      'bench-results/',
+      'data/',
+      '.tmp/',
+      'test/fixtures/',
+      'examples/generated/',
+      '*.cjs',
+      '*.mjs',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
