@@ -77,6 +77,12 @@ function connectionOf<T>(page: Page<T>, cursorOf: (item: T) => string) {
   };
 }
 
+/** A page of named items that is not a connection: its items, their total, and its place. */
+export function toItemPage<T extends { name: string }>(page: Page<T>) {
+  const { totalCount, edges, pageInfo } = toConnection(page);
+  return { totalCount, nodes: edges.map((edge) => edge.node), pageInfo };
+}
+
 /** A Relay connection for a page of named items. */
 export function toConnection<T extends { name: string }>(page: Page<T>) {
   return connectionOf(page, (node) => encodeCursor(node.name));

@@ -32,8 +32,8 @@ export const RESOLVERS = [
  * runs on every input through `validateArgument`, which reports each bad
  * field by its full path.
  */
-export function buildRegistrySchema(): Promise<GraphQLSchema> {
-  return buildSchema({
+export async function buildRegistrySchema(): Promise<GraphQLSchema> {
+  const schema = await buildSchema({
     resolvers: [...RESOLVERS],
     validate: true,
     validateFn: validateArgument,
@@ -41,7 +41,25 @@ export function buildRegistrySchema(): Promise<GraphQLSchema> {
     // Every subscription brings its own `subscribe` (the change feed); type-graphql still wants a PubSub.
     pubSub: UNUSED_PUB_SUB,
   });
+  // type-graphql has no place for the root types' descriptions; they are set on the built types.
+  for (const [type, description] of [
+    [schema.getQueryType(), ROOT_DESCRIPTIONS.query],
+    [schema.getMutationType(), ROOT_DESCRIPTIONS.mutation],
+    [schema.getSubscriptionType(), ROOT_DESCRIPTIONS.subscription],
+  ] as const) {
+    if (type) type.description = description;
+  }
+  return schema;
 }
+
+const ROOT_DESCRIPTIONS = {
+  query:
+    'Reads of the registry. Every request reads one registry version: whatever it shows is consistent, and no older than the version it reports.',
+  mutation:
+    'Changes to the registry. Each field is one transaction, takes dryRun to preview, and returns a payload with its binding impact; a document with several runs them in order.',
+  subscription:
+    'Live changes, over WebSocket (graphql-ws) on /graphql: every committed change, in log order, with replay from a version.',
+} as const;
 
 /** A PubSub that nothing uses: each subscription field subscribes to the change feed itself. */
 const UNUSED_PUB_SUB = {

@@ -323,6 +323,16 @@ export class RegistryReader {
     });
   }
 
+  /** Change-log entries by id. */
+  async changesByIds(ids: readonly string[]): Promise<ChangeRecord[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.query<RegistryChangeRow>(
+      `SELECT ${columnList(C)} FROM ${REGISTRY_CHANGE.name} WHERE ${this.sql.inList(C.id)}`,
+      [this.sql.listParam(ids)],
+    );
+    return rows.map(toChange);
+  }
+
   /** Change-log entries after a position (version, seq), up to a version, oldest first; at most `limit`. */
   async changesAfter(
     after: { readonly version: number; readonly seq: number },

@@ -179,6 +179,14 @@ export class ReadSession implements VersionProbe {
     );
   }
 
+  /** Change-log entries by id (entries never change, but the pinned version decides which exist). */
+  get changeById(): DataLoader<string, ChangeRecord | null> {
+    return this.loader(
+      'changeById',
+      () => (ids) => this.read(async (r) => byKey(ids, await r.changesByIds(ids), (x) => x.id)),
+    );
+  }
+
   /** Each tool's slots, in declaration order. */
   get slotsByToolId(): DataLoader<string, SlotRecord[]> {
     return this.loader('slotsByToolId', () =>

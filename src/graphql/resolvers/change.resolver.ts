@@ -15,7 +15,8 @@ export class ChangeResolver {
   })
   async changes(
     @Args() args: ConnectionArgs,
-    @Arg('filter', () => ChangeFilter, { nullable: true }) filter: ChangeFilter | null,
+    @Arg('filter', () => ChangeFilter, { nullable: true, description: 'Which entries; every field given must match.' })
+    filter: ChangeFilter | null,
     @Ctx() ctx: RequestContext,
   ) {
     const page = await ctx.services.changes.list(

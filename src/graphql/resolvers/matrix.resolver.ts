@@ -4,7 +4,7 @@ import { checkPageSize } from '../../core/grammar';
 import { READ } from '../authorization';
 import type { RequestContext } from '../context';
 import { ProjectFilter, ToolFilter } from '../inputs/connection.args';
-import { decodeCursor, toConnection, windowOf } from '../pagination';
+import { decodeCursor, toItemPage, windowOf } from '../pagination';
 import { MATRIX_DEFAULTS } from '../query-limits';
 import { BindingMatrix } from '../types/binding-matrix.type';
 
@@ -87,6 +87,6 @@ export class MatrixResolver {
       },
       ctx.session,
     );
-    return { projects: toConnection(matrix.projects), tools: toConnection(matrix.tools), cells: matrix.cells };
+    return { projects: toItemPage(matrix.projects), tools: toItemPage(matrix.tools), cells: matrix.cells };
   }
 }

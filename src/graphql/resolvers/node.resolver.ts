@@ -8,7 +8,8 @@ export class NodeResolver {
   @Authorized(READ)
   @Query(() => Node, {
     nullable: true,
-    description: 'The tool, resource, resource type or project with this id, or null (Relay refetching).',
+    description:
+      'The tool, resource, resource type, project or change-log entry with this id, or null (Relay refetching).',
   })
   async node(
     @Arg('id', () => ID, { description: 'An id from any Node.' }) id: string,
@@ -22,7 +23,7 @@ export class NodeResolver {
   @Query(() => [Node], {
     nullable: 'items',
     description:
-      'The node with each id, in order, null where there is none; at most 100 ids. Looked up together: one statement per kind of record.',
+      'The node with each id, in order, null where there is none; at most 100 ids. Looked up together: one statement per table.',
   })
   async nodes(
     @Arg('ids', () => [ID], { description: 'Ids from any Node, up to 100.' }) ids: string[],

@@ -25,7 +25,10 @@ import { Project, ProjectConnection, ProjectResource } from '../types/project.ty
 export class ProjectResolver {
   @Authorized(READ)
   @Query(() => Project, { nullable: true, description: 'The project a ref (id or name) names, or null.' })
-  project(@Arg('ref') ref: string, @Ctx() ctx: RequestContext): Promise<ProjectRecord | null> {
+  project(
+    @Arg('ref', { description: 'An id or a name.' }) ref: string,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ProjectRecord | null> {
     return ctx.services.projects.find(ref, ctx.session);
   }
 
@@ -33,7 +36,8 @@ export class ProjectResolver {
   @Query(() => ProjectConnection, { description: 'Projects, ordered by name.' })
   async projects(
     @Args() args: ConnectionArgs,
-    @Arg('filter', () => ProjectFilter, { nullable: true }) filter: ProjectFilter | null,
+    @Arg('filter', () => ProjectFilter, { nullable: true, description: 'Which projects; all when absent.' })
+    filter: ProjectFilter | null,
     @Ctx() ctx: RequestContext,
   ) {
     return toConnection(
@@ -44,7 +48,7 @@ export class ProjectResolver {
   @Authorized(WRITE)
   @Mutation(() => CreateProjectPayload, { description: 'Creates a project.' })
   async createProject(
-    @Arg('input') input: CreateProjectInput,
+    @Arg('input', { description: 'The project to create.' }) input: CreateProjectInput,
     @Arg('dryRun', () => Boolean, DRY_RUN) dryRun: boolean | null,
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
@@ -55,7 +59,8 @@ export class ProjectResolver {
   @Authorized(WRITE)
   @Mutation(() => UpdateProjectPayload, { description: 'Renames or describes a project, keeping its id.' })
   async updateProject(
-    @Arg('input') input: UpdateProjectInput,
+    @Arg('input', { description: 'The project (ref) and what to change; what is left out stays.' })
+    input: UpdateProjectInput,
     @Arg('dryRun', () => Boolean, DRY_RUN) dryRun: boolean | null,
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
@@ -68,7 +73,7 @@ export class ProjectResolver {
     description: 'Links a resource to a project, at most once, under an optional alias unique within the project.',
   })
   async linkResource(
-    @Arg('input') input: LinkResourceInput,
+    @Arg('input', { description: 'The project, the resource, and an optional alias.' }) input: LinkResourceInput,
     @Arg('dryRun', () => Boolean, DRY_RUN) dryRun: boolean | null,
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
@@ -81,7 +86,8 @@ export class ProjectResolver {
     description: "Sets or clears a link's alias, in one step. A clash with another link's alias is CONFLICT.",
   })
   async updateLink(
-    @Arg('input') input: UpdateLinkInput,
+    @Arg('input', { description: 'The link, by project and resource, and its new alias (null clears it).' })
+    input: UpdateLinkInput,
     @Arg('dryRun', () => Boolean, DRY_RUN) dryRun: boolean | null,
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
@@ -94,7 +100,7 @@ export class ProjectResolver {
     description: 'Removes a resource from a project, and reports the binding impact.',
   })
   async unlinkResource(
-    @Arg('input') input: UnlinkResourceInput,
+    @Arg('input', { description: 'The project and the resource to unlink.' }) input: UnlinkResourceInput,
     @Arg('dryRun', () => Boolean, DRY_RUN) dryRun: boolean | null,
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
@@ -108,7 +114,7 @@ export class ProjectResolver {
       'Deletes a project. One that still links resources is CONFLICT (extensions.usedBy) unless force: true, which removes its links first. Unknown: NOT_FOUND.',
   })
   async deleteProject(
-    @Arg('ref') ref: string,
+    @Arg('ref', { description: 'The project (a ref: id or name).' }) ref: string,
     @Arg('force', () => Boolean, {
       nullable: true,
       defaultValue: false,

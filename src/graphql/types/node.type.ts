@@ -7,6 +7,7 @@ const TYPE_NAMES = {
   RESOURCE: 'Resource',
   RESOURCE_TYPE: 'ResourceType',
   PROJECT: 'Project',
+  CHANGE: 'RegistryChange',
 } as const satisfies Record<RegistryNode['kind'], string>;
 
 /** Where a node's kind travels with its record (a symbol: no GraphQL field can read it). */

@@ -1,6 +1,6 @@
 import { DateTime } from './date-time.scalar';
 import { Field, ID, ObjectType } from 'type-graphql';
-import { Connection } from './connection.type';
+import { Connection, ItemPage } from './connection.type';
 import { Node } from './node.type';
 import { Resource } from './resource.type';
 
@@ -13,10 +13,12 @@ export class Project implements Node {
   @Field(() => ID, { description: 'Unique across every type; node(id) finds it again.' })
   id!: string;
 
-  @Field()
+  @Field({
+    description: 'Unique, ignoring case; "/"-separated segments of letters, digits, ".", "_" and "-", e.g. demo.',
+  })
   name!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Free text; null when none was given.' })
   description!: string | null;
 
   @Field(() => DateTime, { description: 'When it was registered.' })
@@ -49,5 +51,14 @@ export class ProjectResource {
   resource!: Resource;
 }
 
-@ObjectType()
+@ObjectType({
+  description:
+    'Projects, a page at a time, ordered by name (a Relay connection: first/after forward, last/before backward).',
+})
 export class ProjectConnection extends Connection(Project, 'Project') {}
+
+@ObjectType({
+  description:
+    "The page of projects a binding matrix shows (its rows): page it with bindingMatrix's projectsFirst/projectsAfter or projectsLast/projectsBefore.",
+})
+export class ProjectPage extends ItemPage(Project) {}

@@ -16,7 +16,7 @@ export class ResourceType implements Node {
   @Field({ description: 'Unique; lowercase letters, digits and "-".' })
   name!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Free text; null when none was given.' })
   description!: string | null;
 
   @Field(() => DateTime, { description: 'When it was registered.' })
@@ -26,5 +26,8 @@ export class ResourceType implements Node {
   updatedAt!: string;
 }
 
-@ObjectType()
+@ObjectType({
+  description:
+    'Resource types, a page at a time, ordered by name (a Relay connection: first/after forward, last/before backward).',
+})
 export class ResourceTypeConnection extends Connection(ResourceType, 'ResourceType') {}
