@@ -2,20 +2,28 @@ import '../support/apollo-dev';
 import { ApolloClient, HttpLink, InMemoryCache, gql, type DocumentNode, type TypePolicies } from '@apollo/client';
 import { loadDevMessages, loadErrorMessages } from '@apollo/client/dev';
 import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { sqlite } from '../support/backends';
 import { registryOf } from '../support/registry-fixtures';
 import { startServer, type TestServer } from '../support/server';
 
-/** The typePolicies the README gives (keep the two in step). */
-export const README_TYPE_POLICIES: TypePolicies = {
-  // Value types (no id): what different queries select of them is merged.
-  BindingExplanation: { merge: true },
-  ResourceUsage: { merge: true },
-  // Lists an edit can shrink: the new list replaces the old one. Their items have ids, so each stays one cache entry.
-  Tool: { fields: { resourceSlots: { merge: false } } },
-  Project: { fields: { resources: { merge: false } } },
-  ResourceType: { fields: { parentTypes: { merge: false }, ancestors: { merge: false }, subtypes: { merge: false } } },
-};
+/** The typePolicies the README gives: the object literal in its InMemoryCache example. */
+export function readmeTypePolicies(): TypePolicies {
+  const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+  const start = readme.indexOf('typePolicies: {');
+  if (start < 0) throw new Error('README shows no typePolicies');
+  let depth = 0;
+  let end = readme.indexOf('{', start);
+  do {
+    if (readme[end] === '{') depth++;
+    if (readme[end] === '}') depth--;
+    end++;
+  } while (depth > 0);
+  const literal = readme.slice(readme.indexOf('{', start), end);
+  return new Function(`return (${literal});`)() as TypePolicies;
+}
+const README_TYPE_POLICIES = readmeTypePolicies();
 
 /**
  * Apollo Client 4's normalized cache against the real server: after edits

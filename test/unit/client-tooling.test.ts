@@ -63,6 +63,11 @@ describe('client tooling on schema.graphql', function () {
   });
 
   it("GraphQL Code Generator (typescript-operations, the README's setup) types the example operations, and they type-check", async () => {
+    // The README shows examples/codegen.ts as it is.
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const file = readFileSync(join(ROOT, 'examples', 'codegen.ts'), 'utf8');
+    const shown = /```ts\n((?: {2})?import type \{ CodegenConfig \}[\s\S]*?) *```/.exec(readme)?.[1];
+    expect(shown?.replace(/^ {2}/gm, '')).to.equal(file);
     const out = join(scratch, 'codegen', 'operations.ts');
     const [target] = Object.keys(codegenConfig.generates);
     await generate(
