@@ -4,6 +4,7 @@ import { loadDevMessages, loadErrorMessages } from '@apollo/client/dev';
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { runInNewContext } from 'node:vm';
 import { sqlite } from '../support/backends';
 import { registryOf } from '../support/registry-fixtures';
 import { startServer, type TestServer } from '../support/server';
@@ -21,7 +22,7 @@ export function readmeTypePolicies(): TypePolicies {
     end++;
   } while (depth > 0);
   const literal = readme.slice(readme.indexOf('{', start), end);
-  return new Function(`return (${literal});`)() as TypePolicies;
+  return runInNewContext(`(${literal})`) as TypePolicies;
 }
 const README_TYPE_POLICIES = readmeTypePolicies();
 
