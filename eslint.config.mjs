@@ -2,14 +2,25 @@
 // Formatting is Prettier's job and architecture is dependency-cruiser's (npm run lint runs all three).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import graphql from '@graphql-eslint/eslint-plugin';
 
 export default tseslint.config(
   {
-    ignores: ['dist/', 'node_modules/', 'bench-results/', 'data/', '.tmp/', 'test/fixtures/', '*.cjs', '*.mjs'],
+    ignores: [
+      'dist/',
+      'node_modules/',
+      'bench-results/',
+      'data/',
+      '.tmp/',
+      'test/fixtures/',
+      'examples/generated/',
+      '*.cjs',
+      '*.mjs',
+    ],
   },
-  js.configs.recommended,
-  ...tseslint.configs.recommendedTypeChecked,
   {
+    files: ['**/*.ts', '**/*.tsx'],
+    extends: [js.configs.recommended, ...tseslint.configs.recommendedTypeChecked],
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
@@ -35,6 +46,72 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-call': 'off',
       '@typescript-eslint/no-unsafe-return': 'off',
       '@typescript-eslint/no-unsafe-argument': 'off',
+    },
+  },
+  {
+    // The emitted schema: graphql-eslint's schema-recommended and relay rules.
+    files: ['schema.graphql'],
+    languageOptions: { parser: graphql.parser, parserOptions: { graphQLConfig: { schema: 'schema.graphql' } } },
+    plugins: { '@graphql-eslint': graphql },
+    rules: {
+      ...graphql.configs['flat/schema-recommended'].rules,
+      ...graphql.configs['flat/schema-relay'].rules,
+      // Configured: every object type has an id, except these. Payloads, connections, edges and pages are
+      // envelopes; the types listed are answers computed per request (resolutions, explanations, binding impact,
+      // usage, matrix cells, validation problems), not stored objects, so there is nothing that would identify
+      // them across requests (the README gives Apollo Client typePolicies for the ones a client caches).
+      '@graphql-eslint/strict-id-in-types': [
+        'error',
+        {
+          acceptedIdNames: ['id'],
+          acceptedIdTypes: ['ID'],
+          exceptions: {
+            suffixes: ['Payload', 'Connection', 'Edge', 'Page'],
+            types: [
+              'PageInfo',
+              'BindingChange',
+              'BindingExplanation',
+              'BindingImpact',
+              'BindingMatrix',
+              'BindingResult',
+              'CandidateExplanation',
+              'MatrixCell',
+              'ResourceUsage',
+              'SlotExplanation',
+              'SlotOutcome',
+              'StaticBinding',
+              'ToolProblem',
+            ],
+          },
+        },
+      ],
+      // Configured: plain lists are allowed besides connections. The lists that are not connections are bounded
+      // and never paged (a tool's slots, a project's links, a type's parents, explanations, matrix cells).
+      '@graphql-eslint/relay-edge-types': ['error', { listTypeCanWrapOnlyEdgeType: false, shouldImplementNode: true }],
+      // Configured: as recommended, except that ResourceType keeps its name, the seed document's own term.
+      '@graphql-eslint/naming-convention': [
+        'error',
+        {
+          ...graphql.configs['flat/schema-recommended'].rules['@graphql-eslint/naming-convention'][1],
+          'ObjectTypeDefinition,ObjectTypeExtension': {
+            forbiddenPrefixes: ['Type'],
+            forbiddenSuffixes: ['Type'],
+            ignorePattern: '^ResourceType$',
+          },
+        },
+      ],
+      // Stricter than recommended: a description on everything, not only on types and root fields.
+      '@graphql-eslint/require-description': [
+        'error',
+        {
+          types: true,
+          rootField: true,
+          DirectiveDefinition: true,
+          FieldDefinition: true,
+          InputValueDefinition: true,
+          EnumValueDefinition: true,
+        },
+      ],
     },
   },
 );

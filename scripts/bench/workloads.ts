@@ -318,8 +318,8 @@ export function verifyWrite(body: string, expectedName: string): string | null {
 /** The binding matrix a dashboard shows: 20 projects × 50 tools, the cells' status and reasons. */
 export const MATRIX_QUERY = `query Matrix($pa: String, $ta: String) {
   bindingMatrix(projectsFirst: 20, toolsFirst: 50, projectsAfter: $pa, toolsAfter: $ta) {
-    projects { edges { node { id name } } pageInfo { hasNextPage endCursor } }
-    tools { edges { node { id name } } pageInfo { hasNextPage endCursor } }
+    projects { nodes { id name } pageInfo { hasNextPage endCursor } }
+    tools { nodes { id name } pageInfo { hasNextPage endCursor } }
     cells { projectId toolId status failedSlots reasons }
   }
 }`;

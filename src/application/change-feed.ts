@@ -26,13 +26,17 @@ interface Subscriber {
   readonly queue: ChangeRecord[];
   wake: (() => void) | null;
   overflowed: boolean;
+  readonly onOverflow: (() => void) | undefined;
 }
 
 /** What a subscription asks for. */
 export interface FeedRequest {
   /** Replay every entry after this version from the log first; null: only what commits from now on. */
   readonly afterVersion: number | null;
-  /** Called once if the subscriber falls too far behind (the transport closes the connection). */
+  /**
+   * Called once, as soon as the subscriber falls too far behind (the transport closes the connection): at
+   * once, not when it next asks for an entry, since a consumer stuck on a send may never ask again.
+   */
   readonly onOverflow?: () => void;
 }
 
@@ -103,7 +107,7 @@ export class ChangeFeed {
 
   /** The entries for one subscriber, in log order: replayed from the log when asked, then live. */
   async *subscribe(request: FeedRequest): AsyncGenerator<ChangeRecord> {
-    const subscriber: Subscriber = { queue: [], wake: null, overflowed: false };
+    const subscriber: Subscriber = { queue: [], wake: null, overflowed: false, onOverflow: request.onOverflow };
     this.subscribers.add(subscriber);
     try {
       let sent: LogPosition | null =
@@ -128,10 +132,7 @@ export class ChangeFeed {
           sent = entry;
           yield entry;
         }
-        if (subscriber.overflowed) {
-          request.onOverflow?.();
-          throw new SlowConsumerError();
-        }
+        if (subscriber.overflowed) throw new SlowConsumerError();
         if (this.stopped) return;
         await new Promise<void>((resolve) => (subscriber.wake = resolve));
         subscriber.wake = null;
@@ -173,8 +174,11 @@ export class ChangeFeed {
     for (const subscriber of this.subscribers) {
       if (subscriber.overflowed) continue;
       if (subscriber.queue.length >= this.queueLimit) {
+        // Dropped: it gets nothing more, and stops counting as a subscriber now.
         subscriber.overflowed = true;
         subscriber.queue.length = 0;
+        this.subscribers.delete(subscriber);
+        subscriber.onOverflow?.();
       } else {
         subscriber.queue.push(entry);
       }

@@ -1,7 +1,7 @@
 import { BadInputError, ConflictError, NotFoundError, type FieldProblem, type UsageRef } from '../core/errors';
 import type { TypeNode } from '../core/model';
 import type { TypeHierarchy } from '../core/type-hierarchy';
-import type { Page, PageRequest, ResourceRecord, TypeRecord } from '../persistence/records';
+import type { Page, PageRequest, ResourceRecord, TypeRecord, Window } from '../persistence/records';
 import { newId } from './ids';
 import {
   requireWellFormedRef,
@@ -44,12 +44,9 @@ export class ResourceTypeService {
   }
 
   /** A page of the resources that fill a slot of this type: the type and every sub-type, at any depth. */
-  compatibleResources(
-    typeId: string,
-    request: Pick<PageRequest, 'first' | 'afterName'>,
-    session: ReadSession,
-  ): Promise<Page<ResourceRecord>> {
-    return session.compatibleResources.load({ typeId, first: request.first, afterName: request.afterName });
+  compatibleResources(typeId: string, window: Window<string>, session: ReadSession): Promise<Page<ResourceRecord>> {
+    const { size, fromEnd, after, before } = window;
+    return session.compatibleResources.load({ typeId, window: { size, fromEnd, after, before } });
   }
 
   /**

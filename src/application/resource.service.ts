@@ -32,7 +32,8 @@ export interface ResourceTypeFilter {
 /** What refers to a resource: tool slots that bind it statically, and project links. */
 export interface ResourceUsage {
   readonly staticBindings: { tool: ToolRecord; slotName: string }[];
-  readonly links: { project: ProjectRecord; alias: string | null }[];
+  /** Ordered by project name. */
+  readonly links: { project: ProjectRecord; resource: ResourceInfo; alias: string | null }[];
 }
 
 /** Use cases of resources. */
@@ -79,10 +80,12 @@ export class ResourceService {
         const tool = loaded(tools[i]);
         return tool ? [{ tool, slotName: slot.slot }] : [];
       }),
-      links: links.flatMap((link, i) => {
-        const project = loaded(projects[i]);
-        return project ? [{ project, alias: link.alias }] : [];
-      }),
+      links: links
+        .flatMap((link, i) => {
+          const project = loaded(projects[i]);
+          return project ? [{ project, resource, alias: link.alias }] : [];
+        })
+        .sort((a, b) => (a.project.name < b.project.name ? -1 : a.project.name > b.project.name ? 1 : 0)),
     };
   }
 

@@ -3,6 +3,7 @@ import { ChangeFeed } from './change-feed';
 import { ChangeLogService } from './change-log.service';
 import { MatrixService } from './matrix.service';
 import { NameHints } from './name-hints';
+import { NodeService } from './node.service';
 import { ProjectService } from './project.service';
 import { RegistryWrites } from './registry-writes';
 import { ResourceTypeService } from './resource-type.service';
@@ -20,6 +21,8 @@ export interface Services {
   readonly matrix: MatrixService;
   readonly changes: ChangeLogService;
   readonly names: NameHints;
+  /** Lookup by id alone, whatever the kind. */
+  readonly nodes: NodeService;
   /** Where every change runs; `listen` hears each committed one. */
   readonly writes: RegistryWrites;
   /** The live change log, for subscriptions. */
@@ -40,6 +43,7 @@ export function createServices(versioning: RegistryVersioning, options: { subscr
     matrix: new MatrixService(projects, tools),
     changes: new ChangeLogService(),
     names: new NameHints(),
+    nodes: new NodeService(),
     writes,
     feed: new ChangeFeed(versioning, { queueLimit: options.subscriptionQueue }),
   };

@@ -52,19 +52,30 @@ export const limitRules: ValidationRule[] = [
   }),
 ];
 
+/** The page size connection arguments ask for: first, else last, else the default. */
+function pageSize(first: unknown, last: unknown, fallback: number): number {
+  const size = typeof first === 'number' ? first : typeof last === 'number' ? last : fallback;
+  return Math.max(size, 1);
+}
+
 /** A connection's cost is what one node costs times the number of nodes it may return. */
 const connectionEstimator: ComplexityEstimator = ({ args, childComplexity, field }) => {
   if (!field.args.some((a) => a.name === 'first')) return undefined;
-  const first = typeof args.first === 'number' ? args.first : LIMITS.defaultPageSize;
-  return 1 + childComplexity * Math.max(first, 1);
+  return 1 + childComplexity * pageSize(args.first, args.last, LIMITS.defaultPageSize);
+};
+
+/** nodes(ids) returns one object per id. */
+const nodesEstimator: ComplexityEstimator = ({ args, childComplexity, field }) => {
+  if (field.name !== 'nodes' || !Array.isArray(args.ids)) return undefined;
+  return 1 + childComplexity * Math.max(args.ids.length, 1);
 };
 
 /** The binding matrix computes one cell per (project, tool) of its pages: 5 for each, on top of what it selects. */
 const matrixEstimator: ComplexityEstimator = ({ args, childComplexity, field }) => {
   if (field.name !== 'bindingMatrix') return undefined;
-  const projects = typeof args.projectsFirst === 'number' ? args.projectsFirst : MATRIX_DEFAULTS.projects;
-  const tools = typeof args.toolsFirst === 'number' ? args.toolsFirst : MATRIX_DEFAULTS.tools;
-  return 1 + childComplexity + 5 * Math.max(projects, 1) * Math.max(tools, 1);
+  const projects = pageSize(args.projectsFirst, args.projectsLast, MATRIX_DEFAULTS.projects);
+  const tools = pageSize(args.toolsFirst, args.toolsLast, MATRIX_DEFAULTS.tools);
+  return 1 + childComplexity + 5 * projects * tools;
 };
 
 /** The binding matrix's default page sizes. */
@@ -83,7 +94,7 @@ export function estimateCost(
       query: document,
       operationName,
       variables,
-      estimators: [matrixEstimator, connectionEstimator, simpleEstimator({ defaultComplexity: 1 })],
+      estimators: [matrixEstimator, nodesEstimator, connectionEstimator, simpleEstimator({ defaultComplexity: 1 })],
     });
   } catch {
     return null;

@@ -3,8 +3,9 @@ import { buildSchema } from 'type-graphql';
 import { BindingResolver } from './resolvers/binding.resolver';
 import { ChangeResolver } from './resolvers/change.resolver';
 import { MatrixResolver } from './resolvers/matrix.resolver';
+import { NodeResolver } from './resolvers/node.resolver';
 import { SubscriptionResolver } from './resolvers/subscription.resolver';
-import { ProjectResolver } from './resolvers/project.resolver';
+import { ProjectResolver, ProjectResourceResolver } from './resolvers/project.resolver';
 import { ResourceTypeResolver } from './resolvers/resource-type.resolver';
 import { ResourceResolver } from './resolvers/resource.resolver';
 import { ResourceSlotResolver, ToolResolver } from './resolvers/tool.resolver';
@@ -16,12 +17,14 @@ export const RESOLVERS = [
   ResourceTypeResolver,
   ResourceResolver,
   ProjectResolver,
+  ProjectResourceResolver,
   ToolResolver,
   ResourceSlotResolver,
   BindingResolver,
   ChangeResolver,
   SubscriptionResolver,
   MatrixResolver,
+  NodeResolver,
 ] as const;
 
 /**
@@ -29,8 +32,8 @@ export const RESOLVERS = [
  * runs on every input through `validateArgument`, which reports each bad
  * field by its full path.
  */
-export function buildRegistrySchema(): Promise<GraphQLSchema> {
-  return buildSchema({
+export async function buildRegistrySchema(): Promise<GraphQLSchema> {
+  const schema = await buildSchema({
     resolvers: [...RESOLVERS],
     validate: true,
     validateFn: validateArgument,
@@ -38,7 +41,25 @@ export function buildRegistrySchema(): Promise<GraphQLSchema> {
     // Every subscription brings its own `subscribe` (the change feed); type-graphql still wants a PubSub.
     pubSub: UNUSED_PUB_SUB,
   });
+  // type-graphql has no place for the root types' descriptions; they are set on the built types.
+  for (const [type, description] of [
+    [schema.getQueryType(), ROOT_DESCRIPTIONS.query],
+    [schema.getMutationType(), ROOT_DESCRIPTIONS.mutation],
+    [schema.getSubscriptionType(), ROOT_DESCRIPTIONS.subscription],
+  ] as const) {
+    if (type) type.description = description;
+  }
+  return schema;
 }
+
+const ROOT_DESCRIPTIONS = {
+  query:
+    'Reads of the registry. Every request reads one registry version: whatever it shows is consistent, and no older than the version it reports.',
+  mutation:
+    'Changes to the registry. Each field is one transaction, takes dryRun to preview, and returns a payload with its binding impact; a document with several runs them in order.',
+  subscription:
+    'Live changes, over WebSocket (graphql-ws) on /graphql: every committed change, in log order, with replay from a version.',
+} as const;
 
 /** A PubSub that nothing uses: each subscription field subscribes to the change feed itself. */
 const UNUSED_PUB_SUB = {

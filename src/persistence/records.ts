@@ -33,18 +33,31 @@ export interface LinkRecord {
   readonly resource: ResourceRecord;
 }
 
-/** A keyset page request: names after `afterName`, in byte order. */
-export interface PageRequest {
-  readonly first: number;
-  readonly afterName: string | null;
+/**
+ * A keyset window and which end of it to take: the items after `after` and
+ * before `before` (exclusive, either open), in order, and of those the first
+ * `size`, or the last `size` when `fromEnd` (a Relay `last`).
+ */
+export interface Window<K> {
+  readonly size: number;
+  readonly fromEnd: boolean;
+  readonly after: K | null;
+  readonly before: K | null;
+}
+
+/** A page of named items, by name in byte order, optionally only names containing some text. */
+export interface PageRequest extends Window<string> {
   readonly nameContains: string | null;
 }
 
-/** One page, and the size of the whole filtered list. */
+/** One page, in order, and the size of the whole filtered list. */
 export interface Page<T> {
   readonly items: T[];
   readonly totalCount: number;
+  /** Items follow this page: within the window when it was taken from the start, else after `before`. */
   readonly hasNextPage: boolean;
+  /** Items precede this page: within the window when it was taken from the end, else up to `after`. */
+  readonly hasPreviousPage: boolean;
 }
 
 /** The registry's change counters (see RegistryStateEntity). */
@@ -83,8 +96,11 @@ export interface ChangeFilter {
   readonly sinceVersion: number | null;
 }
 
-/** A page of the change log: entries after the (version, seq) position, oldest first. */
-export interface ChangePageRequest {
-  readonly first: number;
-  readonly after: { readonly version: number; readonly seq: number } | null;
+/** A position in the change log. */
+export interface ChangePosition {
+  readonly version: number;
+  readonly seq: number;
 }
+
+/** A page of the change log, by (version, seq) position, oldest first. */
+export type ChangePageRequest = Window<ChangePosition>;

@@ -5,6 +5,7 @@ import type { ChangeKind } from '../core/registry-edit';
 import type {
   ChangeFilter,
   ChangePageRequest,
+  ChangePosition,
   ChangeRecord,
   LinkRecord,
   Page,
@@ -15,6 +16,7 @@ import type {
   SlotRecord,
   ToolRecord,
   TypeRecord,
+  Window,
 } from './records';
 import type { QueryFn, SqlDialect } from './sql';
 import {
@@ -310,24 +312,25 @@ export class RegistryReader {
   /** A page of the change log, oldest first, and the number of entries the filter matches. */
   async pageChanges(filter: ChangeFilter, request: ChangePageRequest): Promise<Page<ChangeRecord>> {
     const { where, params } = this.changeFilter(filter);
-    const after =
-      request.after === null
-        ? ''
-        : `${where ? ' AND' : ' WHERE'} (${C.version} > ? OR (${C.version} = ? AND ${C.seq} > ?))`;
-    const afterParams = request.after === null ? [] : [request.after.version, request.after.version, request.after.seq];
+    return this.keysetPage<RegistryChangeRow, ChangeRecord, ChangePosition>({
+      from: REGISTRY_CHANGE.name,
+      columns: columnList(C),
+      key: [C.version, C.seq],
+      values: (position) => [position.version, position.seq],
+      conditions: where === null ? [] : [{ sql: where, params }],
+      window: request,
+      map: toChange,
+    });
+  }
+
+  /** Change-log entries by id. */
+  async changesByIds(ids: readonly string[]): Promise<ChangeRecord[]> {
+    if (ids.length === 0) return [];
     const rows = await this.query<RegistryChangeRow>(
-      `SELECT ${columnList(C)} FROM ${REGISTRY_CHANGE.name}${where}${after} ORDER BY ${C.version}, ${C.seq} LIMIT ?`,
-      [...params, ...afterParams, request.first + 1],
+      `SELECT ${columnList(C)} FROM ${REGISTRY_CHANGE.name} WHERE ${this.sql.inList(C.id)}`,
+      [this.sql.listParam(ids)],
     );
-    const [count] = await this.query<{ n: number | string }>(
-      `SELECT COUNT(*) AS n FROM ${REGISTRY_CHANGE.name}${where}`,
-      params,
-    );
-    return {
-      items: rows.slice(0, request.first).map(toChange),
-      totalCount: Number(count.n),
-      hasNextPage: rows.length > request.first,
-    };
+    return rows.map(toChange);
   }
 
   /** Change-log entries after a position (version, seq), up to a version, oldest first; at most `limit`. */
@@ -353,7 +356,8 @@ export class RegistryReader {
     return row?.entity_id;
   }
 
-  private changeFilter(filter: ChangeFilter): { where: string; params: unknown[] } {
+  /** The conditions of a change filter, joined (null when it has none). */
+  private changeFilter(filter: ChangeFilter): { where: string | null; params: unknown[] } {
     const conditions: string[] = [];
     const params: unknown[] = [];
     if (filter.kind) {
@@ -381,7 +385,7 @@ export class RegistryReader {
         params.push(filter.ref, filter.ref, filter.ref, filter.ref, filter.ref, filter.ref);
       }
     }
-    return { where: conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '', params };
+    return { where: conditions.length > 0 ? conditions.join(' AND ') : null, params };
   }
 
   /**
@@ -391,25 +395,26 @@ export class RegistryReader {
    */
   async resourcePagesByTypeSets(
     sets: readonly { key: string; typeIds: readonly string[] }[],
-    first: number,
-    afterName: string | null,
+    window: Window<string>,
   ): Promise<Map<string, Page<ResourceRecord>>> {
     const pairs = sets.flatMap((set) => set.typeIds.map((typeId) => [set.key, typeId] as const));
     const pages = new Map<string, Page<ResourceRecord>>(
-      sets.map((set) => [set.key, { items: [], totalCount: 0, hasNextPage: false }]),
+      sets.map((set) => [set.key, { items: [], totalCount: 0, hasNextPage: false, hasPreviousPage: false }]),
     );
     if (pairs.length === 0) return pages;
     const { cte, params } = this.sql.pairsTable('m', 'k', 't', pairs);
-    const after = afterName === null ? '' : ` WHERE r.${R.name} > ?`;
+    const bounds = windowBounds([`r.${R.name}`], (name: string) => [name], window);
+    const direction = window.fromEnd ? ' DESC' : '';
     const rows = await this.query<ResourceRow & { k: string }>(
       `WITH ${cte} SELECT k, ${columnList(R)} FROM (` +
-        `SELECT m.k, ${RESOURCE_COLUMNS}, ROW_NUMBER() OVER (PARTITION BY m.k ORDER BY r.${R.name}) AS rn FROM m JOIN ${RESOURCE.name} r ON r.${R.typeId} = m.t${after}` +
+        `SELECT m.k, ${RESOURCE_COLUMNS}, ROW_NUMBER() OVER (PARTITION BY m.k ORDER BY r.${R.name}${direction}) AS rn ` +
+        `FROM m JOIN ${RESOURCE.name} r ON r.${R.typeId} = m.t${bounds.where.length > 0 ? ` WHERE ${bounds.where.join(' AND ')}` : ''}` +
         `) x WHERE rn <= ? ORDER BY k, ${R.name}`,
-      [...params, ...(afterName === null ? [] : [afterName]), first + 1],
+      [...params, ...bounds.params, window.size + 1],
     );
-    const counts = await this.query<{ k: string; n: number | string }>(
-      `WITH ${cte} SELECT m.k, COUNT(*) AS n FROM m JOIN ${RESOURCE.name} r ON r.${R.typeId} = m.t GROUP BY m.k`,
-      params,
+    const counts = await this.query<{ k: string; n: number | string; outside: number | string }>(
+      `WITH ${cte} SELECT m.k, COUNT(*) AS n, ${bounds.outside.sql} AS outside FROM m JOIN ${RESOURCE.name} r ON r.${R.typeId} = m.t GROUP BY m.k`,
+      [...params, ...bounds.outside.params],
     );
     const items = new Map<string, ResourceRecord[]>();
     for (const row of rows) {
@@ -417,14 +422,10 @@ export class RegistryReader {
       list.push(toResource(row));
       items.set(row.k, list);
     }
-    const totals = new Map(counts.map((row) => [row.k, Number(row.n)]));
+    const totals = new Map(counts.map((row) => [row.k, row] as const));
     for (const set of sets) {
-      const list = items.get(set.key) ?? [];
-      pages.set(set.key, {
-        items: list.slice(0, first),
-        totalCount: totals.get(set.key) ?? 0,
-        hasNextPage: list.length > first,
-      });
+      const total = totals.get(set.key);
+      pages.set(set.key, pageOf(items.get(set.key) ?? [], window, Number(total?.n ?? 0), Number(total?.outside ?? 0)));
     }
     return pages;
   }
@@ -520,33 +521,112 @@ export class RegistryReader {
     map: (row: NamedTables[K]) => T,
   ): Promise<Page<T>> {
     const { name } = NAMED[table].columns;
-    const filters: string[] = [];
-    const params: unknown[] = [];
-    if (request.nameContains) {
-      filters.push(this.sql.containsIgnoringCase(name));
-      params.push(this.sql.containsParam(request.nameContains));
-    }
-    for (const condition of conditions) {
-      filters.push(condition.sql);
-      params.push(...condition.params);
-    }
-    const where = (extra: string[]) => (extra.length > 0 ? ` WHERE ${extra.join(' AND ')}` : '');
-    const pageFilters = request.afterName === null ? filters : [...filters, `${name} > ?`];
-    const pageParams = request.afterName === null ? params : [...params, request.afterName];
-    const rows = await this.query<NamedTables[K]>(
-      `SELECT ${columns} FROM ${table}${where(pageFilters)} ORDER BY ${name} LIMIT ?`,
-      [...pageParams, request.first + 1],
-    );
-    const [count] = await this.query<{ n: number | string }>(
-      `SELECT COUNT(*) AS n FROM ${table}${where(filters)}`,
-      params,
-    );
-    return {
-      items: rows.slice(0, request.first).map(map),
-      totalCount: Number(count.n),
-      hasNextPage: rows.length > request.first,
-    };
+    const filters = request.nameContains
+      ? [
+          { sql: this.sql.containsIgnoringCase(name), params: [this.sql.containsParam(request.nameContains)] },
+          ...conditions,
+        ]
+      : conditions;
+    return this.keysetPage<NamedTables[K], T, string>({
+      from: table,
+      columns,
+      key: [name],
+      values: (value) => [value],
+      conditions: filters,
+      window: request,
+      map,
+    });
   }
+
+  /**
+   * A keyset page in two statements: the rows of the window, from whichever
+   * end it is taken (one more than asked, to know whether more follow), and
+   * the total with the number of rows outside the window on the far side of
+   * the cursor the page starts from (to know whether more precede it).
+   */
+  private async keysetPage<Row, T, K>(page: {
+    from: string;
+    columns: string;
+    key: readonly string[];
+    values: (bound: K) => unknown[];
+    conditions: readonly { sql: string; params: readonly unknown[] }[];
+    window: Window<K>;
+    map: (row: Row) => T;
+  }): Promise<Page<T>> {
+    const { window } = page;
+    const filters = page.conditions.map((condition) => condition.sql);
+    const params = page.conditions.flatMap((condition) => condition.params);
+    const bounds = windowBounds(page.key, page.values, window);
+    const where = (list: readonly string[]) => (list.length > 0 ? ` WHERE ${list.join(' AND ')}` : '');
+    const direction = window.fromEnd ? ' DESC' : '';
+    const rows = await this.query<Row>(
+      `SELECT ${page.columns} FROM ${page.from}${where([...filters, ...bounds.where])} ` +
+        `ORDER BY ${page.key.map((column) => column + direction).join(', ')} LIMIT ?`,
+      [...params, ...bounds.params, window.size + 1],
+    );
+    const [count] = await this.query<{ n: number | string; outside: number | string }>(
+      `SELECT COUNT(*) AS n, ${bounds.outside.sql} AS outside FROM ${page.from}${where(filters)}`,
+      [...bounds.outside.params, ...params],
+    );
+    const ascending = window.fromEnd ? rows.reverse() : rows;
+    return pageOf(ascending.map(page.map), window, Number(count.n), Number(count.outside));
+  }
+}
+
+/**
+ * The conditions of a keyset window on a (compound) key, and a count of the
+ * rows beyond the cursor the page starts from: at or before `after` for a
+ * page from the start, at or after `before` for a page from the end.
+ */
+function windowBounds<K>(
+  key: readonly string[],
+  values: (bound: K) => unknown[],
+  window: Window<K>,
+): { where: string[]; params: unknown[]; outside: { sql: string; params: unknown[] } } {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (window.after !== null) {
+    const beyond = keyBeyond(key, '>', values(window.after));
+    where.push(beyond.sql);
+    params.push(...beyond.params);
+  }
+  if (window.before !== null) {
+    const beyond = keyBeyond(key, '<', values(window.before));
+    where.push(beyond.sql);
+    params.push(...beyond.params);
+  }
+  const start = window.fromEnd ? window.before : window.after;
+  if (start === null) return { where, params, outside: { sql: '0', params: [] } };
+  const inside = keyBeyond(key, window.fromEnd ? '<' : '>', values(start));
+  return { where, params, outside: { sql: `COUNT(CASE WHEN NOT ${inside.sql} THEN 1 END)`, params: inside.params } };
+}
+
+/** key > values (or <), in the key's lexicographic order: one column, or a (major, minor) pair. */
+function keyBeyond(
+  key: readonly string[],
+  op: '>' | '<',
+  values: readonly unknown[],
+): { sql: string; params: unknown[] } {
+  if (key.length === 1) return { sql: `(${key[0]} ${op} ?)`, params: [values[0]] };
+  const [major, minor] = key;
+  return {
+    sql: `(${major} ${op} ? OR (${major} = ? AND ${minor} ${op} ?))`,
+    params: [values[0], values[0], values[1]],
+  };
+}
+
+/**
+ * A page from the rows a window query returned, in ascending order: at most
+ * size + 1, the extra one past the end the page is taken from. With the
+ * total, and how many rows lie beyond the cursor the page starts from.
+ */
+function pageOf<T>(ascending: readonly T[], window: Window<unknown>, totalCount: number, outside: number): Page<T> {
+  const more = ascending.length > window.size;
+  if (!window.fromEnd) {
+    return { items: ascending.slice(0, window.size), totalCount, hasNextPage: more, hasPreviousPage: outside > 0 };
+  }
+  const items = ascending.slice(Math.max(0, ascending.length - window.size));
+  return { items, totalCount, hasNextPage: outside > 0, hasPreviousPage: more };
 }
 
 /** A resource row as a record. */

@@ -5,8 +5,8 @@ import { startServer, type TestServer } from '../support/server';
 
 const MATRIX = `query($p: ProjectFilter, $t: ToolFilter, $pf: Int, $tf: Int, $pa: String, $ta: String) {
   bindingMatrix(projects: $p, tools: $t, projectsFirst: $pf, toolsFirst: $tf, projectsAfter: $pa, toolsAfter: $ta) {
-    projects { totalCount edges { node { id name } } pageInfo { hasNextPage endCursor } }
-    tools { totalCount edges { node { id name } } pageInfo { hasNextPage endCursor } }
+    projects { totalCount nodes { id name } pageInfo { hasNextPage endCursor } }
+    tools { totalCount nodes { id name } pageInfo { hasNextPage endCursor } }
     cells { projectId toolId status failedSlots reasons }
   }
 }`;
@@ -40,8 +40,8 @@ describeEachBackend('bindingMatrix', (backend) => {
 
   it('gives a cell per (project, tool) of the pages, coloured by the core: READY, DEFERRED, OPTIONAL_UNBOUND, FAILED', async () => {
     const d = (await server.data(MATRIX, {})).bindingMatrix;
-    const projects = new Map(d.projects.edges.map((e: any) => [e.node.id, e.node.name]));
-    const tools = new Map(d.tools.edges.map((e: any) => [e.node.id, e.node.name]));
+    const projects = new Map(d.projects.nodes.map((n: any) => [n.id, n.name]));
+    const tools = new Map(d.tools.nodes.map((n: any) => [n.id, n.name]));
     expect([...projects.values()]).to.deep.equal(['alpha', 'beta', 'gamma']);
     expect(d.cells).to.have.length(3 * 4);
     const grid = d.cells.map((c: any) => [
@@ -69,11 +69,11 @@ describeEachBackend('bindingMatrix', (backend) => {
 
   it('filters tools by the type their slots need (sub-types included) and projects by a resource they link', async () => {
     const byType = (await server.data(MATRIX, { t: { slotType: 'vcs' } })).bindingMatrix;
-    expect(byType.tools.edges.map((e: any) => e.node.name)).to.deep.equal(['a/ready', 'b/deferred']);
+    expect(byType.tools.nodes.map((n: any) => n.name)).to.deep.equal(['a/ready', 'b/deferred']);
     const bySub = (await server.data(`{ tools(filter: { slotType: "database" }) { edges { node { name } } } }`)).tools;
     expect(bySub.edges.map((e: any) => e.node.name)).to.deep.equal(['c/optional', 'd/static']);
     const linking = (await server.data(MATRIX, { p: { linksResource: 'y/src' } })).bindingMatrix;
-    expect(linking.projects.edges.map((e: any) => e.node.name)).to.deep.equal(['beta']);
+    expect(linking.projects.nodes.map((n: any) => n.name)).to.deep.equal(['beta']);
     expect(linking.cells).to.have.length(4);
     const unknown = await server.gql(MATRIX, { t: { slotType: 'nope' } });
     expect(unknown.body.errors?.[0].extensions?.code).to.equal('NOT_FOUND');
@@ -91,8 +91,8 @@ describeEachBackend('bindingMatrix', (backend) => {
         ta: first.tools.pageInfo.endCursor,
       })
     ).bindingMatrix;
-    expect(next.projects.edges.map((e: any) => e.node.name)).to.deep.equal(['gamma']);
-    expect(next.tools.edges.map((e: any) => e.node.name)).to.deep.equal(['d/static']);
+    expect(next.projects.nodes.map((n: any) => n.name)).to.deep.equal(['gamma']);
+    expect(next.tools.nodes.map((n: any) => n.name)).to.deep.equal(['d/static']);
     expect((await server.gql(MATRIX, { pf: 0 })).body.errors?.[0].extensions?.code).to.equal('BAD_USER_INPUT');
     expect((await server.gql(MATRIX, { tf: 101 })).body.errors?.[0].extensions?.code).to.equal('BAD_USER_INPUT');
     const big = await server.gql(MATRIX, { pf: 100, tf: 100 });

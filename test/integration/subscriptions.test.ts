@@ -243,7 +243,15 @@ describe('subscriptions: tokens, slow consumers, shutdown', () => {
   });
 });
 
-const CHANGES_WITH_IMPACT = `subscription { registryChanged { version summary bindingChanges { toolName projectName slotName before { status } after { status } } } }`;
+/**
+ * Large messages, so that the socket's buffers fill after few writes (well within the keep-alive interval, after
+ * which a client that does not answer pings is dropped with 1006): the binding changes, selected under 12 aliases.
+ */
+const IMPACT_SELECTION = `{ toolName projectName slotName before { status } after { status } }`;
+const CHANGES_WITH_IMPACT = `subscription { registryChanged { version summary ${Array.from(
+  { length: 12 },
+  (_, i) => `c${i}: bindingChanges ${IMPACT_SELECTION}`,
+).join(' ')} } }`;
 
 async function waitForSubscribers(server: TestServer, count: number): Promise<void> {
   for (let i = 0; i < 400 && server.app.services.feed.size < count; i++) await sleep(5);

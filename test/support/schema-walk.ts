@@ -4,7 +4,7 @@ import {
   isInputObjectType,
   isListType,
   isNonNullType,
-  isObjectType,
+  isCompositeType,
   isScalarType,
   type GraphQLField,
   type GraphQLInputType,
@@ -38,7 +38,7 @@ export function callFor(
   const required = field.args.filter((a) => isNonNullType(a.type) && a.defaultValue === undefined);
   const declarations = required.map((a) => `$${a.name}: ${String(a.type)}`).join(', ');
   const args = required.map((a) => `${a.name}: $${a.name}`).join(', ');
-  const selection = isObjectType(getNamedType(field.type)) ? ' { __typename }' : '';
+  const selection = isCompositeType(getNamedType(field.type)) ? ' { __typename }' : '';
   const query = `${operation}${declarations ? `(${declarations})` : ''} { ${field.name}${args ? `(${args})` : ''}${selection} }`;
   return { query, variables: Object.fromEntries(required.map((a) => [a.name, sampleValue(a.type)])) };
 }

@@ -54,7 +54,8 @@ describe('the read session (the only way to read the registry)', () => {
     return { log, session, reader, pins: () => pins };
   }
 
-  const page = { first: 5, afterName: null, nameContains: null };
+  const window = { size: 5, fromEnd: false, after: null, before: null };
+  const page = { ...window, nameContains: null };
   /** Every read the session offers, and how to make it. */
   const READS: Record<string, (s: ReadSession) => Promise<unknown>> = {
     hierarchy: (s) => s.hierarchy(),
@@ -72,9 +73,8 @@ describe('the read session (the only way to read the registry)', () => {
     linksByProjectId: (s) => s.linksByProjectId.load('P'),
     staticSlotsByResourceId: (s) => s.staticSlotsByResourceId.load('R'),
     linksByResourceId: (s) => s.linksByResourceId.load('R'),
-    compatibleResources: (s) => s.compatibleResources.load({ typeId: 'T', first: 5, afterName: null }),
-    pageChanges: (s) =>
-      s.pageChanges({ kind: null, ref: null, actor: null, sinceVersion: null }, { first: 5, after: null }),
+    compatibleResources: (s) => s.compatibleResources.load({ typeId: 'T', window }),
+    pageChanges: (s) => s.pageChanges({ kind: null, ref: null, actor: null, sinceVersion: null }, window),
     nameCandidates: (s) => s.nameCandidates('tool', 'acme/lint'),
     renamedFrom: (s) => s.renamedFrom('TOOL', 'acme/lint'),
     changesAfter: (s) => s.changesAfter({ version: 1, seq: 0 }, 5, 10),

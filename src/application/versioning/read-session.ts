@@ -13,6 +13,7 @@ import type {
   SlotRecord,
   ToolRecord,
   TypeRecord,
+  Window,
 } from '../../persistence/records';
 import type { NamedTable, RegistryReader } from '../../persistence/registry-reader';
 import type { ChangeKind } from '../../core/registry-edit';
@@ -31,8 +32,7 @@ export interface VersionProbe {
 /** Which page of which type's compatible resources. */
 export interface CompatibleResourcesKey {
   readonly typeId: string;
-  readonly first: number;
-  readonly afterName: string | null;
+  readonly window: Window<string>;
 }
 
 /** The caches every session shares, and the clock that says which registry version they must match. */
@@ -179,6 +179,14 @@ export class ReadSession implements VersionProbe {
     );
   }
 
+  /** Change-log entries by id (entries never change, but the pinned version decides which exist). */
+  get changeById(): DataLoader<string, ChangeRecord | null> {
+    return this.loader(
+      'changeById',
+      () => (ids) => this.read(async (r) => byKey(ids, await r.changesByIds(ids), (x) => x.id)),
+    );
+  }
+
   /** Each tool's slots, in declaration order. */
   get slotsByToolId(): DataLoader<string, SlotRecord[]> {
     return this.loader('slotsByToolId', () =>
@@ -286,22 +294,22 @@ export class ReadSession implements VersionProbe {
     return async (keys) => (await batch(keys)).map((group) => group ?? []);
   }
 
-  /** One pair of statements per distinct (first, after); a dashboard asks the same page of every row. */
+  /** One pair of statements per distinct window; a dashboard asks the same page of every row. */
   private async compatiblePages(keys: readonly CompatibleResourcesKey[]): Promise<Page<ResourceRecord>[]> {
     const types = await this.hierarchy();
     const results = new Map<string, Page<ResourceRecord>>();
     const groups = new Map<string, CompatibleResourcesKey[]>();
     for (const key of keys) {
-      const group = JSON.stringify([key.first, key.afterName]);
+      const group = windowKey(key.window);
       groups.set(group, [...(groups.get(group) ?? []), key]);
     }
     for (const group of groups.values()) {
-      const { first, afterName } = group[0];
+      const { window } = group[0];
       const sets = group.map((key) => ({
         key: key.typeId,
         typeIds: [key.typeId, ...types.descendantsOf(key.typeId).map((t) => t.id)],
       }));
-      const pages = await this.read((reader) => reader.resourcePagesByTypeSets(sets, first, afterName));
+      const pages = await this.read((reader) => reader.resourcePagesByTypeSets(sets, window));
       for (const key of group) results.set(compatibleKey(key), pages.get(key.typeId)!);
     }
     return keys.map((key) => results.get(compatibleKey(key))!);
@@ -314,8 +322,12 @@ export function loaded<T>(entry: T | null | Error): T | null {
   return entry;
 }
 
+function windowKey(window: Window<string>): string {
+  return JSON.stringify([window.size, window.fromEnd, window.after, window.before]);
+}
+
 function compatibleKey(key: CompatibleResourcesKey): string {
-  return JSON.stringify([key.typeId, key.first, key.afterName]);
+  return JSON.stringify([key.typeId, windowKey(key.window)]);
 }
 
 /** Results in key order, null for a miss (DataLoader's contract). */

@@ -6,17 +6,29 @@ import { Satisfies } from '../validation';
 export class ConnectionArgs {
   @Field(() => Int, {
     nullable: true,
-    defaultValue: LIMITS.defaultPageSize,
-    description: `Page size, from 1 to ${LIMITS.pageSize}.`,
+    description: `The first this many items of the window, from 1 to ${LIMITS.pageSize}; ${LIMITS.defaultPageSize} when neither first nor last is given. Not with last.`,
   })
   @Satisfies(checkPageSize)
   first!: number | null;
 
   @Field(() => String, {
     nullable: true,
-    description: 'Return items after this cursor (a pageInfo.endCursor or an edge cursor).',
+    description: 'Only items after this cursor (a pageInfo.endCursor or an edge cursor): paging forward.',
   })
   after!: string | null;
+
+  @Field(() => Int, {
+    nullable: true,
+    description: `The last this many items of the window, from 1 to ${LIMITS.pageSize}. Not with first.`,
+  })
+  @Satisfies(checkPageSize)
+  last!: number | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'Only items before this cursor (a pageInfo.startCursor or an edge cursor): paging backward.',
+  })
+  before!: string | null;
 }
 
 @InputType({ description: 'Filters a listing by name.' })

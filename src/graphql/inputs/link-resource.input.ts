@@ -2,7 +2,7 @@ import { Field, InputType } from 'type-graphql';
 import { checkRef, checkSlotName } from '../../core/grammar';
 import { Satisfies } from '../validation';
 
-@InputType()
+@InputType({ description: 'A resource to link to a project.' })
 export class LinkResourceInput {
   @Field({ description: 'The project (a ref).' })
   @Satisfies(checkRef)
@@ -17,7 +17,7 @@ export class LinkResourceInput {
   alias!: string | null;
 }
 
-@InputType()
+@InputType({ description: 'The link to remove: a project and a resource it links.' })
 export class UnlinkResourceInput {
   @Field({ description: 'The project (a ref).' })
   @Satisfies(checkRef)

@@ -4,7 +4,7 @@ import { EachSatisfies, Satisfies } from '../validation';
 
 const checkParentCount = (parents: string[]) => checkListSize(parents.length, LIMITS.parentTypes);
 
-@InputType()
+@InputType({ description: 'A new resource type, with its parents.' })
 export class RegisterResourceTypeInput {
   @Field({
     description: `Unique; lowercase letters, digits and "-", starting with a letter; at most ${LIMITS.typeName} characters.`,
@@ -12,7 +12,7 @@ export class RegisterResourceTypeInput {
   @Satisfies(checkTypeName)
   name!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Free text, at most 4,000 characters.' })
   @Satisfies(checkDescription)
   description!: string | null;
 

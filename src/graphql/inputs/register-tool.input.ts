@@ -13,7 +13,9 @@ import { Satisfies } from '../validation';
 
 const checkSlotCount = (slots: unknown[]) => checkListSize(slots.length, LIMITS.resourceSlots);
 
-@InputType()
+@InputType({
+  description: 'One slot of a tool: the type of resource it needs, the access it wants, and how it is bound.',
+})
 export class ResourceSlotInput {
   @Field({ description: `Unique within the tool; ^[a-z_][a-z0-9_-]*$, at most ${LIMITS.slotName} characters.` })
   @Satisfies(checkSlotName)
@@ -23,27 +25,33 @@ export class ResourceSlotInput {
   @Satisfies(checkRef)
   resourceType!: string;
 
-  @Field(() => Access, { defaultValue: Access.READ_ONLY })
+  @Field(() => Access, {
+    defaultValue: Access.READ_ONLY,
+    description: 'How the tool may use the resource; READ_ONLY by default.',
+  })
   access!: Access;
 
-  @Field(() => BindingMode, { defaultValue: BindingMode.CONTEXTUAL })
+  @Field(() => BindingMode, {
+    defaultValue: BindingMode.CONTEXTUAL,
+    description: 'How the slot finds its resource; CONTEXTUAL by default. STATIC needs staticResource.',
+  })
   binding!: BindingMode;
 
   @Field(() => String, { nullable: true, description: 'For STATIC slots only: the resource (a ref).' })
   @Satisfies(checkRef)
   staticResource!: string | null;
 
-  @Field({ defaultValue: true })
+  @Field({ defaultValue: true, description: 'False when the tool can run without it; true by default.' })
   required!: boolean;
 }
 
-@InputType()
+@InputType({ description: 'A new tool and its slots.' })
 export class RegisterToolInput {
   @Field({ description: 'Unique; the same grammar as resource names.' })
   @Satisfies(checkResourceName)
   name!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Free text, at most 4,000 characters.' })
   @Satisfies(checkDescription)
   description!: string | null;
 

@@ -1,10 +1,9 @@
 import { Arg, Args, Authorized, Ctx, Query, Resolver } from 'type-graphql';
-import { LIMITS } from '../../core/grammar';
 import { READ } from '../authorization';
 import type { RequestContext } from '../context';
 import { ChangeFilter } from '../inputs/change-filter.input';
 import { ConnectionArgs } from '../inputs/connection.args';
-import { decodeChangeCursor, toChangeConnection } from '../pagination';
+import { decodeChangeCursor, toChangeConnection, windowOf } from '../pagination';
 import { RegistryChange, RegistryChangeConnection } from '../types/registry-change.type';
 
 @Resolver(() => RegistryChange)
@@ -16,7 +15,8 @@ export class ChangeResolver {
   })
   async changes(
     @Args() args: ConnectionArgs,
-    @Arg('filter', () => ChangeFilter, { nullable: true }) filter: ChangeFilter | null,
+    @Arg('filter', () => ChangeFilter, { nullable: true, description: 'Which entries; every field given must match.' })
+    filter: ChangeFilter | null,
     @Ctx() ctx: RequestContext,
   ) {
     const page = await ctx.services.changes.list(
@@ -26,10 +26,7 @@ export class ChangeResolver {
         actor: filter?.actor ?? null,
         sinceVersion: filter?.sinceVersion ?? null,
       },
-      {
-        first: args.first ?? LIMITS.defaultPageSize,
-        after: args.after == null ? null : decodeChangeCursor(args.after),
-      },
+      windowOf(args, decodeChangeCursor),
       ctx.session,
     );
     return toChangeConnection(page);

@@ -4,7 +4,7 @@ import { checkPageSize } from '../../core/grammar';
 import { READ } from '../authorization';
 import type { RequestContext } from '../context';
 import { ProjectFilter, ToolFilter } from '../inputs/connection.args';
-import { pageRequest, toConnection } from '../pagination';
+import { decodeCursor, toItemPage, windowOf } from '../pagination';
 import { MATRIX_DEFAULTS } from '../query-limits';
 import { BindingMatrix } from '../types/binding-matrix.type';
 
@@ -21,40 +21,72 @@ export class MatrixResolver {
     @Arg('tools', () => ToolFilter, { nullable: true, description: 'Which tools.' }) tools: ToolFilter | null,
     @Arg('projectsFirst', () => Int, {
       nullable: true,
-      defaultValue: MATRIX_DEFAULTS.projects,
-      description: 'How many projects, from 1 to 100.',
+      description: `The first this many projects, from 1 to 100; ${MATRIX_DEFAULTS.projects} when neither projectsFirst nor projectsLast is given.`,
     })
     projectsFirst: number | null,
-    @Arg('projectsAfter', () => String, { nullable: true, description: 'Projects after this cursor.' })
+    @Arg('projectsAfter', () => String, { nullable: true, description: 'Only projects after this cursor.' })
     projectsAfter: string | null,
+    @Arg('projectsLast', () => Int, {
+      nullable: true,
+      description: 'The last this many projects, from 1 to 100 (with projectsBefore, to page backward).',
+    })
+    projectsLast: number | null,
+    @Arg('projectsBefore', () => String, { nullable: true, description: 'Only projects before this cursor.' })
+    projectsBefore: string | null,
     @Arg('toolsFirst', () => Int, {
       nullable: true,
-      defaultValue: MATRIX_DEFAULTS.tools,
-      description: 'How many tools, from 1 to 100.',
+      description: `The first this many tools, from 1 to 100; ${MATRIX_DEFAULTS.tools} when neither toolsFirst nor toolsLast is given.`,
     })
     toolsFirst: number | null,
-    @Arg('toolsAfter', () => String, { nullable: true, description: 'Tools after this cursor.' })
+    @Arg('toolsAfter', () => String, { nullable: true, description: 'Only tools after this cursor.' })
     toolsAfter: string | null,
+    @Arg('toolsLast', () => Int, {
+      nullable: true,
+      description: 'The last this many tools, from 1 to 100 (with toolsBefore, to page backward).',
+    })
+    toolsLast: number | null,
+    @Arg('toolsBefore', () => String, { nullable: true, description: 'Only tools before this cursor.' })
+    toolsBefore: string | null,
     @Ctx() ctx: RequestContext,
   ) {
     const problems: FieldProblem[] = [];
     for (const [field, size] of [
       ['projectsFirst', projectsFirst],
+      ['projectsLast', projectsLast],
       ['toolsFirst', toolsFirst],
+      ['toolsLast', toolsLast],
     ] as const) {
-      const problem = size === null ? null : checkPageSize(size);
+      const problem = size == null ? null : checkPageSize(size);
       if (problem) problems.push({ field, message: `${field} ${problem}` });
     }
     if (problems.length > 0) throw new BadInputError(problems);
+    const names = (prefix: string) => ({
+      first: `${prefix}First`,
+      last: `${prefix}Last`,
+      after: `${prefix}After`,
+      before: `${prefix}Before`,
+    });
+    const projectWindow = windowOf(
+      { first: projectsFirst, after: projectsAfter, last: projectsLast, before: projectsBefore },
+      decodeCursor,
+      MATRIX_DEFAULTS.projects,
+      names('projects'),
+    );
+    const toolWindow = windowOf(
+      { first: toolsFirst, after: toolsAfter, last: toolsLast, before: toolsBefore },
+      decodeCursor,
+      MATRIX_DEFAULTS.tools,
+      names('tools'),
+    );
     const matrix = await ctx.services.matrix.matrix(
       {
-        projects: pageRequest({ first: projectsFirst ?? MATRIX_DEFAULTS.projects, after: projectsAfter }, projects),
+        projects: { ...projectWindow, nameContains: projects?.nameContains || null },
         linksResource: projects?.linksResource ?? null,
-        tools: pageRequest({ first: toolsFirst ?? MATRIX_DEFAULTS.tools, after: toolsAfter }, tools),
+        tools: { ...toolWindow, nameContains: tools?.nameContains || null },
         slotType: tools?.slotType ?? null,
       },
       ctx.session,
     );
-    return { projects: toConnection(matrix.projects), tools: toConnection(matrix.tools), cells: matrix.cells };
+    return { projects: toItemPage(matrix.projects), tools: toItemPage(matrix.tools), cells: matrix.cells };
   }
 }

@@ -1,7 +1,9 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Authorized, Args, Ctx, FieldResolver, Info, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { ResourceInfo } from '../../core/model';
+import { linkId } from '../object-ids';
 import { READ, WRITE } from '../authorization';
-import type { LinkRecord, ProjectRecord } from '../../persistence/records';
+import type { ProjectRecord } from '../../persistence/records';
 import type { RequestContext } from '../context';
 import { ConnectionArgs, ProjectFilter } from '../inputs/connection.args';
 import { CreateProjectInput } from '../inputs/create-project.input';
@@ -23,7 +25,10 @@ import { Project, ProjectConnection, ProjectResource } from '../types/project.ty
 export class ProjectResolver {
   @Authorized(READ)
   @Query(() => Project, { nullable: true, description: 'The project a ref (id or name) names, or null.' })
-  project(@Arg('ref') ref: string, @Ctx() ctx: RequestContext): Promise<ProjectRecord | null> {
+  project(
+    @Arg('ref', { description: 'An id or a name.' }) ref: string,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ProjectRecord | null> {
     return ctx.services.projects.find(ref, ctx.session);
   }
 
@@ -31,7 +36,8 @@ export class ProjectResolver {
   @Query(() => ProjectConnection, { description: 'Projects, ordered by name.' })
   async projects(
     @Args() args: ConnectionArgs,
-    @Arg('filter', () => ProjectFilter, { nullable: true }) filter: ProjectFilter | null,
+    @Arg('filter', () => ProjectFilter, { nullable: true, description: 'Which projects; all when absent.' })
+    filter: ProjectFilter | null,
     @Ctx() ctx: RequestContext,
   ) {
     return toConnection(
@@ -42,7 +48,7 @@ export class ProjectResolver {
   @Authorized(WRITE)
   @Mutation(() => CreateProjectPayload, { description: 'Creates a project.' })
   async createProject(
-    @Arg('input') input: CreateProjectInput,
+    @Arg('input', { description: 'The project to create.' }) input: CreateProjectInput,
     @Arg('dryRun', () => Boolean, DRY_RUN) dryRun: boolean | null,
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
@@ -53,7 +59,8 @@ export class ProjectResolver {
   @Authorized(WRITE)
   @Mutation(() => UpdateProjectPayload, { description: 'Renames or describes a project, keeping its id.' })
   async updateProject(
-    @Arg('input') input: UpdateProjectInput,
+    @Arg('input', { description: 'The project (ref) and what to change; what is left out stays.' })
+    input: UpdateProjectInput,
     @Arg('dryRun', () => Boolean, DRY_RUN) dryRun: boolean | null,
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
@@ -66,7 +73,7 @@ export class ProjectResolver {
     description: 'Links a resource to a project, at most once, under an optional alias unique within the project.',
   })
   async linkResource(
-    @Arg('input') input: LinkResourceInput,
+    @Arg('input', { description: 'The project, the resource, and an optional alias.' }) input: LinkResourceInput,
     @Arg('dryRun', () => Boolean, DRY_RUN) dryRun: boolean | null,
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
@@ -79,7 +86,8 @@ export class ProjectResolver {
     description: "Sets or clears a link's alias, in one step. A clash with another link's alias is CONFLICT.",
   })
   async updateLink(
-    @Arg('input') input: UpdateLinkInput,
+    @Arg('input', { description: 'The link, by project and resource, and its new alias (null clears it).' })
+    input: UpdateLinkInput,
     @Arg('dryRun', () => Boolean, DRY_RUN) dryRun: boolean | null,
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
@@ -92,7 +100,7 @@ export class ProjectResolver {
     description: 'Removes a resource from a project, and reports the binding impact.',
   })
   async unlinkResource(
-    @Arg('input') input: UnlinkResourceInput,
+    @Arg('input', { description: 'The project and the resource to unlink.' }) input: UnlinkResourceInput,
     @Arg('dryRun', () => Boolean, DRY_RUN) dryRun: boolean | null,
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
@@ -106,7 +114,7 @@ export class ProjectResolver {
       'Deletes a project. One that still links resources is CONFLICT (extensions.usedBy) unless force: true, which removes its links first. Unknown: NOT_FOUND.',
   })
   async deleteProject(
-    @Arg('ref') ref: string,
+    @Arg('ref', { description: 'The project (a ref: id or name).' }) ref: string,
     @Arg('force', () => Boolean, {
       nullable: true,
       defaultValue: false,
@@ -121,7 +129,23 @@ export class ProjectResolver {
   }
 
   @FieldResolver(() => [ProjectResource], { description: 'Linked resources, ordered by resource name.' })
-  resources(@Root() project: ProjectRecord, @Ctx() ctx: RequestContext): Promise<LinkRecord[]> {
-    return ctx.session.linksByProjectId.load(project.id);
+  async resources(@Root() project: ProjectRecord, @Ctx() ctx: RequestContext): Promise<LinkValue[]> {
+    const links = await ctx.session.linksByProjectId.load(project.id);
+    return links.map((link) => ({ project, resource: link.resource, alias: link.alias }));
+  }
+}
+
+/** A link as resolvers hold it: the project, the resource and the alias. */
+interface LinkValue {
+  readonly project: ProjectRecord;
+  readonly resource: ResourceInfo;
+  readonly alias: string | null;
+}
+
+@Resolver(() => ProjectResource)
+export class ProjectResourceResolver {
+  @FieldResolver()
+  id(@Root() link: LinkValue): string {
+    return linkId(link.project.id, link.resource.id);
   }
 }

@@ -13,7 +13,7 @@ import {
   UpdateResourceTypePayload,
 } from '../types/payloads.type';
 import { fromHierarchy } from '../hierarchy-access';
-import { pageRequest, toConnection } from '../pagination';
+import { decodeCursor, pageRequest, toConnection, windowOf } from '../pagination';
 import { ResourceType, ResourceTypeConnection } from '../types/resource-type.type';
 import { ResourceConnection } from '../types/resource.type';
 
@@ -23,7 +23,10 @@ type TypeRow = Pick<TypeNode, 'id' | 'name' | 'description'>;
 export class ResourceTypeResolver {
   @Authorized(READ)
   @Query(() => ResourceType, { nullable: true, description: 'The resource type a ref (id or name) names, or null.' })
-  resourceType(@Arg('ref') ref: string, @Ctx() ctx: RequestContext): Promise<TypeRow | null> {
+  resourceType(
+    @Arg('ref', { description: 'An id or a name.' }) ref: string,
+    @Ctx() ctx: RequestContext,
+  ): Promise<TypeRow | null> {
     return ctx.services.resourceTypes.find(ref, ctx.session);
   }
 
@@ -31,7 +34,8 @@ export class ResourceTypeResolver {
   @Query(() => ResourceTypeConnection, { description: 'Resource types, ordered by name.' })
   async resourceTypes(
     @Args() args: ConnectionArgs,
-    @Arg('filter', () => ResourceTypeFilter, { nullable: true }) filter: ResourceTypeFilter | null,
+    @Arg('filter', () => ResourceTypeFilter, { nullable: true, description: 'Which types; all when absent.' })
+    filter: ResourceTypeFilter | null,
     @Ctx() ctx: RequestContext,
   ) {
     return toConnection(await ctx.services.resourceTypes.list(pageRequest(args, filter), ctx.session));
@@ -42,7 +46,7 @@ export class ResourceTypeResolver {
     description: 'Registers a resource type; its parents must already exist.',
   })
   async registerResourceType(
-    @Arg('input') input: RegisterResourceTypeInput,
+    @Arg('input', { description: 'The resource type to register.' }) input: RegisterResourceTypeInput,
     @Arg('dryRun', () => Boolean, DRY_RUN) dryRun: boolean | null,
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
@@ -59,7 +63,8 @@ export class ResourceTypeResolver {
       'Renames, describes or re-parents a resource type, keeping its id. A cycle is BAD_USER_INPUT; a change that leaves a static binding with a resource that no longer fits is CONFLICT (extensions.usedBy). Re-parenting reports its binding impact.',
   })
   async updateResourceType(
-    @Arg('input') input: UpdateResourceTypeInput,
+    @Arg('input', { description: 'The resource type (ref) and what to change; what is left out stays.' })
+    input: UpdateResourceTypeInput,
     @Arg('dryRun', () => Boolean, DRY_RUN) dryRun: boolean | null,
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
@@ -76,7 +81,7 @@ export class ResourceTypeResolver {
       'Deletes a resource type. One that resources, sub-types or tool slots use is CONFLICT, with extensions.usedBy. Unknown: NOT_FOUND.',
   })
   async deleteResourceType(
-    @Arg('ref') ref: string,
+    @Arg('ref', { description: 'The resource type (a ref: id or name).' }) ref: string,
     @Arg('dryRun', () => Boolean, DRY_RUN) dryRun: boolean | null,
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
@@ -90,7 +95,7 @@ export class ResourceTypeResolver {
   })
   async compatibleResources(@Root() type: TypeRow, @Args() args: ConnectionArgs, @Ctx() ctx: RequestContext) {
     return toConnection(
-      await ctx.services.resourceTypes.compatibleResources(type.id, pageRequest(args, null), ctx.session),
+      await ctx.services.resourceTypes.compatibleResources(type.id, windowOf(args, decodeCursor), ctx.session),
     );
   }
 

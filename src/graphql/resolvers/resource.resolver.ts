@@ -18,7 +18,10 @@ import { ResourceUsage } from '../types/resource-usage.type';
 export class ResourceResolver {
   @Authorized(READ)
   @Query(() => Resource, { nullable: true, description: 'The resource a ref (id or name) names, or null.' })
-  resource(@Arg('ref') ref: string, @Ctx() ctx: RequestContext): Promise<ResourceInfo | null> {
+  resource(
+    @Arg('ref', { description: 'An id or a name.' }) ref: string,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ResourceInfo | null> {
     return ctx.services.resources.find(ref, ctx.session);
   }
 
@@ -28,7 +31,8 @@ export class ResourceResolver {
   })
   async resources(
     @Args() args: ConnectionArgs,
-    @Arg('filter', () => ResourceFilter, { nullable: true }) filter: ResourceFilter | null,
+    @Arg('filter', () => ResourceFilter, { nullable: true, description: 'Which resources; all when absent.' })
+    filter: ResourceFilter | null,
     @Ctx() ctx: RequestContext,
   ) {
     const typeFilter = filter?.type ? { type: filter.type, includeSubtypes: filter.includeSubtypes ?? true } : null;
@@ -38,7 +42,7 @@ export class ResourceResolver {
   @Authorized(WRITE)
   @Mutation(() => RegisterResourcePayload, { description: 'Registers a resource of a registered type.' })
   async registerResource(
-    @Arg('input') input: RegisterResourceInput,
+    @Arg('input', { description: 'The resource to register.' }) input: RegisterResourceInput,
     @Arg('dryRun', () => Boolean, DRY_RUN) dryRun: boolean | null,
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
@@ -52,7 +56,8 @@ export class ResourceResolver {
       'Renames, describes or re-types a resource, keeping its id. A new type that a STATIC slot binding the resource would not accept is CONFLICT (extensions.usedBy).',
   })
   async updateResource(
-    @Arg('input') input: UpdateResourceInput,
+    @Arg('input', { description: 'The resource (ref) and what to change; what is left out stays.' })
+    input: UpdateResourceInput,
     @Arg('dryRun', () => Boolean, DRY_RUN) dryRun: boolean | null,
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
@@ -66,7 +71,7 @@ export class ResourceResolver {
       'Deletes a resource. One a tool binds statically is always CONFLICT; one that projects link is CONFLICT unless force: true, which removes its links in the same transaction and reports the binding impact. Both list extensions.usedBy. Unknown: NOT_FOUND.',
   })
   async deleteResource(
-    @Arg('ref') ref: string,
+    @Arg('ref', { description: 'The resource (a ref: id or name).' }) ref: string,
     @Arg('force', () => Boolean, {
       nullable: true,
       defaultValue: false,
@@ -87,7 +92,9 @@ export class ResourceResolver {
     return ctx.services.resources.usedBy(resource, ctx.session);
   }
 
-  @FieldResolver(() => ResourceType)
+  @FieldResolver(() => ResourceType, {
+    description: "The resource's type: a slot of this type or of any of its ancestors accepts the resource.",
+  })
   type(@Root() resource: ResourceInfo, @Ctx() ctx: RequestContext): TypeNode | Promise<TypeNode> {
     return fromHierarchy(ctx.session, (types) => {
       const type = types.byId(resource.typeId);

@@ -1,5 +1,6 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Authorized, Args, Ctx, FieldResolver, Info, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { slotId } from '../object-ids';
 import { READ, WRITE } from '../authorization';
 import type { ToolProblem as ToolProblemRecord } from '../../core/errors';
 import type { ResourceInfo, TypeNode } from '../../core/model';
@@ -22,7 +23,10 @@ import { ResourceSlot, Tool, ToolConnection, ToolProblem } from '../types/tool.t
 export class ToolResolver {
   @Authorized(READ)
   @Query(() => Tool, { nullable: true, description: 'The tool a ref (id or name) names, or null.' })
-  tool(@Arg('ref') ref: string, @Ctx() ctx: RequestContext): Promise<ToolRecord | null> {
+  tool(
+    @Arg('ref', { description: 'An id or a name.' }) ref: string,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ToolRecord | null> {
     return ctx.services.tools.find(ref, ctx.session);
   }
 
@@ -30,7 +34,8 @@ export class ToolResolver {
   @Query(() => ToolConnection, { description: 'Tools, ordered by name.' })
   async tools(
     @Args() args: ConnectionArgs,
-    @Arg('filter', () => ToolFilter, { nullable: true }) filter: ToolFilter | null,
+    @Arg('filter', () => ToolFilter, { nullable: true, description: 'Which tools; all when absent.' })
+    filter: ToolFilter | null,
     @Ctx() ctx: RequestContext,
   ) {
     return toConnection(
@@ -44,7 +49,7 @@ export class ToolResolver {
       'Registers a tool and its slots, after the static checks (TOOL_VALIDATION_FAILED lists every problem).',
   })
   async registerTool(
-    @Arg('input') input: RegisterToolInput,
+    @Arg('input', { description: 'The tool to register, with its slots.' }) input: RegisterToolInput,
     @Arg('dryRun', () => Boolean, DRY_RUN) dryRun: boolean | null,
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
@@ -58,7 +63,7 @@ export class ToolResolver {
       'Replaces a tool (the one ref names, else the one named name): its name, description and all its slots, keeping its id. Unknown: NOT_FOUND; then the same checks as registerTool. Reports the binding impact in every project.',
   })
   async updateTool(
-    @Arg('input') input: UpdateToolInput,
+    @Arg('input', { description: 'The tool and its whole new definition.' }) input: UpdateToolInput,
     @Arg('dryRun', () => Boolean, DRY_RUN) dryRun: boolean | null,
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
@@ -71,14 +76,17 @@ export class ToolResolver {
     description:
       "Dry run of registerTool's static checks: stores nothing and returns every problem (empty when the tool is fine). Grammar errors are still BAD_USER_INPUT; an existing name is not checked.",
   })
-  validateTool(@Arg('input') input: RegisterToolInput, @Ctx() ctx: RequestContext): Promise<ToolProblemRecord[]> {
+  validateTool(
+    @Arg('input', { description: 'The tool definition to check, as for registerTool.' }) input: RegisterToolInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ToolProblemRecord[]> {
     return ctx.services.tools.validate(input, ctx.session);
   }
 
   @Authorized(WRITE)
   @Mutation(() => UnregisterToolPayload, { description: 'Removes a tool and its slots. An unknown ref is NOT_FOUND.' })
   async unregisterTool(
-    @Arg('ref') ref: string,
+    @Arg('ref', { description: 'The tool (a ref: id or name).' }) ref: string,
     @Arg('dryRun', () => Boolean, DRY_RUN) dryRun: boolean | null,
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
@@ -107,6 +115,11 @@ export class ToolResolver {
 
 @Resolver(() => ResourceSlot)
 export class ResourceSlotResolver {
+  @FieldResolver()
+  id(@Root() slot: SlotRecord): string {
+    return slotId(slot.toolId, slot.name);
+  }
+
   @FieldResolver(() => ResourceType, {
     description: 'The type a resource must have, or descend from, to fill this slot.',
   })

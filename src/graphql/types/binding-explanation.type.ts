@@ -15,28 +15,28 @@ export class CandidateExplanation {
   @Field(() => String, { nullable: true, description: 'The link alias, for contextual candidates.' })
   alias!: string | null;
 
-  @Field()
+  @Field({ description: 'True for the candidate the slot binds to.' })
   accepted!: boolean;
 
-  @Field(() => Rejection, { nullable: true })
+  @Field(() => Rejection, { nullable: true, description: 'Why it was passed over; null when accepted.' })
   rejection!: Rejection | null;
 
   @Field(() => [String], { description: "The resource's type, then its ancestors, nearest first: what it can fill." })
   typeChain!: string[];
 
-  @Field()
+  @Field({ description: 'Why it was chosen or passed over, in one sentence.' })
   message!: string;
 }
 
 @ObjectType({ description: 'How one slot was, or was not, bound.', simpleResolvers: true })
 export class SlotExplanation {
-  @Field()
+  @Field({ description: 'The slot, by name.' })
   slotName!: string;
 
-  @Field(() => BindingMode)
+  @Field(() => BindingMode, { description: 'How the slot finds its resource.' })
   bindingMode!: BindingMode;
 
-  @Field(() => SlotStatus)
+  @Field(() => SlotStatus, { description: 'The outcome.' })
   status!: SlotStatus;
 
   @Field(() => FailureReason, { nullable: true, description: 'For FAILED: as in resolveBindings.' })
@@ -45,10 +45,10 @@ export class SlotExplanation {
   @Field(() => BindHow, { nullable: true, description: 'For BOUND: the rule that chose the resource.' })
   how!: BindHow | null;
 
-  @Field(() => Resource, { nullable: true })
+  @Field(() => Resource, { nullable: true, description: 'The resource the slot binds to; null when it binds none.' })
   resource!: Resource | null;
 
-  @Field()
+  @Field({ description: 'What happened, in one sentence.' })
   message!: string;
 
   @Field(() => String, {
@@ -63,15 +63,15 @@ export class SlotExplanation {
 
 @ObjectType({ description: 'Why each slot of a tool did, or did not, bind in a project.', simpleResolvers: true })
 export class BindingExplanation {
-  @Field(() => Tool)
+  @Field(() => Tool, { description: 'The tool explained.' })
   tool!: Tool;
 
-  @Field(() => Project)
+  @Field(() => Project, { description: 'The project it was explained in.' })
   project!: Project;
 
   @Field({ description: 'True when resolveBindings would succeed.' })
   ok!: boolean;
 
-  @Field(() => [SlotExplanation])
+  @Field(() => [SlotExplanation], { description: "One explanation per slot, in the tool's declaration order." })
   slots!: SlotExplanation[];
 }

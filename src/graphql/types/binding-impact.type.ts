@@ -25,10 +25,10 @@ export class SlotOutcome {
   simpleResolvers: true,
 })
 export class BindingChange {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The tool the slot belongs to.' })
   toolId!: string;
 
-  @Field()
+  @Field({ description: "The tool's name (after the change)." })
   toolName!: string;
 
   @Field(() => ID, {
@@ -40,7 +40,7 @@ export class BindingChange {
   @Field(() => String, { nullable: true, description: 'Null for a STATIC or PARAMETER slot.' })
   projectName!: string | null;
 
-  @Field()
+  @Field({ description: 'The slot whose outcome changes.' })
   slotName!: string;
 
   @Field(() => SlotOutcome, { description: 'The outcome before the change.' })

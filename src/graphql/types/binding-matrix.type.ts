@@ -1,8 +1,8 @@
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import type { CellStatus as CoreCellStatus } from '../../core/binding-matrix';
 import { FailureReason } from './enums';
-import { ProjectConnection } from './project.type';
-import { ToolConnection } from './tool.type';
+import { ProjectPage } from './project.type';
+import { ToolPage } from './tool.type';
 
 /** GraphQL enum CellStatus, tied to the core's cell statuses. */
 export const CellStatus = {
@@ -26,13 +26,13 @@ registerEnumType(CellStatus, {
 
 @ObjectType({ description: 'One tool in one project.', simpleResolvers: true })
 export class MatrixCell {
-  @Field(() => ID)
+  @Field(() => ID, { description: "The cell's project (a row)." })
   projectId!: string;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: "The cell's tool (a column)." })
   toolId!: string;
 
-  @Field(() => CellStatus)
+  @Field(() => CellStatus, { description: 'How the tool stands in the project: the worst of its slots.' })
   status!: CellStatus;
 
   @Field(() => Int, { description: 'How many slots fail.' })
@@ -47,11 +47,11 @@ export class MatrixCell {
   simpleResolvers: true,
 })
 export class BindingMatrix {
-  @Field(() => ProjectConnection, { description: 'The projects shown (the rows).' })
-  projects!: ProjectConnection;
+  @Field(() => ProjectPage, { description: 'The projects shown (the rows).' })
+  projects!: ProjectPage;
 
-  @Field(() => ToolConnection, { description: 'The tools shown (the columns).' })
-  tools!: ToolConnection;
+  @Field(() => ToolPage, { description: 'The tools shown (the columns).' })
+  tools!: ToolPage;
 
   @Field(() => [MatrixCell], { description: 'One cell per (project, tool) of the two pages, row by row.' })
   cells!: MatrixCell[];

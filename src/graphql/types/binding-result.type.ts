@@ -4,10 +4,10 @@ import { Resource } from './resource.type';
 
 @ObjectType({ description: 'The outcome of binding one slot.', simpleResolvers: true })
 export class BindingResult {
-  @Field()
+  @Field({ description: 'The slot, by name.' })
   slotName!: string;
 
-  @Field(() => BindingMode)
+  @Field(() => BindingMode, { description: 'How the slot was bound.' })
   bindingMode!: BindingMode;
 
   @Field(() => ID, {
@@ -16,12 +16,15 @@ export class BindingResult {
   })
   resourceId!: string | null;
 
-  @Field(() => Resource, { nullable: true })
+  @Field(() => Resource, {
+    nullable: true,
+    description: 'The bound resource; null when deferred or when an optional slot found nothing.',
+  })
   resource!: Resource | null;
 
   @Field({ description: 'True for a PARAMETER slot with no param: it is bound at invocation.' })
   deferred!: boolean;
 
-  @Field(() => Access)
+  @Field(() => Access, { description: 'How the tool may use the resource (from the slot).' })
   access!: Access;
 }

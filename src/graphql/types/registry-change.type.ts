@@ -2,14 +2,16 @@ import { DateTime } from './date-time.scalar';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { BindingChange } from './binding-impact.type';
 import { Connection } from './connection.type';
+import { Node } from './node.type';
 import { ChangeKind } from './enums';
 
 @ObjectType({
   description: 'One entry of the change log: one edit of a committed mutation, written in its transaction.',
+  implements: Node,
   simpleResolvers: true,
 })
-export class RegistryChange {
-  @Field(() => ID)
+export class RegistryChange implements Node {
+  @Field(() => ID, { description: 'Unique across every type; node(id) finds the entry again.' })
   id!: string;
 
   @Field(() => Int, { description: 'The registry version the mutation committed (several entries may share it).' })
@@ -26,7 +28,7 @@ export class RegistryChange {
   @Field({ description: "The mutation field's name, e.g. deleteResource." })
   operation!: string;
 
-  @Field(() => ChangeKind)
+  @Field(() => ChangeKind, { description: 'What the entry is about.' })
   kind!: ChangeKind;
 
   @Field(() => ID, { description: 'The thing changed (for a LINK, its project).' })
@@ -47,5 +49,8 @@ export class RegistryChange {
   bindingChanges!: BindingChange[];
 }
 
-@ObjectType()
+@ObjectType({
+  description:
+    'Change-log entries, a page at a time, oldest first (a Relay connection: first/after forward, last/before backward).',
+})
 export class RegistryChangeConnection extends Connection(RegistryChange, 'RegistryChange') {}

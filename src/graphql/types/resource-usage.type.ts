@@ -1,30 +1,23 @@
 import { Field, ObjectType } from 'type-graphql';
-import { Project } from './project.type';
+import { ProjectResource } from './project.type';
 import { Tool } from './tool.type';
 
 @ObjectType({ description: 'A tool slot that binds the resource statically.', simpleResolvers: true })
 export class StaticBinding {
-  @Field(() => Tool)
+  @Field(() => Tool, { description: 'The tool whose slot binds the resource.' })
   tool!: Tool;
 
-  @Field()
+  @Field({ description: 'The slot, by name.' })
   slotName!: string;
-}
-
-@ObjectType({ description: 'A project that links the resource.', simpleResolvers: true })
-export class ProjectLink {
-  @Field(() => Project)
-  project!: Project;
-
-  @Field(() => String, { nullable: true })
-  alias!: string | null;
 }
 
 @ObjectType({ description: 'What refers to a resource.', simpleResolvers: true })
 export class ResourceUsage {
-  @Field(() => [StaticBinding])
+  @Field(() => [StaticBinding], {
+    description: 'The tool slots that bind the resource statically, ordered by tool name.',
+  })
   staticBindings!: StaticBinding[];
 
-  @Field(() => [ProjectLink])
-  links!: ProjectLink[];
+  @Field(() => [ProjectResource], { description: 'The projects that link the resource, ordered by project name.' })
+  links!: ProjectResource[];
 }

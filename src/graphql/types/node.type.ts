@@ -1,0 +1,33 @@
+import { Field, ID, InterfaceType } from 'type-graphql';
+import type { RegistryNode } from '../../application/node.service';
+
+/** The GraphQL type of each kind of node. */
+const TYPE_NAMES = {
+  TOOL: 'Tool',
+  RESOURCE: 'Resource',
+  RESOURCE_TYPE: 'ResourceType',
+  PROJECT: 'Project',
+  CHANGE: 'RegistryChange',
+} as const satisfies Record<RegistryNode['kind'], string>;
+
+/** Where a node's kind travels with its record (a symbol: no GraphQL field can read it). */
+const KIND = Symbol('node kind');
+
+/** A record with its kind attached, as node and nodes return it. */
+export type NodeValue = RegistryNode['record'] & { readonly [KIND]: RegistryNode['kind'] };
+
+/** The value node and nodes return for a node: its record, carrying its kind for resolveType. */
+export function nodeValue(node: RegistryNode | null): NodeValue | null {
+  return node === null ? null : { ...node.record, [KIND]: node.kind };
+}
+
+@InterfaceType({
+  description:
+    'Anything with an id of its own (Relay Global Object Identification): ids are unique across every type, so `node(id)` finds it again.',
+  // Synchronous, from the kind node and nodes attach: no lookup, and nothing to await.
+  resolveType: (value: NodeValue) => TYPE_NAMES[value[KIND]],
+})
+export abstract class Node {
+  @Field(() => ID, { description: 'Unique across every type, and stable for the life of the object.' })
+  id!: string;
+}
