@@ -73,6 +73,7 @@ describe('the read session (the only way to read the registry)', () => {
     linksByProjectId: (s) => s.linksByProjectId.load('P'),
     staticSlotsByResourceId: (s) => s.staticSlotsByResourceId.load('R'),
     linksByResourceId: (s) => s.linksByResourceId.load('R'),
+    changeById: (s) => s.changeById.load('C'),
     compatibleResources: (s) => s.compatibleResources.load({ typeId: 'T', window }),
     pageChanges: (s) => s.pageChanges({ kind: null, ref: null, actor: null, sinceVersion: null }, window),
     nameCandidates: (s) => s.nameCandidates('tool', 'acme/lint'),
