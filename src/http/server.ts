@@ -10,6 +10,7 @@ import { adminTokensOf, type AppConfig } from '../config';
 import type { RequestContext } from '../graphql/context';
 import { startApollo } from './apollo';
 import { TokenAuthenticator } from './authentication';
+import { DashboardBundle, defaultDashboardDir, registerDashboard } from './dashboard';
 import { defaultGraphiqlDir, GraphiqlBundle, graphiqlPageHeaders, registerGraphiqlAssets } from './graphiql';
 import { BODY_LIMIT_BYTES, registerHttpErrorHandlers } from './http-errors';
 import { logRequests, requestScopes } from './request-scope';
@@ -33,11 +34,13 @@ export interface HttpDependencies {
   readonly debugRoutes?: Record<string, () => unknown>;
   /** Where the built GraphiQL bundle is; dist/graphiql of this checkout by default. */
   readonly graphiqlDir?: string;
+  /** Where the built dashboard bundle is; dist/dashboard of this checkout by default. */
+  readonly dashboardDir?: string;
 }
 
 /**
- * Fastify with Apollo at /graphql (GraphiQL for a browser's GET), health
- * endpoints, and GraphQL-shaped JSON errors for everything that fails before
+ * Fastify with Apollo at /graphql (GraphiQL for a browser's GET), the
+ * dashboard at /dashboard, health endpoints, and GraphQL-shaped JSON errors for everything that fails before
  * GraphQL runs.
  */
 export async function createHttpServer(
@@ -57,6 +60,7 @@ export async function createHttpServer(
   const subscriptions = await registerSubscriptions(fastify, { ...deps, authenticator });
   registerGraphQLRoute(fastify, apollo, deps, scopes.scopeOf, subscriptions);
   registerGraphiqlAssets(fastify, graphiql);
+  registerDashboardRoutes(fastify, deps);
   registerHealthRoutes(fastify, deps);
   registerHttpErrorHandlers(fastify);
   return { fastify, apollo };
@@ -112,6 +116,13 @@ function registerGraphQLRoute(
   // A WebSocket handler may only sit on a GET route, so GET has a route of its own.
   fastify.route({ url: '/graphql', method: 'GET', onSend: graphiqlPageHeaders(), handler, wsHandler: subscriptions });
   fastify.route({ url: '/graphql', method: ['POST', 'OPTIONS'], onSend: graphiqlPageHeaders(), handler });
+}
+
+/** GET /dashboard and its files; a missing bundle is reported at start-up, as GraphiQL's is. */
+function registerDashboardRoutes(fastify: FastifyInstance, deps: HttpDependencies): void {
+  const dashboard = new DashboardBundle(deps.dashboardDir ?? defaultDashboardDir(), deps.logger);
+  dashboard.load();
+  registerDashboard(fastify, dashboard);
 }
 
 function registerHealthRoutes(fastify: FastifyInstance, deps: HttpDependencies): void {
