@@ -101,6 +101,8 @@ export function Pager(props: {
 /** A list paged by cursors: the stack of `after` cursors that led to the current page, for Previous. */
 export function useCursorStack(resetKey: string) {
   const [state, setState] = useState<{ key: string; stack: (string | null)[] }>({ key: resetKey, stack: [null] });
+  // Another list (new filters): back to its first page, and forget the old stack for good.
+  if (state.key !== resetKey) setState({ key: resetKey, stack: [null] });
   const stack = state.key === resetKey ? state.stack : [null];
   return {
     after: stack[stack.length - 1],

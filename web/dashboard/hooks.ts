@@ -76,36 +76,57 @@ export interface Loaded<T> {
 }
 
 /**
- * Loads with `load` whenever `key` changes, and on reload(). Answers to
- * superseded loads are dropped, so what is shown is always the newest ask.
+ * Loads with `load` whenever `key` changes (dropping the answer to the
+ * previous key), and on reload(). A reload while a load is under way waits
+ * for it and then loads once more, so a steady stream of changes cannot keep
+ * every load from finishing.
  */
 export function useLoad<T>(key: string, load: (signal: AbortSignal) => Promise<T>): Loaded<T> {
-  const [state, setState] = useState<{ key: string; data: T | null; error: string | null; loading: boolean }>({
+  type State = { key: string; data: T | null; error: string | null; loading: boolean };
+  const [state, setState] = useState<State>({
     key,
     data: null,
     error: null,
     loading: true,
   });
-  const [generation, setGeneration] = useState(0);
   const latestLoad = useRef(load);
   latestLoad.current = load;
+  const latestKey = useRef(key);
+  latestKey.current = key;
+  const running = useRef<{ key: string; controller: AbortController; again: boolean } | null>(null);
 
-  useEffect(() => {
-    const controller = new AbortController();
-    setState((s) => (s.key === key ? { ...s, loading: true } : { key, data: null, error: null, loading: true }));
-    latestLoad.current(controller.signal).then(
-      (data) => {
-        if (!controller.signal.aborted) setState({ key, data, error: null, loading: false });
-      },
+  const start = useCallback((forKey: string) => {
+    const run = { key: forKey, controller: new AbortController(), again: false };
+    running.current = run;
+    setState((s) =>
+      s.key === forKey ? { ...s, loading: true } : { key: forKey, data: null, error: null, loading: true },
+    );
+    const settle = (next: (s: State) => State) => {
+      if (running.current !== run) return;
+      running.current = null;
+      setState(next);
+      if (run.again) start(forKey);
+    };
+    latestLoad.current(run.controller.signal).then(
+      (data) => settle(() => ({ key: forKey, data, error: null, loading: false })),
       (error: unknown) => {
-        if (!controller.signal.aborted && !isAbort(error))
-          setState((s) => ({ ...s, key, error: describeError(error), loading: false }));
+        if (!isAbort(error)) settle((s) => ({ ...s, key: forKey, error: describeError(error), loading: false }));
       },
     );
-    return () => controller.abort();
-  }, [key, generation]);
+  }, []);
 
-  const reload = useCallback(() => setGeneration((g) => g + 1), []);
+  useEffect(() => {
+    start(key);
+    return () => {
+      running.current?.controller.abort();
+      running.current = null;
+    };
+  }, [key, start]);
+
+  const reload = useCallback(() => {
+    if (running.current) running.current.again = true;
+    else start(latestKey.current);
+  }, [start]);
   const current = state.key === key;
   return {
     data: current ? state.data : null,

@@ -70,23 +70,24 @@ export function ChangeLog(props: { filter: ChangeFilter; size: number; paged: bo
   const filterKey = JSON.stringify(filter);
   // The pages above the current one, by their upper bound; the last is the current page's (null: newest).
   const [stack, setStack] = useState<{ key: string; his: (number | null)[] }>({ key: filterKey, his: [null] });
+  if (stack.key !== filterKey) setStack({ key: filterKey, his: [null] });
   const his = stack.key === filterKey ? stack.his : [null];
   const hi = his[his.length - 1];
   const known = useRef<{ key: string; counts: KnownCounts }>({ key: filterKey, counts: new Map() });
   if (known.current.key !== filterKey) known.current = { key: filterKey, counts: new Map() };
-  const [fresh, setFresh] = useState(0);
   const [newer, setNewer] = useState(0);
 
-  const page = useLoad(`${filterKey} ${hi ?? 'newest'} ${hi === null ? fresh : 0}`, (signal) =>
+  const page = useLoad(`${filterKey} ${hi ?? 'newest'}`, (signal) =>
     fetchLogPage(filter, size, hi, known.current.counts, signal),
   );
+  const { reload } = page;
   useLiveEntries((entries) => {
     const relevant = entries.filter((e) => matches(e, filter));
     if (relevant.length === 0) return;
+    // New entries raise every count: the next search counts afresh.
+    known.current = { key: filterKey, counts: new Map() };
     if (hi === null) {
-      // New entries raise every count: start counting afresh.
-      known.current = { key: filterKey, counts: new Map() };
-      setFresh((f) => f + 1);
+      reload();
     } else {
       setNewer((n) => n + relevant.length);
     }
@@ -95,9 +96,9 @@ export function ChangeLog(props: { filter: ChangeFilter; size: number; paged: bo
 
   const shown: LogPage | null = page.data;
   const goNewest = () => {
-    known.current = { key: filterKey, counts: new Map() };
     setNewer(0);
-    setFresh((f) => f + 1);
+    if (hi === null) return;
+    known.current = { key: filterKey, counts: new Map() };
     setStack({ key: filterKey, his: [null] });
   };
 

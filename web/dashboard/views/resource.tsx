@@ -27,11 +27,29 @@ interface UsedBy {
   readonly detail?: string;
 }
 
+type Action =
+  | { readonly kind: 'unlink'; readonly resource: ResourceDetail; readonly project: string }
+  | { readonly kind: 'delete'; readonly resource: ResourceDetail };
+
 export function ResourceView({ name }: { name: string }) {
   const loaded = useLoad(name, (signal) => request<ResourceData>(RESOURCE, { ref: name }, { signal }));
   const { reload } = loaded;
   useLiveEntries(() => reload());
   const resource = loaded.data?.resource ?? null;
+
+  // The dialog lives here, not with the details: it stays open to say what happened after a delete.
+  const [action, setAction] = useState<Action | null>(null);
+  const opener = useRef<HTMLElement | null>(null);
+  const start = useCallback((next: Action, from: HTMLElement) => {
+    opener.current = from;
+    setAction(next);
+  }, []);
+  const close = useCallback(() => {
+    setAction(null);
+    // Back to the button that opened it, when it is still there; else to the page.
+    if (opener.current?.isConnected) opener.current.focus();
+    else document.getElementById('main')?.focus();
+  }, []);
 
   return (
     <section className="resource-view" aria-labelledby="resource-title">
@@ -48,35 +66,28 @@ export function ResourceView({ name }: { name: string }) {
           No resource named {name} is registered now. If it was deleted or renamed, its history is below.
         </p>
       )}
-      {resource && <ResourceDetails resource={resource} />}
+      {resource && <ResourceDetails resource={resource} onAction={start} />}
       <h2>Recent history</h2>
       <ChangeLog filter={{ ref: resource?.id ?? name }} size={10} paged={false} title={`History of ${name}`} />
       <p>
         <a href={href.history(resource?.id ?? name)}>The whole history of {name} →</a>
       </p>
+      {action?.kind === 'unlink' && (
+        <UnlinkDialog resource={action.resource} project={action.project} onClose={close} />
+      )}
+      {action?.kind === 'delete' && <DeleteDialog resource={action.resource} onClose={close} />}
     </section>
   );
 }
 
-type Action = { readonly kind: 'unlink'; readonly project: string } | { readonly kind: 'delete' };
-
-function ResourceDetails({ resource }: { resource: ResourceDetail }) {
+function ResourceDetails(props: { resource: ResourceDetail; onAction: (action: Action, from: HTMLElement) => void }) {
+  const { resource, onAction } = props;
   const { canWrite } = useAccess();
-  const [action, setAction] = useState<Action | null>(null);
-  const opener = useRef<HTMLButtonElement | null>(null);
   const chain = [resource.type.name, ...resource.type.ancestors.map((a) => a.name)];
   const links = resource.usedBy.links;
   const statics = resource.usedBy.staticBindings;
 
-  const open = (next: Action) => (event: { currentTarget: HTMLButtonElement }) => {
-    opener.current = event.currentTarget;
-    setAction(next);
-  };
-  const close = () => {
-    setAction(null);
-    // Back to the button that opened it, when it is still there.
-    if (opener.current?.isConnected) opener.current.focus();
-  };
+  const open = (action: Action) => (event: { currentTarget: HTMLElement }) => onAction(action, event.currentTarget);
 
   return (
     <>
@@ -129,7 +140,7 @@ function ResourceDetails({ resource }: { resource: ResourceDetail }) {
                     <button
                       type="button"
                       className="danger small"
-                      onClick={open({ kind: 'unlink', project: l.project.name })}
+                      onClick={open({ kind: 'unlink', resource, project: l.project.name })}
                       aria-label={`Unlink ${resource.name} from ${l.project.name}`}
                     >
                       Unlink…
@@ -170,15 +181,12 @@ function ResourceDetails({ resource }: { resource: ResourceDetail }) {
 
       {canWrite && (
         <div className="danger-zone">
-          <button type="button" className="danger" onClick={open({ kind: 'delete' })}>
+          <button type="button" className="danger" onClick={open({ kind: 'delete', resource })}>
             Delete {resource.name}…
           </button>
           <span className="muted">A dry run shows what it would do first.</span>
         </div>
       )}
-
-      {action?.kind === 'unlink' && <UnlinkDialog resource={resource} project={action.project} onClose={close} />}
-      {action?.kind === 'delete' && <DeleteDialog resource={resource} onClose={close} />}
     </>
   );
 }
