@@ -270,7 +270,8 @@ export function MatrixView({ route }: { route: MatrixRoute }) {
                 ref={table}
               >
                 <thead>
-                  <tr>
+                  {/* As tall as the longest tool name on the page needs (set through the CSSOM, which the CSP allows). */}
+                  <tr style={{ height: headerHeight(tools) }}>
                     <th scope="col" className="corner">
                       <span>project \ tool</span>
                     </th>
@@ -316,6 +317,12 @@ export function MatrixView({ route }: { route: MatrixRoute }) {
       )}
     </section>
   );
+}
+
+/** The column headers' height: the longest name's, written sideways, within 60–180 px. */
+function headerHeight(tools: readonly Named[]): number {
+  const longest = Math.max(0, ...tools.map((t) => t.name.length));
+  return Math.min(180, Math.max(60, Math.round(longest * 7.2) + 14));
 }
 
 /** One row: plain cells, drawn again only when one of its props changes (memo). */

@@ -272,8 +272,9 @@ function DeleteDialog(props: { resource: ResourceDetail; onClose: () => void }) 
         impact: forced.impact,
         note: (
           <>
-            Projects link it ({list(projects.map((p) => `${p.name}${p.detail ? ` (${p.detail})` : ''}`))}): deleting it
-            also removes {projects.length === 1 ? 'that link' : `those ${projects.length} links`}.
+            Projects link it (
+            {list(projects.map((p) => `${p.name}${p.detail && p.detail !== 'linked' ? ` (${p.detail})` : ''}`))}):
+            deleting it also removes {projects.length === 1 ? 'that link' : `those ${projects.length} links`}.
           </>
         ),
         confirm: `Unlink from ${projects.length} project${projects.length === 1 ? '' : 's'} and delete`,
