@@ -285,8 +285,10 @@ describe('dashboard in Chromium', function () {
     expect(await cell(page, 'web', 'acme/lint').getAttribute('aria-label')).to.equal(
       'acme/lint in web: failed (1 slot: NO_MATCH)',
     );
-    // Cells that did not change kept their status.
+    // The changed cells flash for a moment; cells that did not change keep their status, and do not.
+    expect(await cell(page, 'web', 'acme/lint').getAttribute('class')).to.include('flash');
     expect(await cell(page, 'ops', 'acme/lint').getAttribute('data-status')).to.equal('READY');
+    expect(await cell(page, 'ops', 'acme/lint').getAttribute('class')).not.to.include('flash');
   });
 
   it('draws the type graph with parents above sub-types; a type shows what fills it and which tools ask for it', async () => {
@@ -559,6 +561,8 @@ describe('dashboard in Chromium: a full page of 20 projects × 50 tools', functi
     // Generous bounds for a shared machine: what they catch is a per-cell component or a redraw of everything.
     expect(Math.max(0, ...atChange), 'the longest pause while applying a change').to.be.below(250);
     expect(live).to.be.below(3000);
+    // The changed cells flash for a moment; the picture is taken after.
+    await waitForCount(page, 'td.cell.flash', 0);
     await screenshot(page, 'dashboard-matrix-full.png');
   });
 
