@@ -31,7 +31,7 @@ export interface LiveOptions {
   readonly onStatus: (status: LiveStatus) => void;
 }
 
-/** Attempts before the badge says "offline" (it keeps trying, less often). */
+/** Failed attempts in a row after which the badge says "offline" (it keeps trying, less often). */
 const ATTEMPTS_BEFORE_OFFLINE = 3;
 /** How long entries are gathered into one batch. */
 const BATCH_MS = 40;
@@ -166,7 +166,7 @@ export class LiveFeed {
       code === null
         ? 'the connection failed'
         : `the connection closed (${code}${code === 1013 ? ': too far behind' : ''})`;
-    this.setStatus(this.failures > ATTEMPTS_BEFORE_OFFLINE ? 'offline' : 'reconnecting', detail);
+    this.setStatus(this.failures >= ATTEMPTS_BEFORE_OFFLINE ? 'offline' : 'reconnecting', detail);
     // 0.5 s, 1 s, 2 s, … up to 15 s, with some jitter so many pages do not come back at once.
     const wait = Math.min(15_000, 500 * 2 ** (this.failures - 1)) * (0.8 + Math.random() * 0.4);
     this.retryTimer = setTimeout(() => {
