@@ -121,6 +121,11 @@ export function MatrixView({ route }: { route: MatrixRoute }) {
         (failure: unknown) => {
           if (inFlight.current !== ticket || isAbort(failure)) return;
           inFlight.current = null;
+          if (!live) {
+            // Another page or other filters that failed (an unknown type, say): do not show the old page under them.
+            modelRef.current = null;
+            setModel(null);
+          }
           setError(describeError(failure));
           setLoading(false);
         },
