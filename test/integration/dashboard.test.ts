@@ -100,13 +100,15 @@ async function launch(context: Mocha.Context): Promise<{ browser: BrowserContext
 /** Records what a page requests and every console error, uncaught exception and CSP violation. */
 function watch(page: Page) {
   const requests: Request[] = [];
+  const sockets: string[] = [];
   const problems: string[] = [];
   page.on('request', (r) => requests.push(r));
+  page.on('websocket', (ws) => sockets.push(ws.url()));
   page.on('console', (m) => {
     if (m.type() === 'error') problems.push(`console: ${m.text()}`);
   });
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  return { requests, problems };
+  return { requests, sockets, problems };
 }
 
 function cell(page: Page, project: string, tool: string) {
@@ -428,6 +430,9 @@ describe('dashboard in Chromium', function () {
     });
     expect(offHost).to.deep.equal([]);
     expect(urls.some((u) => u.endsWith('/graphql'))).to.equal(true);
+    // The live connection went to the same host, which the policy's connect-src 'self' allowed (a refusal would be a console error).
+    expect(seen.sockets.length).to.be.at.least(1);
+    for (const url of seen.sockets) expect(url).to.equal(`ws://${origin.host}/graphql`);
     expect(seen.problems).to.deep.equal([]);
   });
 });
