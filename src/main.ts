@@ -35,7 +35,7 @@ export interface RunningApp {
  */
 export async function bootstrap(
   config: AppConfig,
-  options: { logger?: Logger; graphiqlDir?: string } = {},
+  options: { logger?: Logger; graphiqlDir?: string; dashboardDir?: string } = {},
 ): Promise<RunningApp> {
   checkConfig(config);
   const logger = options.logger ?? createLogger(config.logLevel);
@@ -91,6 +91,7 @@ export async function bootstrap(
           }
         : {},
       graphiqlDir: options.graphiqlDir,
+      dashboardDir: options.dashboardDir,
     });
     await fastify.listen({ port: config.port, host: config.host });
     const address = fastify.server.address();

@@ -1,8 +1,10 @@
 import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import type { FastifyInstance, onSendHookHandler } from 'fastify';
-import { readFileSync } from 'node:fs';
-import { extname, join, resolve } from 'node:path';
+import { extname, resolve } from 'node:path';
 import type { Logger } from 'pino';
+import { BUNDLE_MANIFEST, registerBundleAssets, WebBundle, type BundleManifest } from './web-bundle';
+
+export { acceptsGzip } from './web-bundle';
 
 /**
  * GraphiQL, served by this server and nothing else: `GET /graphql` from a
@@ -13,23 +15,13 @@ import type { Logger } from 'pino';
  */
 
 /** The file in the bundle folder that names the hashed files. */
-export const GRAPHIQL_MANIFEST = 'manifest.json';
+export const GRAPHIQL_MANIFEST = BUNDLE_MANIFEST;
 
 /** The URL path the bundle's files are served under. */
 export const GRAPHIQL_ASSETS_PATH = '/graphiql/';
 
 /** manifest.json, written by scripts/build-graphiql.ts. */
-export interface GraphiqlManifest {
-  /** The script's file name, content-hashed, e.g. graphiql-3F2K7QZB.js. */
-  readonly script: string;
-  /** The stylesheet's file name, content-hashed. */
-  readonly stylesheet: string;
-  /** Whether each file has a gzip copy beside it (<name>.gz). */
-  readonly gzip: boolean;
-}
-
-/** Hashed names never change content, so browsers may keep them for a year without asking again. */
-const IMMUTABLE = 'public, max-age=31536000, immutable';
+export type GraphiqlManifest = BundleManifest;
 
 /**
  * The page's security policy: scripts, styles and requests only from this
@@ -69,74 +61,20 @@ export function defaultGraphiqlDir(): string {
   return fromSource ? resolve(__dirname, '..', '..', 'dist', 'graphiql') : resolve(__dirname, '..', '..', 'graphiql');
 }
 
-interface Asset {
-  readonly body: Buffer;
-  readonly gzip: Buffer | null;
-  readonly contentType: string;
-}
-
-interface Loaded {
-  readonly page: string;
-  readonly assets: ReadonlyMap<string, Asset>;
-}
-
-const CONTENT_TYPES: Record<string, string> = {
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-};
-
-/**
- * The built bundle, read into memory once (about 1.7 MB, and 0.7 MB more of
- * gzip copies). While it is missing, every page or asset request looks again,
- * so building it while the server runs is enough; once read, a rebuild does
- * not change what this process serves (its hashed names stay valid until a
- * restart).
- */
-export class GraphiqlBundle {
-  private loaded: Loaded | null = null;
-  private warned = false;
-
-  constructor(
-    readonly dir: string,
-    private readonly log?: Pick<Logger, 'warn'>,
-  ) {}
-
-  /** The page and its files, or null while the bundle is not built. */
-  load(): Loaded | null {
-    if (this.loaded) return this.loaded;
-    try {
-      this.loaded = this.read();
-    } catch (error) {
-      if (!this.warned) {
-        this.warned = true;
-        this.log?.warn(
-          { dir: this.dir, reason: (error as Error).message },
-          'GraphiQL is not built; GET /graphql answers 503 to browsers until `npm run build:graphiql` runs',
-        );
-      }
-    }
-    return this.loaded;
-  }
-
-  /** The HTML for GET /graphql, or the "not built" page. */
-  page(): string {
-    return this.load()?.page ?? GRAPHIQL_NOT_BUILT_PAGE;
-  }
-
-  private read(): Loaded {
-    const manifest = JSON.parse(readFileSync(join(this.dir, GRAPHIQL_MANIFEST), 'utf8')) as Partial<GraphiqlManifest>;
-    const assets = new Map<string, Asset>();
-    for (const name of [manifest.script, manifest.stylesheet]) {
-      // The names go into HTML and URLs unescaped: accept only what esbuild writes.
-      if (typeof name !== 'string' || !/^[A-Za-z0-9_-]+\.(js|css)$/.test(name))
-        throw new Error(`${GRAPHIQL_MANIFEST} names an unexpected file: ${JSON.stringify(name)}`);
-      assets.set(name, {
-        body: readFileSync(join(this.dir, name)),
-        gzip: manifest.gzip === true ? readFileSync(join(this.dir, `${name}.gz`)) : null,
-        contentType: CONTENT_TYPES[extname(name)],
-      });
-    }
-    return { page: renderPage(manifest as GraphiqlManifest), assets };
+/** The built GraphiQL bundle (about 1.7 MB, and 0.7 MB more of gzip copies, once read); its page() is the HTML for GET /graphql. */
+export class GraphiqlBundle extends WebBundle {
+  constructor(dir: string, log?: Pick<Logger, 'warn'>) {
+    super(
+      dir,
+      {
+        title: 'GraphiQL',
+        route: 'GET /graphql',
+        buildCommand: 'npm run build:graphiql',
+        renderPage,
+        notBuiltPage: GRAPHIQL_NOT_BUILT_PAGE,
+      },
+      log,
+    );
   }
 }
 
@@ -202,32 +140,5 @@ export function graphiqlPageHeaders(): onSendHookHandler {
 
 /** GET /graphiql/<hashed name>: the bundle's files, gzipped when the client accepts it, cached for a year. Anything else is the usual 404. */
 export function registerGraphiqlAssets(fastify: FastifyInstance, bundle: GraphiqlBundle): void {
-  fastify.get<{ Params: { file: string } }>(`${GRAPHIQL_ASSETS_PATH}:file`, async (request, reply) => {
-    const asset = bundle.load()?.assets.get(request.params.file);
-    if (!asset) return reply.callNotFound();
-    const gzip = asset.gzip !== null && acceptsGzip(request.headers['accept-encoding']);
-    void reply
-      .header('content-type', asset.contentType)
-      .header('cache-control', IMMUTABLE)
-      .header('x-content-type-options', 'nosniff');
-    if (asset.gzip) void reply.header('vary', 'accept-encoding');
-    if (gzip) void reply.header('content-encoding', 'gzip');
-    return reply.send(gzip ? asset.gzip : asset.body);
-  });
-}
-
-/** Whether an Accept-Encoding header allows gzip (`gzip`, `x-gzip` or `*`, with a q above 0). */
-export function acceptsGzip(header: string | undefined): boolean {
-  if (!header) return false;
-  let gzip: number | undefined;
-  let any: number | undefined;
-  for (const part of header.split(',')) {
-    const [coding, ...params] = part.split(';').map((s) => s.trim().toLowerCase());
-    const q = params.find((p) => p.startsWith('q='));
-    const weight = q === undefined ? 1 : Number(q.slice(2));
-    if (coding === 'gzip' || coding === 'x-gzip') gzip = weight;
-    else if (coding === '*') any = weight;
-  }
-  const weight = gzip ?? any ?? 0;
-  return Number.isFinite(weight) && weight > 0;
+  registerBundleAssets(fastify, GRAPHIQL_ASSETS_PATH, bundle);
 }

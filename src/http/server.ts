@@ -11,6 +11,7 @@ import type { RequestContext } from '../graphql/context';
 import { startApollo } from './apollo';
 import { registerCors } from './cors';
 import { TokenAuthenticator } from './authentication';
+import { DashboardBundle, defaultDashboardDir, registerDashboard } from './dashboard';
 import { defaultGraphiqlDir, GraphiqlBundle, graphiqlPageHeaders, registerGraphiqlAssets } from './graphiql';
 import { BODY_LIMIT_BYTES, clientErrorHandler, frameworkErrors, registerHttpErrorHandlers } from './http-errors';
 import { checkGetParameters, registerJsonBodyParser } from './request-body';
@@ -35,11 +36,13 @@ export interface HttpDependencies {
   readonly debugRoutes?: Record<string, () => unknown>;
   /** Where the built GraphiQL bundle is; dist/graphiql of this checkout by default. */
   readonly graphiqlDir?: string;
+  /** Where the built dashboard bundle is; dist/dashboard of this checkout by default. */
+  readonly dashboardDir?: string;
 }
 
 /**
- * Fastify with Apollo at /graphql (GraphiQL for a browser's GET), health
- * endpoints, and GraphQL-shaped JSON errors for everything that fails before
+ * Fastify with Apollo at /graphql (GraphiQL for a browser's GET), the
+ * dashboard at /dashboard, health endpoints, and GraphQL-shaped JSON errors for everything that fails before
  * GraphQL runs.
  */
 export async function createHttpServer(
@@ -62,6 +65,7 @@ export async function createHttpServer(
   const subscriptions = await registerSubscriptions(fastify, { ...deps, authenticator });
   registerGraphQLRoute(fastify, apollo, deps, scopes.scopeOf, subscriptions);
   registerGraphiqlAssets(fastify, graphiql);
+  registerDashboardRoutes(fastify, deps);
   registerHealthRoutes(fastify, deps);
   registerHttpErrorHandlers(fastify);
   return { fastify, apollo };
@@ -128,6 +132,13 @@ function registerGraphQLRoute(
     wsHandler: subscriptions,
   });
   fastify.route({ url: '/graphql', method: ['POST', 'OPTIONS'], onSend: graphiqlPageHeaders(), handler });
+}
+
+/** GET /dashboard and its files; a missing bundle is reported at start-up, as GraphiQL's is. */
+function registerDashboardRoutes(fastify: FastifyInstance, deps: HttpDependencies): void {
+  const dashboard = new DashboardBundle(deps.dashboardDir ?? defaultDashboardDir(), deps.logger);
+  dashboard.load();
+  registerDashboard(fastify, dashboard);
 }
 
 function registerHealthRoutes(fastify: FastifyInstance, deps: HttpDependencies): void {

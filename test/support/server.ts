@@ -32,13 +32,13 @@ const open = new Set<TestServer>();
 
 /**
  * Starts the server through the same bootstrap as `npm start`, on a fresh
- * database of the backend. `options.graphiqlDir` points GraphiQL at another
- * bundle folder (e.g. a missing one).
+ * database of the backend. `options.graphiqlDir` and `options.dashboardDir`
+ * point GraphiQL and the dashboard at another bundle folder (e.g. a missing one).
  */
 export async function startServer(
   backend: Backend,
   overrides: Partial<AppConfig> = {},
-  options: { graphiqlDir?: string; logger?: pino.Logger } = {},
+  options: { graphiqlDir?: string; dashboardDir?: string; logger?: pino.Logger } = {},
 ): Promise<TestServer> {
   const config: AppConfig = {
     port: 0,
@@ -57,6 +57,7 @@ export async function startServer(
   const app = await bootstrap(config, {
     logger: options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     graphiqlDir: options.graphiqlDir,
+    dashboardDir: options.dashboardDir,
   });
   const origin = new URL(app.url).origin;
   const server: TestServer = {

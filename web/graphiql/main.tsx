@@ -4,6 +4,7 @@
  * dist/graphiql/; nothing here is loaded from anywhere but this server.
  */
 import { GraphiQL, type GraphiQLProps } from 'graphiql';
+import type { ExecutionResult } from 'graphql';
 import { createRoot } from 'react-dom/client';
 import { DEFAULT_DOCUMENT } from './default-document';
 
@@ -24,7 +25,7 @@ const fetcher: Fetcher = async (params, options) => {
   });
   const text = await response.text();
   try {
-    return JSON.parse(text) as unknown;
+    return JSON.parse(text) as ExecutionResult;
   } catch {
     throw new Error(
       `the server answered ${response.status} ${response.statusText} with a body that is not JSON: ${text.slice(0, 200)}`,

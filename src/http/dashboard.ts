@@ -1,0 +1,121 @@
+import type { FastifyInstance } from 'fastify';
+import { extname, resolve } from 'node:path';
+import type { Logger } from 'pino';
+import { registerBundleAssets, WebBundle, type BundleManifest } from './web-bundle';
+
+/**
+ * The dashboard: a single-page app (web/dashboard/, React) that talks to
+ * /graphql like any other client. `GET /dashboard` answers a small HTML page
+ * that loads one script and one stylesheet from /dashboard/; the views are
+ * chosen by the URL's fragment (#/matrix, #/types, …), so no other route is
+ * needed. scripts/build-dashboard.ts bundles the files into dist/dashboard/;
+ * this module only reads that folder.
+ */
+
+/** Where the page is. */
+export const DASHBOARD_PATH = '/dashboard';
+
+/** The URL path the bundle's files are served under. */
+export const DASHBOARD_ASSETS_PATH = '/dashboard/';
+
+/**
+ * The page's security policy: its script, styles and requests only from this
+ * origin. `connect-src 'self'` covers both the POSTs to /graphql and the
+ * WebSocket to the same URL (CSP Level 3 lets 'self' match ws: and wss: on
+ * the page's own host and port). Unlike GraphiQL's, styles need no
+ * 'unsafe-inline': the app sets no style attributes through HTML.
+ */
+export const DASHBOARD_CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** Answered, with status 503, while the bundle is not built. */
+export const DASHBOARD_NOT_BUILT_PAGE = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>The dashboard is not built</title></head>
+<body>
+<h1>The dashboard is not built</h1>
+<p>This server serves its dashboard from its own files, and they have not been built yet.
+Run <code>npm run build:dashboard</code> (<code>npm run build</code> and <code>npm start</code> do it too), then reload this page.</p>
+<p>The GraphQL endpoint itself works: POST queries to <code>/graphql</code>.</p>
+</body>
+</html>
+`;
+
+/** dist/dashboard of this checkout, whether this file runs from src/http (tests, scripts) or from dist/src/http (npm start). */
+export function defaultDashboardDir(): string {
+  const fromSource = extname(__filename) === '.ts';
+  return fromSource ? resolve(__dirname, '..', '..', 'dist', 'dashboard') : resolve(__dirname, '..', '..', 'dashboard');
+}
+
+/** The built dashboard bundle; its page() is the HTML for GET /dashboard. */
+export class DashboardBundle extends WebBundle {
+  constructor(dir: string, log?: Pick<Logger, 'warn'>) {
+    super(
+      dir,
+      {
+        title: 'The dashboard',
+        route: `GET ${DASHBOARD_PATH}`,
+        buildCommand: 'npm run build:dashboard',
+        renderPage,
+        notBuiltPage: DASHBOARD_NOT_BUILT_PAGE,
+      },
+      log,
+    );
+  }
+}
+
+/**
+ * The page. Asset URLs are relative (dashboard/… from /dashboard), and so is
+ * the GraphQL endpoint the app derives from its own URL, so the page also
+ * works behind a proxy that serves this server under a path prefix.
+ */
+function renderPage(manifest: BundleManifest): string {
+  const asset = (name: string) => `.${DASHBOARD_ASSETS_PATH}${name}`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Dashboard · tool/resource registry</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="${asset(manifest.stylesheet)}">
+<script defer src="${asset(manifest.script)}"></script>
+</head>
+<body>
+<div id="dashboard"><p class="boot">Loading the dashboard…</p></div>
+<noscript>The dashboard needs JavaScript. The GraphQL endpoint is /graphql.</noscript>
+</body>
+</html>
+`;
+}
+
+/**
+ * GET /dashboard: the page (no-cache, as it names the current hashed files;
+ * 503 with how to build it while it is not built), with its security policy.
+ * GET /dashboard/ sends the browser to /dashboard, so relative URLs resolve
+ * one way. GET /dashboard/<hashed name>: the bundle's files, cached for a
+ * year, gzipped when accepted.
+ */
+export function registerDashboard(fastify: FastifyInstance, bundle: DashboardBundle): void {
+  fastify.get(DASHBOARD_PATH, async (_request, reply) => {
+    const html = bundle.page();
+    return reply
+      .code(bundle.isNotBuiltPage(html) ? 503 : 200)
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .header('content-security-policy', DASHBOARD_CONTENT_SECURITY_POLICY)
+      .header('x-content-type-options', 'nosniff')
+      .header('referrer-policy', 'no-referrer')
+      .send(html);
+  });
+  fastify.get(DASHBOARD_ASSETS_PATH, async (_request, reply) => reply.redirect('../dashboard', 301));
+  registerBundleAssets(fastify, DASHBOARD_ASSETS_PATH, bundle);
+}

@@ -1,0 +1,323 @@
+/**
+ * The dashboard's shell: the header (views, connection badge, token box),
+ * the live connection every view listens to, and the view the URL names.
+ *
+ * Start-up: the page first finds the newest version in the change log, then
+ * loads its views and subscribes to registryChanged after that version, so
+ * an entry that commits while the views load is still delivered (and the
+ * views ask again). A new token starts everything afresh.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { describeError, graphqlSocketUrl, isAbort, onReadRefused, request, RequestError } from './api';
+import { ErrorNotice, Loading } from './components';
+import { AccessContext, LiveContext, useRoute, useToken, type Live } from './hooks';
+import { LiveFeed, type LiveStatus } from './live';
+import { fetchNewestVersion } from './log-client';
+import { WRITE_ACCESS_CHECK, type LiveEntry } from './operations';
+import type { Route } from './route';
+import { setToken } from './token';
+import { HistoryView } from './views/history';
+import { MatrixView } from './views/matrix';
+import { ResourceView } from './views/resource';
+import { ResourcesView } from './views/resources';
+import { TypesView } from './views/types';
+
+/** What the token may do, as the server says. */
+type WriteAccess = 'no-token' | 'checking' | 'admin' | 'read-only' | 'refused' | 'unknown';
+
+function useWriteAccess(token: string | null): WriteAccess {
+  const [access, setAccess] = useState<WriteAccess>(token ? 'checking' : 'no-token');
+  useEffect(() => {
+    if (!token) {
+      setAccess('no-token');
+      return;
+    }
+    setAccess('checking');
+    let live = true;
+    request(WRITE_ACCESS_CHECK).then(
+      () => live && setAccess('admin'),
+      (error: unknown) => {
+        if (!live) return;
+        const code = error instanceof RequestError ? error.code : null;
+        // A dry run that stores nothing: CONFLICT (the name is taken) still means the token may write.
+        if (code === 'CONFLICT' || code === 'BAD_USER_INPUT') setAccess('admin');
+        else if (code === 'FORBIDDEN') setAccess('read-only');
+        else if (code === 'UNAUTHENTICATED') setAccess('refused');
+        else setAccess('unknown');
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [token]);
+  return access;
+}
+
+export function App() {
+  const token = useToken();
+  const route = useRoute();
+  const writeAccess = useWriteAccess(token);
+  const [needsToken, setNeedsToken] = useState(false);
+  const [tokenBoxOpen, setTokenBoxOpen] = useState(false);
+  useEffect(
+    () =>
+      onReadRefused(() => {
+        setNeedsToken(true);
+        setTokenBoxOpen(true);
+      }),
+    [],
+  );
+
+  // The newest version, then the live connection from it.
+  const [start, setStart] = useState<{ token: string | null; version: number | null; error: string | null } | null>(
+    null,
+  );
+  useEffect(() => {
+    setStart(null);
+    setNeedsToken(false);
+    const controller = new AbortController();
+    fetchNewestVersion(controller.signal).then(
+      (version) => setStart({ token, version, error: null }),
+      (error: unknown) => {
+        if (!isAbort(error)) setStart({ token, version: null, error: describeError(error) });
+      },
+    );
+    return () => controller.abort();
+  }, [token]);
+
+  const [status, setStatus] = useState<LiveStatus>({ state: 'connecting', detail: null, version: null });
+  const listeners = useRef(new Set<(entries: readonly LiveEntry[]) => void>());
+  const feed = useRef<LiveFeed | null>(null);
+  useEffect(() => {
+    if (!start || start.version === null) return;
+    const next = new LiveFeed({
+      url: graphqlSocketUrl(),
+      token: start.token,
+      afterVersion: start.version,
+      onEntries: (entries) => {
+        for (const listener of listeners.current) listener(entries);
+      },
+      onStatus: setStatus,
+    });
+    feed.current = next;
+    next.start();
+    return () => {
+      next.stop();
+      feed.current = null;
+    };
+  }, [start]);
+
+  const listen = useCallback((listener: (entries: readonly LiveEntry[]) => void) => {
+    listeners.current.add(listener);
+    return () => {
+      listeners.current.delete(listener);
+    };
+  }, []);
+  const reconnect = useCallback(() => feed.current?.reconnectNow(), []);
+  const live = useMemo<Live>(() => ({ status, listen, reconnect }), [status, listen, reconnect]);
+  const access = useMemo(() => ({ token, canWrite: writeAccess === 'admin' }), [token, writeAccess]);
+
+  return (
+    <AccessContext.Provider value={access}>
+      <LiveContext.Provider value={live}>
+        <a className="skip-link" href="#main" onClick={skipToMain}>
+          Skip to the content
+        </a>
+        <header className="top">
+          <a className="brand" href="#/matrix">
+            Registry dashboard
+          </a>
+          <nav aria-label="Views">
+            {(
+              [
+                ['matrix', 'Matrix', '#/matrix'],
+                ['types', 'Types', '#/types'],
+                ['resources', 'Resources', '#/resources'],
+                ['history', 'History', '#/history'],
+              ] as const
+            ).map(([view, label, target]) => (
+              <a
+                key={view}
+                href={target}
+                aria-current={
+                  route.view === view || (view === 'resources' && route.view === 'resource') ? 'page' : undefined
+                }
+              >
+                {label}
+              </a>
+            ))}
+          </nav>
+          <div className="top-right">
+            <ConnectionBadge status={status} onReconnect={reconnect} />
+            <TokenBox
+              token={token}
+              access={writeAccess}
+              open={tokenBoxOpen}
+              setOpen={setTokenBoxOpen}
+              needsToken={needsToken}
+            />
+          </div>
+        </header>
+        {needsToken && (
+          <div className="banner" role="alert">
+            This server needs a token to read (it has a READ_TOKEN).{' '}
+            {token ? 'The token in the token box was not accepted.' : 'Enter the read or admin token in the token box.'}
+          </div>
+        )}
+        <main id="main" tabIndex={-1}>
+          {start === null && <Loading what="the registry" />}
+          {start?.error && <ErrorNotice>{start.error}</ErrorNotice>}
+          {start?.version != null && <View key={token ?? ''} route={route} />}
+        </main>
+      </LiveContext.Provider>
+    </AccessContext.Provider>
+  );
+}
+
+function skipToMain(event: { preventDefault: () => void }) {
+  // The fragment is the router's: move the focus without changing it.
+  event.preventDefault();
+  document.getElementById('main')?.focus();
+}
+
+function View({ route }: { route: Route }) {
+  switch (route.view) {
+    case 'matrix':
+      return <MatrixView route={route} />;
+    case 'types':
+      return <TypesView selected={route.type} />;
+    case 'resources':
+      return <ResourcesView q={route.q} />;
+    case 'resource':
+      return <ResourceView key={route.name} name={route.name} />;
+    case 'history':
+      return <HistoryView kind={route.kind} actor={route.actor} ref={route.ref} />;
+  }
+}
+
+const STATE_TEXT: Record<LiveStatus['state'], string> = {
+  connecting: 'Connecting…',
+  live: 'Live',
+  reconnecting: 'Reconnecting…',
+  offline: 'Offline',
+};
+
+function ConnectionBadge({ status, onReconnect }: { status: LiveStatus; onReconnect: () => void }) {
+  const title =
+    status.state === 'live'
+      ? `Live: changes appear as they commit${status.version !== null ? ` (seen up to version ${status.version})` : ''}`
+      : `${STATE_TEXT[status.state]}${status.detail ? `: ${status.detail}` : ''}${
+          status.version !== null ? `. It resumes after version ${status.version}, missing nothing.` : ''
+        }`;
+  return (
+    <span className="connection">
+      <span className={`badge live-${status.state}`} role="status" title={title} data-state={status.state}>
+        <span className="dot" aria-hidden="true" />
+        {STATE_TEXT[status.state]}
+        <span className="visually-hidden">. {title}</span>
+      </span>
+      {(status.state === 'offline' || status.state === 'reconnecting') && (
+        <button type="button" className="small" onClick={onReconnect}>
+          Reconnect
+        </button>
+      )}
+    </span>
+  );
+}
+
+const ACCESS_TEXT: Record<WriteAccess, string> = {
+  'no-token': 'Read-only: no token. Enter an admin token to unlink and delete resources.',
+  checking: 'Checking the token…',
+  admin: 'This token may change the registry: Unlink and Delete are shown, each previewed first.',
+  'read-only': 'This token may read but not change the registry.',
+  refused: 'The server does not accept this token for changes.',
+  unknown: 'Could not check what this token may do.',
+};
+
+function TokenBox(props: {
+  token: string | null;
+  access: WriteAccess;
+  open: boolean;
+  setOpen: (open: boolean) => void;
+  needsToken: boolean;
+}) {
+  const { token, access, open, setOpen, needsToken } = props;
+  const [text, setText] = useState('');
+  const button = useRef<HTMLButtonElement>(null);
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (open) input.current?.focus();
+  }, [open]);
+  const close = () => {
+    setOpen(false);
+    button.current?.focus();
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!text.trim()) return;
+    setToken(text);
+    setText('');
+  };
+  const label = token ? (access === 'admin' ? 'Token: admin' : 'Token: set') : 'Token: none';
+  return (
+    <div className="token">
+      <button
+        type="button"
+        ref={button}
+        className={`token-button${access === 'admin' ? ' admin' : ''}${needsToken ? ' needed' : ''}`}
+        aria-expanded={open}
+        aria-controls="token-box"
+        onClick={() => setOpen(!open)}
+      >
+        {label}
+      </button>
+      {open && (
+        <div
+          id="token-box"
+          className="token-box"
+          role="dialog"
+          aria-label="Token"
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') {
+              e.stopPropagation();
+              close();
+            }
+          }}
+        >
+          <form onSubmit={submit}>
+            <label className="field">
+              <span>{token ? 'Replace the token' : 'Token'}</span>
+              <input
+                ref={input}
+                type="password"
+                value={text}
+                autoComplete="off"
+                spellCheck={false}
+                onChange={(e) => setText(e.target.value)}
+                placeholder="paste a read or admin token"
+              />
+            </label>
+            <div className="token-buttons">
+              <button type="submit" disabled={!text.trim()}>
+                Use token
+              </button>
+              <button type="button" disabled={!token} onClick={() => setToken(null)}>
+                Forget token
+              </button>
+              <button type="button" onClick={close}>
+                Close
+              </button>
+            </div>
+          </form>
+          <p className="token-status" role="status">
+            {ACCESS_TEXT[access]}
+          </p>
+          <p className="muted small-print">
+            Kept in this tab only (sessionStorage), sent to this server as Authorization: Bearer and on the live
+            connection.
+          </p>
+        </div>
+      )}
+    </div>
+  );
+}
