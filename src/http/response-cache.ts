@@ -16,18 +16,23 @@ import {
  * Whole GraphQL responses to read-only operations, kept in memory and keyed
  * on the request (query text, operation name, variables, Accept header). An
  * entry that read registry data is tagged with the registry version its
- * request pinned, and is served only while that is still the current version
- * (the registry clock says: from memory on SQLite, one statement on
- * PostgreSQL, so another instance's write is seen at once). An entry whose
- * request read no registry data at all (`{ __typename }`, introspection) does
- * not depend on the registry. Only successful answers (200, no errors) are
- * kept; bounded by total bytes, least recently used out first (lru-cache).
+ * request pinned and with what it read (its dependencies: the tools,
+ * projects, links and resources, the type hierarchy, the lists), and is
+ * served as long as no write since that version touched any of them (the
+ * versioning's change index says: this process's writes as they commit,
+ * another instance's from the change log, so a write on either is seen at
+ * once). An entry whose request read no registry data at all
+ * (`{ __typename }`, introspection) does not depend on the registry. Only
+ * successful answers (200, no errors) are kept; bounded by total bytes,
+ * least recently used out first (lru-cache).
  */
 export interface CachedResponse {
   readonly body: string;
   readonly contentType: string;
   /** The registry version the answer was computed at, or null when it reads no registry data. */
   readonly version: number | null;
+  /** What the answer read: it stays right while no write touches any of these. */
+  readonly dependencies: readonly string[];
   readonly operationName: string | null;
   /** Its ETag, for an answer to a GET. */
   readonly etag?: string;
@@ -38,6 +43,9 @@ const MAX_KEY_LENGTH = 8 * 1024;
 
 /** What an entry costs beyond its key and body: the entry object, its other strings, the LRU's bookkeeping. */
 const ENTRY_OVERHEAD_BYTES = 200;
+
+/** What each dependency costs beyond its characters: the string's header and its place in the array. */
+const DEPENDENCY_OVERHEAD_BYTES = 24;
 
 /**
  * The entries, least recently used first out, within a budget of bytes: each
@@ -51,7 +59,11 @@ export class ResponseCache {
     this.entries = new LRUCache<string, CachedResponse>({
       maxSize: maxBytes,
       maxEntrySize: maxBytes / 8,
-      sizeCalculation: (entry, key) => Buffer.byteLength(key) + Buffer.byteLength(entry.body) + ENTRY_OVERHEAD_BYTES,
+      sizeCalculation: (entry, key) =>
+        Buffer.byteLength(key) +
+        Buffer.byteLength(entry.body) +
+        entry.dependencies.reduce((bytes, dependency) => bytes + dependency.length + DEPENDENCY_OVERHEAD_BYTES, 0) +
+        ENTRY_OVERHEAD_BYTES,
     });
   }
 
@@ -84,10 +96,10 @@ export class ResponseCache {
   }
 }
 
-/** What the cache needs of a request: who asks, its registry version (pinned and current), and its report. */
+/** What the cache needs of a request: who asks, its registry version and what it read, and its report. */
 export interface CacheScope {
   readonly access: Access;
-  /** The request's registry version: the one it pinned, and the one now. */
+  /** The request's registry version (the one it pinned, the one now), what it read, and whether an answer still holds. */
   readonly version: VersionProbe;
   readonly report: RequestReport;
 }
@@ -155,7 +167,7 @@ export function withResponseCache(
     if (cached) {
       const entry = cache.get(key);
       // Only a request that ran successfully before has an entry, so reading the version here never serves a refused request.
-      if (entry && (entry.version === null || entry.version === (await currentVersion(scope.version)))) {
+      if (entry && (entry.version === null || (await stillHolds(scope.version, entry.version, entry.dependencies)))) {
         Object.assign(scope.report, { operationName: entry.operationName, operationType: 'query', cache: 'hit' });
         if (entry.etag) {
           if (matchesAny(tags, entry.etag)) return notModified(entry.etag);
@@ -187,6 +199,7 @@ export function withResponseCache(
         body,
         contentType: String(reply.getHeader('content-type')),
         version,
+        dependencies: version === null ? [] : scope.version.dependencies(),
         operationName: report.operationName,
         etag,
       });
@@ -200,6 +213,15 @@ export function withResponseCache(
 }
 
 /** The registry version now, or NaN when it cannot be read (then nothing is served from the cache). */
+/** Whether an answer computed at `version`, which read `dependencies`, still holds; false when that cannot be known. */
+async function stillHolds(probe: VersionProbe, version: number, dependencies: readonly string[]): Promise<boolean> {
+  try {
+    return await probe.unchangedSince(version, dependencies);
+  } catch {
+    return false;
+  }
+}
+
 async function currentVersion(version: VersionProbe): Promise<number> {
   try {
     return await version.currentVersion();

@@ -36,13 +36,50 @@ describe('response cache (SQLite; PostgreSQL is covered by the two-instance test
     expect(second).to.deep.include({ cache: 'hit', text: first.text, statements: 0 });
   });
 
-  it('misses after any write, and shows the write', async () => {
+  it('misses after a write that touches what it read, and shows the write', async () => {
     await post(QUERY);
     await registryOf(server).tool('cache/new', [{ name: 'repo', resourceType: 'git-checkout' }]);
     const after = await post(QUERY);
     expect(after.cache).to.equal('miss');
     expect(JSON.parse(after.text).data.tools.totalCount).to.equal(2);
     expect((await post(QUERY)).cache).to.equal('hit');
+  });
+
+  it('keeps answers across writes that touch nothing they read, with no SQL; a write to what they read ends them', async () => {
+    const RESOLVE = `{ resolveBindings(tool: "demo/mixed", project: "demo") { slotName resource { name } deferred } }`;
+    const USAGE = `{ resource(ref: "acme/app-repo") { usedBy { links { alias project { name } } } } }`;
+    const resolved = await post(RESOLVE);
+    await post(USAGE);
+    const r = registryOf(server);
+    // Unrelated writes: a new resource, a new project, a new type, a tool that needs nothing the demo tool reads.
+    await r.resource('cache/unrelated', 'git-checkout');
+    await r.project('cache-elsewhere');
+    await r.link('cache-elsewhere', 'cache/unrelated');
+    for (const query of [RESOLVE, USAGE]) {
+      expect(await post(query)).to.deep.include({ cache: 'hit', statements: 0 });
+    }
+    // Any tool may bind a resource statically, so a new tool ends usage answers; the demo tool's resolution stays.
+    await r.tool('cache/other', [{ name: 'repo', resourceType: 'git-checkout' }]);
+    expect(await post(RESOLVE)).to.deep.include({ cache: 'hit', statements: 0 });
+    expect((await post(USAGE)).cache).to.equal('miss');
+    // A new link of the demo project may change what it resolves to: the answer is computed again (the alias keeps it).
+    await server.data(`mutation { linkResource(input: { project: "demo", resource: "cache/unrelated" }) { dryRun } }`);
+    const after = await post(RESOLVE);
+    expect(after).to.deep.include({ cache: 'miss', text: resolved.text });
+    await server.data(
+      `mutation { unlinkResource(input: { project: "demo", resource: "cache/unrelated" }) { dryRun } }`,
+    );
+    // Renaming the linked resource changes what the usage shows, through the link's resource.
+    await post(RESOLVE);
+    await server.data(
+      `mutation { updateResource(input: { ref: "acme/app-repo", name: "acme/app-repository" }) { dryRun } }`,
+    );
+    const renamed = await post(RESOLVE);
+    expect(renamed.cache).to.equal('miss');
+    expect(renamed.text).to.include('acme/app-repository');
+    await server.data(
+      `mutation { updateResource(input: { ref: "acme/app-repository", name: "acme/app-repo" }) { dryRun } }`,
+    );
   });
 
   it('keys on the variables and the operation name', async () => {
@@ -131,7 +168,13 @@ describe('response cache (SQLite; PostgreSQL is covered by the two-instance test
       );
     });
 
-    const entryOf = (body: string) => ({ body, contentType: 'application/json', version: 1, operationName: null });
+    const entryOf = (body: string) => ({
+      body,
+      contentType: 'application/json',
+      version: 1,
+      dependencies: [],
+      operationName: null,
+    });
 
     it('drops the least recently used entries beyond its byte budget, keeping those that are read', () => {
       const cache = new ResponseCache(16_000);

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { ChangeIndex } from '../../src/application/versioning/change-index';
 import { HierarchyCache } from '../../src/application/versioning/hierarchy-cache';
 import { ReadSession } from '../../src/application/versioning/read-session';
 import { RecordCache } from '../../src/application/versioning/record-cache';
@@ -10,6 +11,7 @@ const caches = (reader: RegistryReader) => ({
   hierarchy: new HierarchyCache(),
   records: new RecordCache(),
   clock: new SharedDatabaseClock(reader),
+  changes: new ChangeIndex(0, () => Promise.resolve([])),
 });
 
 /** A reader double that records every batch it is asked for. */
@@ -82,12 +84,14 @@ describe('ReadSession', () => {
       hierarchy: cache,
       records: new RecordCache(),
       clock: new SharedDatabaseClock(reader),
+      changes: new ChangeIndex(0, () => Promise.resolve([])),
     });
     await Promise.all([first.hierarchy(), first.hierarchy(), first.currentVersion()]);
     const second = new ReadSession(reader, {
       hierarchy: cache,
       records: new RecordCache(),
       clock: new SharedDatabaseClock(reader),
+      changes: new ChangeIndex(0, () => Promise.resolve([])),
     });
     await second.hierarchy();
     expect(batches.state).to.have.length(2);
@@ -97,6 +101,7 @@ describe('ReadSession', () => {
       hierarchy: cache,
       records: new RecordCache(),
       clock: new SharedDatabaseClock(reader),
+      changes: new ChangeIndex(0, () => Promise.resolve([])),
     }).hierarchy();
     expect(batches.types).to.have.length(2);
   });

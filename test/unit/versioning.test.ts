@@ -3,6 +3,7 @@ import { newId } from '../../src/application/ids';
 import { RegistryVersioning } from '../../src/application/versioning';
 import { Database } from '../../src/persistence/database';
 import { sqlite } from '../support/backends';
+import { ChangeIndex } from '../../src/application/versioning/change-index';
 import { HierarchyCache } from '../../src/application/versioning/hierarchy-cache';
 import { ReadSession } from '../../src/application/versioning/read-session';
 import { RecordCache } from '../../src/application/versioning/record-cache';
@@ -50,7 +51,12 @@ describe('the read session (the only way to read the registry)', () => {
       committed: () => undefined,
     };
     const reader = guardedReader(log, () => pins > 0);
-    const session = new ReadSession(reader, { clock, hierarchy: new HierarchyCache(), records: new RecordCache() });
+    const session = new ReadSession(reader, {
+      clock,
+      hierarchy: new HierarchyCache(),
+      records: new RecordCache(),
+      changes: new ChangeIndex(0, () => Promise.resolve([])),
+    });
     return { log, session, reader, pins: () => pins };
   }
 
@@ -81,7 +87,15 @@ describe('the read session (the only way to read the registry)', () => {
     changesAfter: (s) => s.changesAfter({ version: 1, seq: 0 }, 5, 10),
   };
   /** Members that read nothing by themselves, and the session's internals. */
-  const NOT_READS = ['constructor', 'pinnedVersion', 'currentVersion', 'reset', 'loadedHierarchy'];
+  const NOT_READS = [
+    'constructor',
+    'pinnedVersion',
+    'currentVersion',
+    'reset',
+    'loadedHierarchy',
+    'dependencies',
+    'unchangedSince',
+  ];
   const INTERNALS = ['pin', 'read', 'loader', 'cachedBatch', 'cachedGroups', 'compatiblePages'];
 
   it('offers no member this test does not know, so a new read cannot slip past the checks below', () => {

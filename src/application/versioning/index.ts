@@ -11,12 +11,14 @@
  * registry without pinning a version, or write without moving it.
  */
 import type { RegistryEdit } from '../../core/registry-edit';
-import { changesTypes } from '../../core/registry-edit';
+import { changesTypes, subjectOf } from '../../core/registry-edit';
 import type { TypeHierarchy } from '../../core/type-hierarchy';
 import type { Database } from '../../persistence/database';
 import type { RegistryState } from '../../persistence/records';
 import { RegistryReader } from '../../persistence/registry-reader';
 import { RegistryWriter } from '../../persistence/registry-writer';
+import { ChangeIndex } from './change-index';
+import { keysTouchedBy, type DependencyKey } from './dependencies';
 import { HierarchyCache } from './hierarchy-cache';
 import { RecordCache } from './record-cache';
 import { LocalClock, SharedDatabaseClock, type RegistryClock } from './registry-clock';
@@ -63,9 +65,11 @@ export class RegistryVersioning {
     private readonly db: Database,
     reader: RegistryReader,
     clock: RegistryClock,
+    startVersion: number,
   ) {
     this.#reader = reader;
-    this.caches = { clock, hierarchy: new HierarchyCache(), records: new RecordCache() };
+    const changes = new ChangeIndex(startVersion, (after, upTo, limit) => reader.changesAfter(after, upTo, limit));
+    this.caches = { clock, hierarchy: new HierarchyCache(), records: new RecordCache(), changes };
   }
 
   /**
@@ -76,7 +80,7 @@ export class RegistryVersioning {
   static async open(db: Database): Promise<RegistryVersioning> {
     const reader = new RegistryReader(db.read, db.sql);
     const clock = db.dialect === 'sqlite' ? await LocalClock.start(reader) : new SharedDatabaseClock(reader);
-    return new RegistryVersioning(db, reader, clock);
+    return new RegistryVersioning(db, reader, clock, (await clock.current()).version);
   }
 
   /** A new read session for one request (or one unit of work). */
@@ -126,7 +130,28 @@ export class RegistryVersioning {
       if (error instanceof DryRunRollback) return error.outcome as WriteOutcome<T>;
       throw error;
     }
-    this.caches.clock.committed(outcome.state);
+    if (!outcome.dryRun) {
+      // The index first, then the clock: a request that sees the new version finds what it touched recorded.
+      this.caches.changes.committed(outcome.state.version, touchedBy(outcome.edits));
+      this.caches.clock.committed(outcome.state);
+    }
     return outcome;
   }
+}
+
+/** The dependency keys a write's edits touch: those of each edit's change-log subject (see ./dependencies.ts). */
+function touchedBy(edits: readonly RegistryEdit[]): Set<DependencyKey> {
+  const keys = new Set<DependencyKey>();
+  for (const edit of edits) {
+    const subject = subjectOf(edit);
+    const touched = keysTouchedBy({
+      kind: edit.kind,
+      id: subject.id,
+      name: subject.name,
+      previousName: subject.previousName,
+      relatedId: subject.related?.id ?? null,
+    });
+    for (const key of touched) keys.add(key);
+  }
+  return keys;
 }

@@ -1,4 +1,5 @@
 import DataLoader from 'dataloader';
+import { isIdRef } from '../../core/grammar';
 import type { TypeHierarchy } from '../../core/type-hierarchy';
 import type {
   ChangeFilter,
@@ -18,6 +19,8 @@ import type {
 import type { NamedTable, RegistryReader } from '../../persistence/registry-reader';
 import type { ChangeKind } from '../../core/registry-edit';
 import type { HierarchyCache } from './hierarchy-cache';
+import type { ChangeIndex } from './change-index';
+import { DEPENDS, type DependencyKey, type Named } from './dependencies';
 import type { RecordCache } from './record-cache';
 import type { RegistryClock } from './registry-clock';
 
@@ -27,6 +30,13 @@ export interface VersionProbe {
   pinnedVersion(): number | undefined;
   /** The registry version now; pins it for the rest of the request. */
   currentVersion(): Promise<number>;
+  /** What this request's reads depend on (see ./dependencies.ts). */
+  dependencies(): readonly DependencyKey[];
+  /**
+   * True when an answer computed at `version`, which read `dependencies`, is
+   * still right now: no write since touched any of them. Pins the current version.
+   */
+  unchangedSince(version: number, dependencies: readonly DependencyKey[]): Promise<boolean>;
 }
 
 /** Which page of which type's compatible resources. */
@@ -40,6 +50,8 @@ export interface SessionCaches {
   readonly clock: RegistryClock;
   readonly hierarchy: HierarchyCache;
   readonly records: RecordCache;
+  /** Which version last touched each dependency key. */
+  readonly changes: ChangeIndex;
 }
 
 /**
@@ -60,6 +72,7 @@ export class ReadSession implements VersionProbe {
   private hierarchyPromise: Promise<TypeHierarchy> | null = null;
   private hierarchyLoaded: TypeHierarchy | undefined;
   private readonly made = new Map<string, DataLoader<never, unknown, unknown>>();
+  private readonly depends = new Set<DependencyKey>();
   /** A true private field: not even a cast reaches it from outside. */
   readonly #reader: RegistryReader;
 
@@ -80,12 +93,21 @@ export class ReadSession implements VersionProbe {
     return (await this.pin()).version;
   }
 
+  dependencies(): readonly DependencyKey[] {
+    return [...this.depends];
+  }
+
+  async unchangedSince(version: number, dependencies: readonly DependencyKey[]): Promise<boolean> {
+    return this.caches.changes.unchangedSince(version, dependencies, await this.currentVersion());
+  }
+
   /** Forgets everything read and the pinned version; called after this request writes, so it reads its change. */
   reset(): void {
     this.pinned = null;
     this.pinnedState = undefined;
     this.hierarchyPromise = null;
     this.hierarchyLoaded = undefined;
+    this.depends.clear();
     for (const loader of this.made.values()) loader.clearAll();
   }
 
@@ -93,6 +115,7 @@ export class ReadSession implements VersionProbe {
 
   /** The type hierarchy at the pinned version. */
   hierarchy(): Promise<TypeHierarchy> {
+    this.depends.add(DEPENDS.types);
     return (this.hierarchyPromise ??= this.pin()
       .then((state) => this.caches.hierarchy.get(state.typesVersion, () => this.#reader.allTypes()))
       .then((types) => (this.hierarchyLoaded = types)));
@@ -105,77 +128,104 @@ export class ReadSession implements VersionProbe {
 
   /** A page of tools by name, optionally only those with a slot of one of the types. */
   pageTools(request: PageRequest, slotTypeIds: readonly string[] | null = null): Promise<Page<ToolRecord>> {
-    return this.read((reader) => reader.pageTools(request, slotTypeIds));
+    return this.read((reader) => reader.pageTools(request, slotTypeIds), DEPENDS.list('tool'));
   }
 
   /** A page of projects by name, optionally only those linking a resource. */
   pageProjects(request: PageRequest, linksResourceId: string | null = null): Promise<Page<ProjectRecord>> {
-    return this.read((reader) => reader.pageProjects(request, linksResourceId));
+    return this.read(
+      (reader) => reader.pageProjects(request, linksResourceId),
+      DEPENDS.list('project'),
+      ...(linksResourceId === null ? [] : [DEPENDS.links]),
+    );
   }
 
   /** A page of resource types by name. */
   pageTypes(request: PageRequest): Promise<Page<Omit<TypeRecord, 'parentIds'>>> {
-    return this.read((reader) => reader.pageTypes(request));
+    return this.read((reader) => reader.pageTypes(request), DEPENDS.types);
   }
 
   /** A page of resources by name, optionally only of the given types. */
   pageResources(request: PageRequest, typeIds: readonly string[] | null): Promise<Page<ResourceRecord>> {
-    return this.read((reader) => reader.pageResources(request, typeIds));
+    return this.read((reader) => reader.pageResources(request, typeIds), DEPENDS.list('resource'));
   }
 
   /** A page of the change log, oldest first. */
   pageChanges(filter: ChangeFilter, request: ChangePageRequest): Promise<Page<ChangeRecord>> {
-    return this.read((reader) => reader.pageChanges(filter, request));
+    return this.read((reader) => reader.pageChanges(filter, request), DEPENDS.changes);
   }
 
   /** Change-log entries after a position, up to a version, oldest first (the live feed's reads). */
   changesAfter(after: { version: number; seq: number }, upToVersion: number, limit: number): Promise<ChangeRecord[]> {
-    return this.read((reader) => reader.changesAfter(after, upToVersion, limit));
+    return this.read((reader) => reader.changesAfter(after, upToVersion, limit), DEPENDS.changes);
   }
 
   /** Existing names that may be close to `ref` (for "did you mean"). */
   nameCandidates(table: NamedTable, ref: string): Promise<string[]> {
-    return this.read((reader) => reader.nameCandidates(table, ref));
+    return this.read(
+      (reader) => reader.nameCandidates(table, ref),
+      table === 'resource_type' ? DEPENDS.types : DEPENDS.list(table),
+    );
   }
 
   /** The id of the thing of this kind last renamed away from `name`, if the change log knows one. */
   renamedFrom(kind: ChangeKind, name: string): Promise<string | undefined> {
-    return this.read((reader) => reader.renamedFrom(kind, name));
+    return this.read((reader) => reader.renamedFrom(kind, name), DEPENDS.changes);
   }
 
   get resourceById(): DataLoader<string, ResourceRecord | null> {
     return this.loader('resourceById', () =>
-      this.cachedBatch('resource', async (r, ids) => byKey(ids, await r.resourcesByIds(ids), (x) => x.id)),
+      this.cachedBatch(
+        'resource',
+        async (r, ids) => byKey(ids, await r.resourcesByIds(ids), (x) => x.id),
+        byIdDependency('resource'),
+      ),
     );
   }
 
   get resourceByRef(): DataLoader<string, ResourceRecord | null> {
     return this.loader('resourceByRef', () =>
-      this.cachedBatch('resource-ref', async (r, refs) => byRef(refs, await r.resourcesByRefs(refs))),
+      this.cachedBatch(
+        'resource-ref',
+        async (r, refs) => byRef(refs, await r.resourcesByRefs(refs)),
+        byRefDependency('resource'),
+      ),
     );
   }
 
   get toolById(): DataLoader<string, ToolRecord | null> {
     return this.loader('toolById', () =>
-      this.cachedBatch('tool', async (r, ids) => byKey(ids, await r.toolsByIds(ids), (x) => x.id)),
+      this.cachedBatch(
+        'tool',
+        async (r, ids) => byKey(ids, await r.toolsByIds(ids), (x) => x.id),
+        byIdDependency('tool'),
+      ),
     );
   }
 
   get toolByRef(): DataLoader<string, ToolRecord | null> {
     return this.loader('toolByRef', () =>
-      this.cachedBatch('tool-ref', async (r, refs) => byRef(refs, await r.toolsByRefs(refs))),
+      this.cachedBatch('tool-ref', async (r, refs) => byRef(refs, await r.toolsByRefs(refs)), byRefDependency('tool')),
     );
   }
 
   get projectById(): DataLoader<string, ProjectRecord | null> {
     return this.loader('projectById', () =>
-      this.cachedBatch('project', async (r, ids) => byKey(ids, await r.projectsByIds(ids), (x) => x.id)),
+      this.cachedBatch(
+        'project',
+        async (r, ids) => byKey(ids, await r.projectsByIds(ids), (x) => x.id),
+        byIdDependency('project'),
+      ),
     );
   }
 
   get projectByRef(): DataLoader<string, ProjectRecord | null> {
     return this.loader('projectByRef', () =>
-      this.cachedBatch('project-ref', async (r, refs) => byRef(refs, await r.projectsByRefs(refs))),
+      this.cachedBatch(
+        'project-ref',
+        async (r, refs) => byRef(refs, await r.projectsByRefs(refs)),
+        byRefDependency('project'),
+      ),
     );
   }
 
@@ -183,21 +233,33 @@ export class ReadSession implements VersionProbe {
   get changeById(): DataLoader<string, ChangeRecord | null> {
     return this.loader(
       'changeById',
-      () => (ids) => this.read(async (r) => byKey(ids, await r.changesByIds(ids), (x) => x.id)),
+      () => (ids) => this.read(async (r) => byKey(ids, await r.changesByIds(ids), (x) => x.id), DEPENDS.changes),
     );
   }
 
   /** Each tool's slots, in declaration order. */
   get slotsByToolId(): DataLoader<string, SlotRecord[]> {
     return this.loader('slotsByToolId', () =>
-      this.cachedGroups('slots', async (r, ids) => groupBy(ids, await r.slotsByToolIds(ids), (x) => x.toolId)),
+      this.cachedGroups(
+        'slots',
+        async (r, ids) => groupBy(ids, await r.slotsByToolIds(ids), (x) => x.toolId),
+        (id) => [DEPENDS.thing('tool', id)],
+      ),
     );
   }
 
   /** Each project's links with their resources, ordered by resource name. */
   get linksByProjectId(): DataLoader<string, LinkRecord[]> {
     return this.loader('linksByProjectId', () =>
-      this.cachedGroups('links', async (r, ids) => groupBy(ids, await r.linksByProjectIds(ids), (x) => x.projectId)),
+      this.cachedGroups(
+        'links',
+        async (r, ids) => groupBy(ids, await r.linksByProjectIds(ids), (x) => x.projectId),
+        // A link carries its resource's record, so the answer depends on each linked resource too.
+        (id, links) => [
+          DEPENDS.thing('project', id),
+          ...(links ?? []).map((l) => DEPENDS.thing('resource', l.resource.id)),
+        ],
+      ),
     );
   }
 
@@ -205,16 +267,20 @@ export class ReadSession implements VersionProbe {
   get staticSlotsByResourceId(): DataLoader<string, { toolId: string; slot: string }[]> {
     return this.loader(
       'staticSlotsByResourceId',
-      () => (ids) => this.read(async (r) => groupBy(ids, await r.staticSlotsByResourceIds(ids), (x) => x.resourceId)),
+      () => (ids) =>
+        this.read(
+          async (r) => groupBy(ids, await r.staticSlotsByResourceIds(ids), (x) => x.resourceId),
+          DEPENDS.staticBindings,
+        ),
     );
   }
 
   /** The projects that link a resource, with the alias. */
   get linksByResourceId(): DataLoader<string, { projectId: string; alias: string | null }[]> {
-    return this.loader(
-      'linksByResourceId',
-      () => (ids) => this.read(async (r) => groupBy(ids, await r.linksByResourceIds(ids), (x) => x.resourceId)),
-    );
+    return this.loader('linksByResourceId', () => (ids) => {
+      for (const id of ids) this.depends.add(DEPENDS.linksOf(id));
+      return this.read(async (r) => groupBy(ids, await r.linksByResourceIds(ids), (x) => x.resourceId));
+    });
   }
 
   /** A page of the resources that fill a slot of a type (the type and its sub-types). */
@@ -242,8 +308,9 @@ export class ReadSession implements VersionProbe {
     ));
   }
 
-  /** Every read of registry data: pins the version, then reads. */
-  private async read<T>(use: (reader: RegistryReader) => Promise<T>): Promise<T> {
+  /** Every read of registry data: records what it depends on, pins the version, then reads. */
+  private async read<T>(use: (reader: RegistryReader) => Promise<T>, ...depends: DependencyKey[]): Promise<T> {
+    for (const key of depends) this.depends.add(key);
     await this.pin();
     return use(this.#reader);
   }
@@ -268,20 +335,28 @@ export class ReadSession implements VersionProbe {
   private cachedBatch<V>(
     kind: string,
     load: (reader: RegistryReader, keys: readonly string[]) => Promise<(V | null)[]>,
+    dependsOn: (key: string, value: V | null) => DependencyKey[],
   ): (keys: readonly string[]) => Promise<(V | null)[]> {
     return async (keys) => {
       const { version } = await this.pin();
       const found = this.caches.records.lookup<V>(version, kind, keys);
       const missing = keys.filter((_, i) => found[i] === undefined);
-      if (missing.length === 0) return found as (V | null)[];
-      const loaded = await this.read((reader) => load(reader, missing));
-      this.caches.records.store(
-        version,
-        kind,
-        missing.map((key, i) => [key, loaded[i]] as const),
-      );
-      let next = 0;
-      return found.map((value) => (value === undefined ? loaded[next++] : value));
+      let values = found as (V | null)[];
+      if (missing.length > 0) {
+        const loaded = await this.read((reader) => load(reader, missing));
+        this.caches.records.store(
+          version,
+          kind,
+          missing.map((key, i) => [key, loaded[i]] as const),
+        );
+        let next = 0;
+        values = found.map((value) => (value === undefined ? loaded[next++] : value));
+      }
+      // Whether from the record cache or the database, the answer depends on what was read.
+      keys.forEach((key, i) => {
+        for (const dependency of dependsOn(key, values[i])) this.depends.add(dependency);
+      });
+      return values;
     };
   }
 
@@ -289,8 +364,9 @@ export class ReadSession implements VersionProbe {
   private cachedGroups<V>(
     kind: string,
     load: (reader: RegistryReader, keys: readonly string[]) => Promise<V[][]>,
+    dependsOn: (key: string, value: V[] | null) => DependencyKey[],
   ): (keys: readonly string[]) => Promise<V[][]> {
-    const batch = this.cachedBatch<V[]>(kind, load);
+    const batch = this.cachedBatch<V[]>(kind, load, dependsOn);
     return async (keys) => (await batch(keys)).map((group) => group ?? []);
   }
 
@@ -309,7 +385,7 @@ export class ReadSession implements VersionProbe {
         key: key.typeId,
         typeIds: [key.typeId, ...types.descendantsOf(key.typeId).map((t) => t.id)],
       }));
-      const pages = await this.read((reader) => reader.resourcePagesByTypeSets(sets, window));
+      const pages = await this.read((reader) => reader.resourcePagesByTypeSets(sets, window), DEPENDS.list('resource'));
       for (const key of group) results.set(compatibleKey(key), pages.get(key.typeId)!);
     }
     return keys.map((key) => results.get(compatibleKey(key))!);
@@ -328,6 +404,19 @@ function windowKey(window: Window<string>): string {
 
 function compatibleKey(key: CompatibleResourcesKey): string {
   return JSON.stringify([key.typeId, windowKey(key.window)]);
+}
+
+/** What a lookup by id depends on: that thing (a miss too: only its creation could make it a hit). */
+function byIdDependency(kind: Named): (id: string) => DependencyKey[] {
+  return (id) => [DEPENDS.thing(kind, id)];
+}
+
+/** What a lookup by ref depends on: the id or the name it gives, and the thing it found. */
+function byRefDependency(kind: Named): (ref: string, found: { id: string } | null) => DependencyKey[] {
+  return (ref, found) => [
+    isIdRef(ref) ? DEPENDS.thing(kind, ref) : DEPENDS.name(kind, ref),
+    ...(found ? [DEPENDS.thing(kind, found.id)] : []),
+  ];
 }
 
 /** Results in key order, null for a miss (DataLoader's contract). */

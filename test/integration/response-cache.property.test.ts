@@ -1,0 +1,169 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { describeEachBackend } from '../support/backends';
+import { build, mutationFor, operation, refresh, registry, type Op, type State } from '../support/generated-registry';
+import { startServer, type TestServer } from '../support/server';
+
+/**
+ * The response cache survives writes, and never serves a stale answer: over
+ * generated registries and random mutations, every read of a fixed pool is
+ * answered through the cache and compared with the same read answered
+ * without it, on the same data. On PostgreSQL, two instances with caches
+ * share the database, writes alternate between them, and a third instance
+ * without a cache gives the answers to compare with.
+ */
+
+interface Read {
+  readonly query: string;
+  readonly variables: Record<string, unknown>;
+}
+
+/** Reads that between them depend on every kind of thing: names, ids, links, slots, types, lists, the log. */
+async function readPool(server: TestServer, state: State): Promise<Read[]> {
+  const ids = await server.data(`{
+    tools(first: 100) { edges { node { id } } }
+    projects(first: 100) { edges { node { id } } }
+    resources(first: 100) { edges { node { id } } }
+  }`);
+  const idsOf = (conn: any) => conn.edges.map((e: any) => e.node.id as string);
+  const reads: Read[] = [];
+  const add = (query: string, variables: Record<string, unknown> = {}) => reads.push({ query, variables });
+  for (const tool of state.tools) {
+    add(
+      `query($t: String!) { tool(ref: $t) { id name updatedAt resourceSlots { id name binding required
+        resourceType { name ancestors { name } } staticResource { name type { name } } } } }`,
+      { t: tool },
+    );
+    for (const project of state.projects.slice(1)) {
+      add(
+        `query($t: String!, $p: String!) { explainBindings(tool: $t, project: $p) { ok slots { slotName status reason how
+          resource { id name } candidates { ref alias accepted rejection typeChain } } } }`,
+        { t: tool, p: project },
+      );
+    }
+  }
+  for (const project of state.projects) {
+    add(
+      `query($p: String!) { project(ref: $p) { id name updatedAt resources { id alias resource { name type { name } } } } }`,
+      {
+        p: project,
+      },
+    );
+  }
+  for (const resource of state.resources) {
+    add(
+      `query($r: String!) { resource(ref: $r) { id name shortName type { name ancestors { name } }
+        usedBy { staticBindings { slotName tool { name } } links { id alias project { name } } } } }`,
+      { r: resource },
+    );
+    add(
+      `query($r: String!) { projects(first: 100, filter: { linksResource: $r }) { totalCount edges { node { name } } } }`,
+      {
+        r: resource,
+      },
+    );
+  }
+  for (const type of state.types) {
+    add(
+      `query($t: String!) { resourceType(ref: $t) { name parentTypes { name } subtypes { name }
+        compatibleResources(first: 100) { totalCount edges { node { name } } } } }`,
+      { t: type },
+    );
+    add(`query($t: String!) { resources(first: 100, filter: { type: $t }) { totalCount edges { node { name } } } }`, {
+      t: type,
+    });
+    add(`query($t: String!) { tools(first: 100, filter: { slotType: $t }) { totalCount edges { node { name } } } }`, {
+      t: type,
+    });
+  }
+  add(`{ tools(first: 100) { totalCount edges { node { name description } } } }`);
+  add(`{ resourceTypes(first: 100) { edges { node { name } } } }`);
+  add(`{ changes(last: 3) { totalCount edges { node { version summary impactCount } } } }`);
+  add(
+    `{ bindingMatrix(projectsFirst: 10, toolsFirst: 10) { projects { nodes { name } } tools { nodes { name } } cells { status reasons } } }`,
+  );
+  add(
+    `query($ids: [ID!]!) { nodes(ids: $ids) { __typename id ... on Tool { name } ... on Project { name } ... on Resource { name } } }`,
+    {
+      ids: [...idsOf(ids.tools), ...idsOf(ids.projects), ...idsOf(ids.resources)].slice(0, 100),
+    },
+  );
+  return reads;
+}
+
+describeEachBackend('response cache (property-based): answers survive writes, none is ever stale', (backend) => {
+  const runs = backend.name === 'sqlite' ? 12 : 5;
+
+  it(`serves no stale answer over ${runs} generated registries × 10 mutations, and keeps the answers a write did not touch`, async function () {
+    this.timeout(900_000);
+    let compared = 0;
+    let hitsAfterWrites = 0;
+    let stale = 0;
+    await fc.assert(
+      fc.asyncProperty(registry, fc.array(operation, { minLength: 10, maxLength: 10 }), async (spec, ops) => {
+        // Cached instances, and the reference: on SQLite the same server asked to bypass its cache (one server
+        // owns the file); on PostgreSQL two cached instances and one without a cache, on one database.
+        const first = await startServer(backend);
+        const cached: TestServer[] = [first];
+        let reference: { ask: (read: Read) => Promise<string> };
+        const extra: TestServer[] = [];
+        if (backend.name === 'postgres') {
+          const second = await startServer(backend, { database: first.config.database });
+          const plain = await startServer(backend, { database: first.config.database, responseCache: false });
+          cached.push(second);
+          extra.push(second, plain);
+          reference = { ask: async (read) => JSON.stringify((await plain.gql(read.query, read.variables)).body) };
+        } else {
+          reference = {
+            ask: async (read) =>
+              JSON.stringify((await first.gql(read.query, read.variables, { 'cache-control': 'no-cache' })).body),
+          };
+        }
+        try {
+          const state = await build(first, spec);
+          const pool = await readPool(first, state);
+          const readAll = async (afterWrite: boolean) => {
+            for (const [i, read] of pool.entries()) {
+              const server = cached[i % cached.length];
+              const response = await fetch(server.url, {
+                method: 'POST',
+                headers: { 'content-type': 'application/json' },
+                body: JSON.stringify(read),
+              });
+              const answer = JSON.stringify(await response.json());
+              const hit = response.headers.get('x-registry-cache') === 'hit';
+              const expected = await reference.ask(read);
+              compared++;
+              if (afterWrite && hit) hitsAfterWrites++;
+              if (answer !== expected) {
+                stale++;
+                expect(
+                  answer,
+                  `${hit ? 'cached' : 'fresh'} answer to ${read.query} ${JSON.stringify(read.variables)}`,
+                ).to.equal(expected);
+              }
+            }
+          };
+          await readAll(false);
+          await readAll(false);
+          for (const [n, op] of (ops as Op[]).entries()) {
+            const writer = cached[n % cached.length];
+            const request = await mutationFor(writer, state, op, 'registryVersion');
+            if (!request) continue;
+            await writer.gql(request.query.replace('$dryRun', 'false'), request.variables);
+            await refresh(writer, state);
+            await readAll(true);
+          }
+        } finally {
+          await Promise.all(extra.map((s) => s.close()));
+          await first.close();
+        }
+      }),
+      { numRuns: runs, seed: backend.name === 'sqlite' ? 5 : 13, endOnFailure: true },
+    );
+    expect(stale).to.equal(0);
+    // The cache must have answered after writes (writes no longer empty it for everyone), and not only that.
+    expect(hitsAfterWrites, `${hitsAfterWrites} of ${compared}`).to.be.greaterThan(compared / 10);
+    if (process.env.SHOW_TALLY) console.log({ compared, hitsAfterWrites });
+  });
+});
