@@ -168,11 +168,17 @@ describe('a database that refuses writes [postgres]', () => {
       const response = await fetch(`${server.origin}/readyz`);
       return { status: response.status, body: (await response.json()) as Record<string, unknown> };
     };
-    /** Polls /readyz until it gives `status` (the pools reconnect at their own pace after their sessions end). */
-    const readinessBecomes = async (status: number) => {
+    /**
+     * Polls /readyz until it gives `status` (and `reason`, when given): the pools reconnect at their own pace
+     * after their sessions end, and until they have, /readyz rightly says the database is unavailable.
+     */
+    const readinessBecomes = async (status: number, reason?: string) => {
       const deadline = Date.now() + 10_000;
       let last = await readiness();
-      while (last.status !== status && Date.now() < deadline) {
+      while (
+        (last.status !== status || (reason !== undefined && last.body.reason !== reason)) &&
+        Date.now() < deadline
+      ) {
         await new Promise((resolve) => setTimeout(resolve, 100));
         last = await readiness();
       }
@@ -181,7 +187,7 @@ describe('a database that refuses writes [postgres]', () => {
     try {
       expect((await readiness()).status).to.equal(200);
       await setReadOnly(url, true);
-      expect(await readinessBecomes(503)).to.deep.equal({
+      expect(await readinessBecomes(503, 'the database refuses writes')).to.deep.equal({
         status: 503,
         body: { status: 'unavailable', reason: 'the database refuses writes' },
       });
