@@ -18,7 +18,17 @@ export type LoadName =
   | 'floor (no cache)'
   | 'resolve (no cache)'
   | 'dashboard (no cache)'
-  | 'matrix (no cache)';
+  | 'matrix (no cache)'
+  | 'unique-resolve'
+  | 'unique-dashboard'
+  | 'resolve+writes'
+  | 'writer (beside resolve+writes)'
+  | 'fairness: { __typename } idle'
+  | 'fairness: { __typename } beside expensive'
+  | 'fairness: expensive'
+  | 'churn'
+  | 'unique-resolve (free data)'
+  | 'unique-dashboard (free data)';
 
 /** Sent with the "(no cache)" loads: asks the server for a fresh answer, past its response cache. */
 export const NO_CACHE = { 'cache-control': 'no-cache' } as const;

@@ -151,9 +151,14 @@ export const BENCH_ADMIN_TOKEN = `bench-${randomBytes(16).toString('hex')}`;
 
 /**
  * Starts the production build on a SQLite file and waits until /readyz
- * answers 200. BENCH_COUNT_SQL=1 exposes the statement counter.
+ * answers 200. BENCH_COUNT_SQL=1 exposes the statement counter; `extraEnv`
+ * adds settings (the "(free data)" server's BENCH_FREE_READS=1).
  */
-export async function startRegistryServer(root: string, databasePath: string): Promise<RegistryServer> {
+export async function startRegistryServer(
+  root: string,
+  databasePath: string,
+  extraEnv: Record<string, string> = {},
+): Promise<RegistryServer> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const started = performance.now();
@@ -172,6 +177,7 @@ export async function startRegistryServer(root: string, databasePath: string): P
         DEMO_DATA: 'false',
         BENCH_COUNT_SQL: '1',
         LOG_LEVEL: 'warn',
+        ...extraEnv,
       },
     }),
   );
