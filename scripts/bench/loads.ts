@@ -50,6 +50,8 @@ export interface LoadDefinition<E> {
   readonly verifyEvery: number;
   /** Extra request headers, e.g. the admin token for writes. */
   readonly headers?: Record<string, string>;
+  /** Seconds before an unanswered request counts as a timeout (autocannon's default: 10). */
+  readonly timeoutSeconds?: number;
 }
 
 /** Where and how long to run. */
@@ -249,6 +251,7 @@ function fire<E>(
         ...(fixed ? { body: fixed.body } : {}),
         connections,
         duration: seconds,
+        timeout: load.timeoutSeconds ?? 10,
         requests: [request],
       },
       (error: unknown, result: autocannon.Result) => {

@@ -330,10 +330,12 @@ function newLoadNotes(report: FullReport): string[] {
     notes.push(
       `Free data (a second server, BENCH_FREE_READS=1: repeated reads from memory, read-only loads; start-up ${(report.freeServer.startupMs / 1000).toFixed(2)} s, RSS max ${mb(report.freeServer.rssMaxBytes)} MB): the same unique loads went ${free.join(', ')} as fast as on real data.`,
     );
-  if (report.fairness)
+  if (report.fairness) {
+    const answers = (name: LoadName) => int(row(name)?.requestsCompleted ?? 0);
     notes.push(
-      `Fairness: { __typename } past the response cache on 1 connection, p50 ${ms(report.fairness.idleP50Ms)} ms idle, ${ms(report.fairness.loadedP50Ms)} ms beside ${report.fairness.connections} connections sending "${report.fairness.chosen}" (the slowest per request of the table below).`,
+      `Fairness: { __typename } past the response cache, one request at a time: p50 ${ms(report.fairness.idleP50Ms)} ms idle (${answers('fairness: { __typename } idle')} answers), ${ms(report.fairness.loadedP50Ms)} ms (${answers('fairness: { __typename } beside expensive')} answers) beside ${report.fairness.connections} connections sending "${report.fairness.chosen}" (the slowest per request of the table below; ${answers('fairness: expensive')} of them completed in the measured run).`,
     );
+  }
   if (report.churn)
     notes.push(
       `Churn: ${report.churn.seconds} s of unique query texts (${report.churn.shapes.join('; ')}); server RSS peak ${mb(report.churn.rssMaxBytes)} MB, ${mb(report.churn.rssAfterBytes)} MB after.`,

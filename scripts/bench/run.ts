@@ -1,9 +1,13 @@
 /**
- * The two kinds of benchmark run. A full run measures the five loads (http,
- * floor, resolve, dashboard, write) on one registry; a growth run (`--sizes`)
- * measures only the resolve load on a registry of each size. Both work on a
- * throw-away copy of the cached database, so the write load never changes
- * the cache, and both stop every process they started.
+ * The two kinds of benchmark run. A full run measures every load on one
+ * registry: http; then on the server floor, resolve and dashboard (cached and
+ * past the cache), the matrix, unique-resolve and unique-dashboard,
+ * resolve+writes, fairness, churn, write with 1/10/100 subscribers and the
+ * impact previews; then unique-resolve and unique-dashboard again on a second
+ * server with BENCH_FREE_READS=1 ("free data", read-only loads only). A
+ * growth run (`--sizes`) measures only the resolve load on a registry of each
+ * size. Both work on a throw-away copy of the cached database, so the writes
+ * never change the cache, and both stop every process they started.
  */
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -264,6 +268,8 @@ async function measureFairness(
     verify: () => null,
     verifyEvery: 1,
     headers: NO_CACHE,
+    // Ten requests that each take a good part of a second alone queue behind one another: allow them time.
+    timeoutSeconds: 120,
   };
   // The probe starts when the expensive load's warm-up ends, and measures as long as it does.
   const [heavy, loaded] = await Promise.all([
