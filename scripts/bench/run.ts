@@ -537,7 +537,8 @@ export async function runFull(root: string, options: BenchOptions): Promise<Full
     root,
     registry,
     async (free) => {
-      const at = settings(options, free);
+      // A fresh process against one that has served every load before: twice the warm-up, after the priming pass.
+      const at = { ...settings(options, free), warmupSeconds: options.warmupSeconds * 2 };
       const pages = dashboardRequests(registry.model);
       await prime(free, registry, pages);
       const tag = `free-${Date.now().toString(36)}`;
