@@ -26,6 +26,7 @@ import {
   startHttpBaseline,
   waitForSubscribers,
   startRegistryServer,
+  waitUntilQuiet,
   type RegistryServer,
 } from './processes';
 import { Random } from './random';
@@ -277,6 +278,10 @@ async function measureFairness(
     sleep(at.warmupSeconds * 1000).then(() => probe('fairness: { __typename } beside expensive', at.durationSeconds)),
   ]);
   loads.push(loaded, heavy);
+  // The expensive requests still in flight when autocannon stopped must not run into the next load.
+  const waited = await waitUntilQuiet(server.process.pid);
+  if (waited > 500)
+    progress(`fairness: waited ${(waited / 1000).toFixed(1)} s for the server to finish the abandoned requests`);
   const idleP50 = idle.latencyMs.p50;
   const loadedP50 = loaded.latencyMs.p50;
   return {
