@@ -9,7 +9,16 @@ import 'reflect-metadata';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseBenchArgs, USAGE, UsageError, type BenchOptions } from './bench/options';
-import { deliveryTable, errorLines, fullTable, impactTable, growthTable, targetLines, writeJson } from './bench/report';
+import {
+  deliveryTable,
+  errorLines,
+  fairnessTable,
+  fullTable,
+  impactTable,
+  growthTable,
+  targetLines,
+  writeJson,
+} from './bench/report';
 import { progress, runFull, runGrowth } from './bench/run';
 
 const ROOT = resolve(__dirname, '..');
@@ -47,6 +56,7 @@ async function main(): Promise<number> {
   console.log(`\n## Benchmark\n\n${fullTable(report)}\n`);
   if (report.impacts.length > 0) console.log(`${impactTable(report.impacts)}\n`);
   if (report.delivery.length > 0) console.log(`${deliveryTable(report.delivery)}\n`);
+  if (report.fairness) console.log(`${fairnessTable(report.fairness)}\n`);
   console.log(`Targets (informational):\n${targetLines(report.targets)}\n`);
   return finish(report.errors, errorLines(report.loads), options.out, report.elapsedMs);
 }

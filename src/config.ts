@@ -29,6 +29,11 @@ export interface AppConfig {
   readonly subscriptionQueue?: number;
   /** Count SQL statements and expose the count at /debug/sql-stats (benchmarks only). */
   readonly countSql: boolean;
+  /**
+   * Benchmarks only (BENCH_FREE_READS): answer a repeated read statement from memory, so that data access costs
+   * nothing and the benchmark can show the headroom left above it. Never sees writes; read-only loads only.
+   */
+  readonly benchFreeReads?: boolean;
   /** Browser origins allowed to call the API from another origin (CORS_ORIGINS; default none: no CORS headers). */
   readonly corsOrigins?: readonly string[];
   /** The Cache-Control header of a successful GET query answer (HTTP_CACHE_CONTROL, default `no-cache`). */
@@ -69,6 +74,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: parseLogLevel(env.LOG_LEVEL),
     introspection: parseBoolean('INTROSPECTION', env.INTROSPECTION, true),
     countSql: parseBoolean('BENCH_COUNT_SQL', env.BENCH_COUNT_SQL, false),
+    benchFreeReads: parseBoolean('BENCH_FREE_READS', env.BENCH_FREE_READS, false),
     responseCache: parseBoolean('RESPONSE_CACHE', env.RESPONSE_CACHE, true),
     subscriptionQueue: parseCount('SUBSCRIPTION_QUEUE', env.SUBSCRIPTION_QUEUE, 1000),
     corsOrigins: parseOrigins(nonEmpty(env.CORS_ORIGINS)),

@@ -43,11 +43,17 @@ export async function bootstrap(
     config.database.kind === 'sqlite' && config.database.path !== ':memory:'
       ? acquireSqliteOwnerLock(config.database.path)
       : null;
-  const db = await Database.open(config.database, {
-    debug: (details, message) => logger.debug(details, message),
-    warn: (message) => logger.warn(message),
-    error: (details, message) => logger.error(details, message),
-  });
+  const db = await Database.open(
+    config.database,
+    {
+      debug: (details, message) => logger.debug(details, message),
+      warn: (message) => logger.warn(message),
+      error: (details, message) => logger.error(details, message),
+    },
+    { freeReads: config.benchFreeReads === true },
+  );
+  if (config.benchFreeReads)
+    logger.warn('BENCH_FREE_READS is on: repeated reads come from memory and never see writes');
   try {
     const applied = await db.migrate();
     if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');

@@ -18,7 +18,17 @@ export type LoadName =
   | 'floor (no cache)'
   | 'resolve (no cache)'
   | 'dashboard (no cache)'
-  | 'matrix (no cache)';
+  | 'matrix (no cache)'
+  | 'unique-resolve'
+  | 'unique-dashboard'
+  | 'resolve+writes'
+  | 'writer (beside resolve+writes)'
+  | 'fairness: { __typename } idle'
+  | 'fairness: { __typename } beside expensive'
+  | 'fairness: expensive'
+  | 'churn'
+  | 'unique-resolve (free data)'
+  | 'unique-dashboard (free data)';
 
 /** Sent with the "(no cache)" loads: asks the server for a fresh answer, past its response cache. */
 export const NO_CACHE = { 'cache-control': 'no-cache' } as const;
@@ -40,6 +50,8 @@ export interface LoadDefinition<E> {
   readonly verifyEvery: number;
   /** Extra request headers, e.g. the admin token for writes. */
   readonly headers?: Record<string, string>;
+  /** Seconds before an unanswered request counts as a timeout (autocannon's default: 10). */
+  readonly timeoutSeconds?: number;
 }
 
 /** Where and how long to run. */
@@ -239,6 +251,7 @@ function fire<E>(
         ...(fixed ? { body: fixed.body } : {}),
         connections,
         duration: seconds,
+        timeout: load.timeoutSeconds ?? 10,
         requests: [request],
       },
       (error: unknown, result: autocannon.Result) => {

@@ -9,6 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 
 /** Children still running, so that an early exit of the benchmark does not leave them behind. */
@@ -151,9 +152,14 @@ export const BENCH_ADMIN_TOKEN = `bench-${randomBytes(16).toString('hex')}`;
 
 /**
  * Starts the production build on a SQLite file and waits until /readyz
- * answers 200. BENCH_COUNT_SQL=1 exposes the statement counter.
+ * answers 200. BENCH_COUNT_SQL=1 exposes the statement counter; `extraEnv`
+ * adds settings (the "(free data)" server's BENCH_FREE_READS=1).
  */
-export async function startRegistryServer(root: string, databasePath: string): Promise<RegistryServer> {
+export async function startRegistryServer(
+  root: string,
+  databasePath: string,
+  extraEnv: Record<string, string> = {},
+): Promise<RegistryServer> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const started = performance.now();
@@ -172,6 +178,7 @@ export async function startRegistryServer(root: string, databasePath: string): P
         DEMO_DATA: 'false',
         BENCH_COUNT_SQL: '1',
         LOG_LEVEL: 'warn',
+        ...extraEnv,
       },
     }),
   );
@@ -280,6 +287,21 @@ export async function waitForSubscribers(origin: string, count: number): Promise
     await sleep(25);
   }
   throw new Error(`the server did not report ${count} subscribers`);
+}
+
+/**
+ * Waits until a process uses less than `cores` of CPU over a quarter of a second (at most `timeoutMs`): after a load
+ * whose requests autocannon abandoned when it stopped, the server may still be working on them. Returns the ms waited.
+ */
+export async function waitUntilQuiet(pid: number, cores = 0.2, timeoutMs = 30_000): Promise<number> {
+  const started = performance.now();
+  while (performance.now() - started < timeoutMs) {
+    const before = cpuSnapshot([pid]);
+    await sleep(250);
+    const used = cpuBetween(before, cpuSnapshot([pid]), cpus().length)?.byPid.get(pid);
+    if (used === undefined || used < cores) break;
+  }
+  return performance.now() - started;
 }
 
 export function sleep(ms: number): Promise<void> {

@@ -25,6 +25,15 @@ export const TARGETS = {
   rssBytes: 300 * 1024 * 1024,
   startupMs: 2000,
   growthP50Ratio: 1.3,
+  /** Issue 13: every body unique, past every cache keyed by the body. */
+  uniqueResolveToFloor: 0.4,
+  uniqueDashboardToFloor: 0.15,
+  /** Issue 13: the cached resolve load while a writer registers 20 resources a second, to resolve without writes. */
+  resolveWithWritesToResolve: 0.6,
+  /** Issue 11, item 8: RSS under the churn load. */
+  churnRssBytes: 300 * 1024 * 1024,
+  /** Issue 11, item 7: a trivial query's p50 beside 10 connections of the most expensive allowed requests, to idle. */
+  fairnessP50Ratio: 10,
 } as const;
 
 /** One target: the measured value, the limit, and whether it holds (null when it could not be measured). */
@@ -47,7 +56,36 @@ export interface RegistryInfo {
 
 /** A load's row: its figures and its ratio to the floor (the floor's to http). */
 export interface LoadRow extends LoadResult {
-  readonly ratio: { readonly value: number; readonly to: 'http' | 'floor' | 'floor (no cache)' } | null;
+  readonly ratio: { readonly value: number; readonly to: 'http' | 'floor' | 'floor (no cache)' | 'resolve' } | null;
+}
+
+/** The fairness load: the expensive requests tried, the one sent, and the trivial query's p50 idle and beside it. */
+export interface FairnessReport {
+  /** QUERY_LIMITS.cost when the requests were sized. */
+  readonly costLimit: number;
+  readonly candidates: {
+    readonly name: string;
+    readonly size: string;
+    readonly cost: number | null;
+    readonly ms: number;
+    readonly bytes: number;
+  }[];
+  readonly dropped: { readonly name: string; readonly reason: string }[];
+  /** The name of the candidate the load sent: the slowest per request. */
+  readonly chosen: string;
+  readonly connections: number;
+  readonly idleP50Ms: number;
+  readonly loadedP50Ms: number;
+  /** loaded / idle p50. */
+  readonly ratio: number | null;
+}
+
+/** The churn load: how long it ran, its shapes, and the server's RSS. */
+export interface ChurnReport {
+  readonly seconds: number;
+  readonly shapes: string[];
+  readonly rssMaxBytes: number;
+  readonly rssAfterBytes: number;
 }
 
 /** The report of a full run (all five loads on one registry). */
@@ -64,6 +102,12 @@ export interface FullReport {
   readonly impacts: ImpactPreview[];
   /** Subscription events delivered during the write load, by number of subscribers. */
   readonly delivery: (DeliveryResult & { readonly writesPerSecond: number })[];
+  readonly fairness: FairnessReport | null;
+  readonly churn: ChurnReport | null;
+  /** The second server, with BENCH_FREE_READS=1, that served the "(free data)" rows. */
+  readonly freeServer: { readonly startupMs: number; readonly rssMaxBytes: number } | null;
+  /** The paced writer's asked rate during resolve+writes (the achieved one is its row's req/s). */
+  readonly writesPerSecondAsked: number;
   readonly targets: TargetCheck[];
   readonly errors: boolean;
   readonly elapsedMs: number;
@@ -109,14 +153,29 @@ export function machineInfo(): MachineInfo {
   };
 }
 
-/** Adds each load's ratio: floor to http, every other server load to floor. */
+/** Loads that have no ratio: the paced writer and the fairness rows (their figure is the p50 ratio below the table). */
+const WITHOUT_RATIO: readonly LoadName[] = [
+  'http',
+  'writer (beside resolve+writes)',
+  'fairness: { __typename } idle',
+  'fairness: { __typename } beside expensive',
+  'fairness: expensive',
+];
+
+/**
+ * Adds each load's ratio: floor to http, "(no cache)" loads to the uncached floor, resolve+writes to resolve, every
+ * other server load (the "(free data)" ones included) to the floor.
+ */
 export function withRatios(loads: readonly LoadResult[]): LoadRow[] {
   const rate = (name: LoadName) => loads.find((l) => l.name === name)?.requestsPerSecond ?? null;
   const http = rate('http');
   const floor = rate('floor');
   const freshFloor = rate('floor (no cache)');
+  const resolve = rate('resolve');
   return loads.map((load) => {
-    if (load.name === 'http') return { ...load, ratio: null };
+    if (WITHOUT_RATIO.includes(load.name)) return { ...load, ratio: null };
+    if (load.name === 'resolve+writes')
+      return { ...load, ratio: resolve ? { value: load.requestsPerSecond / resolve, to: 'resolve' } : null };
     if (load.name === 'floor' || load.name === 'floor (no cache)')
       return { ...load, ratio: http ? { value: load.requestsPerSecond / http, to: 'http' } : null };
     if (load.name.endsWith('(no cache)'))
@@ -129,7 +188,14 @@ export function withRatios(loads: readonly LoadResult[]): LoadRow[] {
 }
 
 /** The targets for a full run. Informational: they never change the exit code. */
-export function fullTargets(rows: readonly LoadRow[], server: FullReport['server']): TargetCheck[] {
+export function fullTargets(
+  rows: readonly LoadRow[],
+  server: FullReport['server'],
+  extra: { readonly fairness: FairnessReport | null; readonly churn: ChurnReport | null } = {
+    fairness: null,
+    churn: null,
+  },
+): TargetCheck[] {
   const row = (name: LoadName) => rows.find((r) => r.name === name);
   const ratioCheck = (name: LoadName, min: number, to: string): TargetCheck => {
     const ratio = row(name)?.ratio?.value;
@@ -167,7 +233,33 @@ export function fullTargets(rows: readonly LoadRow[], server: FullReport['server
       measured: `${(server.startupMs / 1000).toFixed(2)} s`,
       pass: server.startupMs <= TARGETS.startupMs,
     },
+    ratioCheck('unique-resolve', TARGETS.uniqueResolveToFloor, 'floor'),
+    ratioCheck('unique-dashboard', TARGETS.uniqueDashboardToFloor, 'floor'),
+    {
+      ...ratioCheck('resolve+writes', TARGETS.resolveWithWritesToResolve, 'resolve'),
+      target: `resolve+writes ≥ ${TARGETS.resolveWithWritesToResolve} × resolve req/s (a resource registered ${writerNote(rows)})`,
+    },
+    extra.churn
+      ? {
+          target: `server RSS ≤ ${mb(TARGETS.churnRssBytes)} MB under ${extra.churn.seconds} s of unique queries (churn)`,
+          measured: `${mb(extra.churn.rssMaxBytes)} MB (peak)`,
+          pass: extra.churn.rssMaxBytes <= TARGETS.churnRssBytes,
+        }
+      : { target: `churn: server RSS ≤ ${mb(TARGETS.churnRssBytes)} MB`, measured: 'not measured', pass: null },
+    extra.fairness && extra.fairness.ratio !== null
+      ? {
+          target: `{ __typename } p50 beside ${extra.fairness.connections} connections of "${extra.fairness.chosen}" ≤ ${TARGETS.fairnessP50Ratio} × idle p50`,
+          measured: `${ms(extra.fairness.loadedP50Ms)} ms vs ${ms(extra.fairness.idleP50Ms)} ms idle = ${extra.fairness.ratio.toFixed(1)}×`,
+          pass: extra.fairness.ratio <= TARGETS.fairnessP50Ratio,
+        }
+      : { target: `fairness: p50 ≤ ${TARGETS.fairnessP50Ratio} × idle`, measured: 'not measured', pass: null },
   ];
+}
+
+/** "20 times a second (achieved 19.8/s)", from the writer's row. */
+function writerNote(rows: readonly LoadRow[]): string {
+  const writer = rows.find((r) => r.name === 'writer (beside resolve+writes)');
+  return writer ? `by a paced writer, achieved ${writer.requestsPerSecond.toFixed(1)} writes/s` : 'by a paced writer';
 }
 
 /** The growth target: resolve p50 at the largest size at most 1.3 × at the smallest. */
@@ -213,9 +305,57 @@ export function fullTable(report: FullReport): string {
     `Registry: ${formatSize(r.size)} (seed ${r.seed}): ${describeCounts(r.counts)}; ${mb(r.bytes)} MB file, ${r.generatedMs === null ? 'cached' : `generated in ${(r.generatedMs / 1000).toFixed(2)} s`}.`,
     `Resolve pairs: ${describeMix(report.resolvePairs)}.`,
     `${report.options.connections} connections, ${report.options.durationSeconds} s per load after ${report.options.warmupSeconds} s of warm-up; ${report.machine.cpus} × ${report.machine.cpuModel}, Node ${report.machine.node}; ${report.date}.`,
+    ...newLoadNotes(report),
     ...busyMachineNote(report.loads),
   );
   return lines.join('\n');
+}
+
+/** One line each on resolve+writes, the free-data headroom, the fairness load and the churn load. */
+function newLoadNotes(report: FullReport): string[] {
+  const row = (name: LoadName) => report.loads.find((l) => l.name === name);
+  const notes: string[] = [];
+  const writer = row('writer (beside resolve+writes)');
+  if (writer)
+    notes.push(
+      `resolve+writes: a writer registered a resource every ${Math.round(1000 / report.writesPerSecondAsked)} ms (asked ${report.writesPerSecondAsked}/s, achieved ${writer.requestsPerSecond.toFixed(1)}/s, write p50 ${ms(writer.latencyMs.p50)} ms); its ratio is to resolve without writes.`,
+    );
+  const headroom = (name: 'unique-resolve' | 'unique-dashboard') => {
+    const real = row(name)?.requestsPerSecond;
+    const free = row(`${name} (free data)`)?.requestsPerSecond;
+    return real && free ? `${name} ${(free / real).toFixed(2)}×` : null;
+  };
+  const free = [headroom('unique-resolve'), headroom('unique-dashboard')].filter((h) => h !== null);
+  if (report.freeServer && free.length > 0)
+    notes.push(
+      `Free data (a second server, BENCH_FREE_READS=1: repeated reads from memory, read-only loads; start-up ${(report.freeServer.startupMs / 1000).toFixed(2)} s, RSS max ${mb(report.freeServer.rssMaxBytes)} MB): the same unique loads went ${free.join(', ')} as fast as on real data.`,
+    );
+  if (report.fairness) {
+    const answers = (name: LoadName) => int(row(name)?.requestsCompleted ?? 0);
+    notes.push(
+      `Fairness: { __typename } past the response cache, one request at a time: p50 ${ms(report.fairness.idleP50Ms)} ms idle (${answers('fairness: { __typename } idle')} answers), ${ms(report.fairness.loadedP50Ms)} ms (${answers('fairness: { __typename } beside expensive')} answers) beside ${report.fairness.connections} connections sending "${report.fairness.chosen}" (the slowest per request of the table below; ${answers('fairness: expensive')} of them completed in the measured run).`,
+    );
+  }
+  if (report.churn)
+    notes.push(
+      `Churn: ${report.churn.seconds} s of unique query texts (${report.churn.shapes.join('; ')}); server RSS peak ${mb(report.churn.rssMaxBytes)} MB, ${mb(report.churn.rssAfterBytes)} MB after.`,
+    );
+  return notes;
+}
+
+/** The expensive requests the fairness load sized and timed, as a Markdown table. */
+export function fairnessTable(fairness: FairnessReport | null): string {
+  if (!fairness) return '';
+  const rows = fairness.candidates.map(
+    (c) =>
+      `| ${c.name}${c.name === fairness.chosen ? ' (sent)' : ''} | ${c.size} | ${c.cost === null ? '—' : int(c.cost)} | ${ms(c.ms)} | ${int(c.bytes / 1024)} |`,
+  );
+  for (const d of fairness.dropped) rows.push(`| ${d.name} (not used) | ${d.reason} | — | — | — |`);
+  return [
+    `| Most expensive allowed request (cost limit ${int(fairness.costLimit)}) | Size | Estimated cost | ms per request (alone) | KB |`,
+    '|---|---|---:|---:|---:|',
+    ...rows,
+  ].join('\n');
 }
 
 /** The Markdown table of a growth run. */

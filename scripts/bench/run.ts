@@ -1,14 +1,20 @@
 /**
- * The two kinds of benchmark run. A full run measures the five loads (http,
- * floor, resolve, dashboard, write) on one registry; a growth run (`--sizes`)
- * measures only the resolve load on a registry of each size. Both work on a
- * throw-away copy of the cached database, so the write load never changes
- * the cache, and both stop every process they started.
+ * The two kinds of benchmark run. A full run measures every load on one
+ * registry: http; then on the server floor, resolve and dashboard (cached and
+ * past the cache), the matrix, unique-resolve and unique-dashboard,
+ * resolve+writes, fairness, churn, write with 1/10/100 subscribers and the
+ * impact previews; then unique-resolve and unique-dashboard again on a second
+ * server with BENCH_FREE_READS=1 ("free data", read-only loads only). A
+ * growth run (`--sizes`) measures only the resolve load on a registry of each
+ * size. Both work on a throw-away copy of the cached database, so the writes
+ * never change the cache, and both stop every process they started.
  */
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { cachedRegistry, removeDatabaseFiles, type CachedRegistry } from './generate';
+import { chooseExpensiveRequests, TRIVIAL_QUERY } from './fairness';
 import { measureImpacts, type ImpactPreview } from './impacts';
+import { startPacedClient } from './paced-client';
 import { openSubscribers } from './subscribers';
 import { hasErrors, NO_CACHE, runLoad, type LoadDefinition, type LoadResult, type LoadSettings } from './loads';
 import { loadRegistryModel, type RegistryModel } from './model';
@@ -20,6 +26,7 @@ import {
   startHttpBaseline,
   waitForSubscribers,
   startRegistryServer,
+  waitUntilQuiet,
   type RegistryServer,
 } from './processes';
 import { Random } from './random';
@@ -30,30 +37,48 @@ import {
   mb,
   describeMix,
   withRatios,
+  type FairnessReport,
   type FullReport,
   type GrowthReport,
   type GrowthStep,
   type RegistryInfo,
 } from './report';
 import {
+  CHURN_SHAPES,
   chooseResolvePairs,
+  churnRequests,
   dashboardRequests,
   FLOOR_QUERY,
   graphqlBody,
   matrixRequests,
   verifyMatrix,
   resolveRequests,
+  resourceWriteRequests,
+  uniqueRequests,
+  verifyChurn,
   verifyDashboard,
   verifyFloor,
   verifyResolve,
+  verifyResourceWrite,
   verifyWrite,
   writeRequests,
+  type ExpectedPage,
   type ExpectedSlot,
+  type PreparedRequest,
   type ResolveMix,
 } from './workloads';
 
 /** How many distinct resolving pairs to look for. */
 const RESOLVE_PAIRS = 5000;
+
+/** The paced writer's rate during resolve+writes. */
+export const WRITES_PER_SECOND = 20;
+
+/** The churn load runs this many times as long as the other loads: 60 s at the default 10 s (6 s with --quick). */
+export const CHURN_DURATION_FACTOR = 6;
+
+/** How many connections send the most expensive allowed request in the fairness load. */
+export const FAIRNESS_CONNECTIONS = 10;
 
 /** Progress goes to stderr; the report goes to stdout. */
 export function progress(message: string): void {
@@ -112,10 +137,11 @@ async function withServer<T>(
   root: string,
   registry: PreparedRegistry,
   work: (server: RegistryServer) => Promise<T>,
+  extraEnv: Record<string, string> = {},
 ): Promise<T> {
   const file = workingCopy(root, registry.cached.path);
   try {
-    const server = await startRegistryServer(root, file);
+    const server = await startRegistryServer(root, file, extraEnv);
     progress(`server pid ${server.process.pid} ready in ${(server.startupMs / 1000).toFixed(2)} s`);
     try {
       return await work(server);
@@ -156,10 +182,131 @@ function resolveLoad(
   };
 }
 
-/** Sends every resolve request once (10 at a time, past the response cache), so the server's record cache is warm. */
-async function prime(server: RegistryServer, registry: PreparedRegistry): Promise<void> {
-  const bodies = resolveRequests(registry.pairs).map((r) => r.body);
-  progress(`resolve: priming with ${bodies.length} requests…`);
+/** The resolve requests, every body unique by an unused variable. */
+function uniqueResolveLoad(
+  name: 'unique-resolve' | 'unique-resolve (free data)',
+  server: RegistryServer,
+  registry: PreparedRegistry,
+  random: Random,
+  tag: string,
+): LoadDefinition<ExpectedSlot[]> {
+  return {
+    name,
+    url: server.graphqlUrl,
+    next: uniqueRequests(resolveRequests(registry.pairs), random.derive(name), tag),
+    verify: verifyResolve,
+    verifyEvery: 10,
+  };
+}
+
+/** The dashboard pages, every body unique by an unused variable. */
+function uniqueDashboardLoad(
+  name: 'unique-dashboard' | 'unique-dashboard (free data)',
+  server: RegistryServer,
+  pages: readonly PreparedRequest<ExpectedPage>[],
+  random: Random,
+  tag: string,
+): LoadDefinition<ExpectedPage> {
+  return {
+    name,
+    url: server.graphqlUrl,
+    next: uniqueRequests(pages, random.derive(name), tag),
+    verify: verifyDashboard,
+    verifyEvery: 10,
+  };
+}
+
+/**
+ * The fairness load: `{ __typename }` past the response cache from one connection, idle, then again while 10
+ * connections send the slowest of the most expensive requests the limits allow (chosen and timed first).
+ */
+async function measureFairness(
+  server: RegistryServer,
+  registry: PreparedRegistry,
+  at: LoadSettings,
+  loads: LoadResult[],
+): Promise<FairnessReport> {
+  const trivialBody = graphqlBody(TRIVIAL_QUERY);
+  // One client, one request at a time, past the response cache; stopping waits for the request in flight, so a probe
+  // stuck behind the expensive requests for the whole run still counts.
+  const probe = async (
+    name: 'fairness: { __typename } idle' | 'fairness: { __typename } beside expensive',
+    seconds: number,
+  ): Promise<LoadResult> => {
+    progress(`${name}: ${seconds} s, one request at a time…`);
+    const client = startPacedClient({
+      url: server.graphqlUrl,
+      headers: NO_CACHE,
+      perSecond: Infinity,
+      next: () => ({ body: trivialBody, expect: null }),
+      verify: verifyFloor,
+    });
+    await sleep(seconds * 1000);
+    const result = await client.stop(name);
+    progress(
+      `${name}: ${result.requestsCompleted} answers, p50 ${result.latencyMs.p50.toFixed(2)} ms, p99 ${result.latencyMs.p99.toFixed(2)} ms` +
+        (hasErrors(result) ? ' — ERRORS' : ''),
+    );
+    return result;
+  };
+  await probe('fairness: { __typename } idle', at.warmupSeconds); // warm-up, not reported
+  const idle = await probe('fairness: { __typename } idle', at.durationSeconds);
+  loads.push(idle);
+
+  progress('fairness: sizing the most expensive allowed requests to the cost limit…');
+  const choice = await chooseExpensiveRequests(server.graphqlUrl, registry.model);
+  for (const c of choice.candidates)
+    progress(`  ${c.name}: ${c.size}; cost ${c.cost ?? '?'}; ${c.ms.toFixed(1)} ms, ${Math.round(c.bytes / 1024)} KB`);
+  for (const d of choice.dropped) progress(`  ${d.name}: not used: ${d.reason}`);
+  progress(`  slowest: ${choice.chosen.name}`);
+
+  const expensiveBody = graphqlBody(choice.chosen.query);
+  const expensive: LoadDefinition<null> = {
+    name: 'fairness: expensive',
+    url: server.graphqlUrl,
+    next: () => ({ body: expensiveBody, expect: null }),
+    fixed: true,
+    verify: () => null,
+    verifyEvery: 1,
+    headers: NO_CACHE,
+    // Ten requests that each take a good part of a second alone queue behind one another: allow them time.
+    timeoutSeconds: 120,
+  };
+  // The probe starts when the expensive load's warm-up ends, and measures as long as it does.
+  const [heavy, loaded] = await Promise.all([
+    measured(expensive, { ...at, connections: FAIRNESS_CONNECTIONS }),
+    sleep(at.warmupSeconds * 1000).then(() => probe('fairness: { __typename } beside expensive', at.durationSeconds)),
+  ]);
+  loads.push(loaded, heavy);
+  // The expensive requests still in flight when autocannon stopped must not run into the next load.
+  const waited = await waitUntilQuiet(server.process.pid);
+  if (waited > 500)
+    progress(`fairness: waited ${(waited / 1000).toFixed(1)} s for the server to finish the abandoned requests`);
+  const idleP50 = idle.latencyMs.p50;
+  const loadedP50 = loaded.latencyMs.p50;
+  return {
+    costLimit: choice.costLimit,
+    candidates: choice.candidates.map(({ query: _query, ...rest }) => rest),
+    dropped: choice.dropped,
+    chosen: choice.chosen.name,
+    connections: FAIRNESS_CONNECTIONS,
+    idleP50Ms: idleP50,
+    loadedP50Ms: loadedP50,
+    ratio: idleP50 > 0 ? loadedP50 / idleP50 : null,
+  };
+}
+
+/**
+ * Sends every resolve request once (10 at a time, past the response cache), so the server's record cache is warm;
+ * with `pages`, every dashboard page too.
+ */
+async function prime(
+  server: RegistryServer,
+  registry: PreparedRegistry,
+  pages: readonly PreparedRequest<ExpectedPage>[] = [],
+): Promise<void> {
+  const bodies = [...resolveRequests(registry.pairs), ...pages].map((r) => r.body);
+  progress(`priming with ${bodies.length} requests${pages.length > 0 ? ' (resolve pairs and dashboard pages)' : ''}…`);
   let next = 0;
   await Promise.all(
     Array.from({ length: 10 }, async () => {
@@ -221,6 +368,9 @@ export async function runFull(root: string, options: BenchOptions): Promise<Full
   let server: FullReport['server'] = { startupMs: 0, rssMaxBytes: 0, rssAfterBytes: 0 };
   let impacts: ImpactPreview[] = [];
   const delivery: FullReport['delivery'] = [];
+  let fairness: FairnessReport | null = null;
+  let churnInfo: FullReport['churn'] = null;
+  let freeServer: FullReport['freeServer'] = null;
   await withServer(root, registry, async (running) => {
     const at = settings(options, running);
     const floorBody = graphqlBody(FLOOR_QUERY);
@@ -294,14 +444,64 @@ export async function runFull(root: string, options: BenchOptions): Promise<Full
         at,
       ),
     );
-    const nextTool = writeRequests(registry.model, random.derive('write'), `run-${Date.now().toString(36)}`);
+    // Every body unique, by a variable the query does not declare: no cache keyed by the body can serve it.
+    const tag = `run-${Date.now().toString(36)}`;
+    loads.push(await measured(uniqueResolveLoad('unique-resolve', running, registry, random, `${tag}-r`), at));
+    loads.push(await measured(uniqueDashboardLoad('unique-dashboard', running, pages, random, `${tag}-d`), at));
+
+    // The cached resolve load again, while a writer registers a resource 20 times a second.
+    const admin = { authorization: `Bearer ${BENCH_ADMIN_TOKEN}` };
+    const writer = startPacedClient({
+      url: running.graphqlUrl,
+      headers: admin,
+      perSecond: WRITES_PER_SECOND,
+      next: resourceWriteRequests(registry.model, random.derive('resource-writes'), tag),
+      verify: verifyResourceWrite,
+    });
+    let withWrites: LoadResult | null = null;
+    try {
+      withWrites = await measured({ ...resolveLoad(running, registry, random), name: 'resolve+writes' }, at);
+    } finally {
+      const written = await writer.stop('writer (beside resolve+writes)');
+      progress(
+        `writer: ${written.requestsPerSecond.toFixed(1)} writes/s (asked ${WRITES_PER_SECOND}), p50 ${written.latencyMs.p50.toFixed(2)} ms` +
+          (hasErrors(written) ? ' — ERRORS' : ''),
+      );
+      if (withWrites) loads.push(withWrites);
+      loads.push(written);
+    }
+
+    fairness = await measureFairness(running, registry, at, loads);
+
+    // Unique query texts of several shapes for a minute: every cache churns; the server's RSS is sampled throughout.
+    const churnSeconds = at.durationSeconds * CHURN_DURATION_FACTOR;
+    const churn = await measured(
+      {
+        name: 'churn',
+        url: running.graphqlUrl,
+        next: churnRequests(registry.model, registry.pairs, random.derive('churn'), `${tag}-c`),
+        verify: verifyChurn,
+        verifyEvery: 10,
+      },
+      { ...at, durationSeconds: churnSeconds },
+    );
+    loads.push(churn);
+    churnInfo = {
+      seconds: churnSeconds,
+      shapes: [...CHURN_SHAPES],
+      rssMaxBytes: churn.rssMaxBytes ?? 0,
+      rssAfterBytes: rssBytes(running.process.pid) ?? 0,
+    };
+    progress(`churn: RSS peak ${mb(churnInfo.rssMaxBytes)} MB, ${mb(churnInfo.rssAfterBytes)} MB after`);
+
+    const nextTool = writeRequests(registry.model, random.derive('write'), tag);
     const writeLoad: LoadDefinition<string> = {
       name: 'write',
       url: running.graphqlUrl,
       next: nextTool,
       verify: verifyWrite,
       verifyEvery: 1,
-      headers: { authorization: `Bearer ${BENCH_ADMIN_TOKEN}` },
+      headers: admin,
     };
     loads.push(await measured(writeLoad, at));
 
@@ -336,6 +536,30 @@ export async function runFull(root: string, options: BenchOptions): Promise<Full
     progress(`server RSS: max ${mb(server.rssMaxBytes)} MB, after the loads ${mb(after)} MB`);
   });
 
+  // The unique loads again, on a second server whose repeated reads cost nothing (BENCH_FREE_READS=1): the headroom
+  // above the data access. Its reads never see writes, so it gets read-only loads only.
+  await withServer(
+    root,
+    registry,
+    async (free) => {
+      // A fresh process against one that has served every load before: twice the warm-up, after the priming pass.
+      const at = { ...settings(options, free), warmupSeconds: options.warmupSeconds * 2 };
+      const pages = dashboardRequests(registry.model);
+      await prime(free, registry, pages);
+      const tag = `free-${Date.now().toString(36)}`;
+      const before = loads.length;
+      loads.push(
+        await measured(uniqueResolveLoad('unique-resolve (free data)', free, registry, random, `${tag}-r`), at),
+      );
+      loads.push(
+        await measured(uniqueDashboardLoad('unique-dashboard (free data)', free, pages, random, `${tag}-d`), at),
+      );
+      const during = Math.max(0, ...loads.slice(before).map((l) => l.rssMaxBytes ?? 0));
+      freeServer = { startupMs: free.startupMs, rssMaxBytes: Math.max(during, rssBytes(free.process.pid) ?? 0) };
+    },
+    { BENCH_FREE_READS: '1' },
+  );
+
   const rows = withRatios(loads);
   return {
     kind: 'full',
@@ -348,7 +572,11 @@ export async function runFull(root: string, options: BenchOptions): Promise<Full
     loads: rows,
     impacts,
     delivery,
-    targets: fullTargets(rows, server),
+    fairness,
+    churn: churnInfo,
+    freeServer,
+    writesPerSecondAsked: WRITES_PER_SECOND,
+    targets: fullTargets(rows, server, { fairness, churn: churnInfo }),
     errors: loads.some(hasErrors),
     elapsedMs: performance.now() - started,
   };

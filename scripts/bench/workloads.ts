@@ -357,3 +357,194 @@ export function verifyMatrix(body: string, expected: ExpectedMatrix): string | n
   if (cells.length !== expected.cells) return `${cells.length} cells, expected ${expected.cells}`;
   return null;
 }
+
+// --- unique bodies, paced writes, churn ----------------------------------------
+
+/**
+ * The variable the unique loads add to every body. No query declares it, so
+ * graphql-js ignores it and the execution is exactly that of the original
+ * request, while the body, and every cache key made from it (the response
+ * cache's, the cost memo's), is new each time.
+ */
+export const UNIQUE_VARIABLE = 'benchUnique';
+
+/**
+ * Requests drawn at random from `requests`, each with a fresh counter in the
+ * unused variable: `"benchUnique": "<tag>-<n>"`. The bodies must carry a
+ * `variables` object (the resolve and dashboard bodies do); the counter is
+ * spliced in as the last entry, without parsing the body again.
+ */
+export function uniqueRequests<E>(
+  requests: readonly PreparedRequest<E>[],
+  random: Random,
+  tag: string,
+): () => PreparedRequest<E> {
+  if (requests.length === 0) throw new Error('no requests to make unique');
+  const heads = requests.map((request) => {
+    const text = request.body.toString('utf8');
+    if (!text.endsWith('}}') || !text.includes('"variables":{'))
+      throw new Error(`a unique body needs a variables object last: ${text.slice(0, 80)}…`);
+    return { head: text.endsWith('{}}') ? text.slice(0, -2) : `${text.slice(0, -2)},`, expect: request.expect };
+  });
+  let counter = 0;
+  return () => {
+    const { head, expect } = random.pick(heads);
+    return { body: Buffer.from(`${head}"${UNIQUE_VARIABLE}":"${tag}-${++counter}"}}`), expect };
+  };
+}
+
+export const REGISTER_RESOURCE_QUERY = `mutation RegisterResource($input: RegisterResourceInput!) {
+  registerResource(input: $input) { resource { id name } }
+}`;
+
+/** registerResource bodies with fresh, unique names, each of a random existing type. */
+export function resourceWriteRequests(
+  model: RegistryModel,
+  random: Random,
+  runTag: string,
+): () => PreparedRequest<string> {
+  let counter = 0;
+  return () => {
+    const name = `bench-write/${runTag}/resource-${++counter}`;
+    const type = random.pick(model.types).name;
+    return { body: graphqlBody(REGISTER_RESOURCE_QUERY, { input: { name, type } }), expect: name };
+  };
+}
+
+/** The registered resource comes back with its name and an id. */
+export function verifyResourceWrite(body: string, expectedName: string): string | null {
+  const resource = (JSON.parse(body) as { data?: { registerResource?: { resource?: { id?: string; name?: string } } } })
+    .data?.registerResource?.resource;
+  if (!resource || resource.name !== expectedName)
+    return `registerResource returned ${JSON.stringify(resource)}, expected name ${expectedName}`;
+  if (typeof resource.id !== 'string' || resource.id.length === 0) return 'registerResource returned no id';
+  return null;
+}
+
+/** What one churn answer must hold: under which alias, and a check of the aliased value. */
+export interface ExpectedChurn {
+  readonly alias: string;
+  readonly shape: string;
+  check(value: unknown): string | null;
+}
+
+/** The shapes of the churn load, each with a query text that differs from request to request. */
+export const CHURN_SHAPES = [
+  'resolveBindings under a fresh alias',
+  'a tools page with a literal page size',
+  'a resource by its name as a literal',
+  'a project and its links by its name as a literal',
+] as const;
+
+/**
+ * The churn load: unique query texts of several shapes, so that nothing is
+ * ever served twice and every cache keeps taking new entries: the response
+ * cache (a new body), Apollo's parsed-document cache and the cost memo (a new
+ * text: a fresh alias, a literal page size, a literal name), and the
+ * server's record cache (resources and projects picked at random over the
+ * whole registry). Each body also carries the unused unique variable.
+ */
+export function churnRequests(
+  model: RegistryModel,
+  pairs: readonly ResolvePair[],
+  random: Random,
+  tag: string,
+): () => PreparedRequest<ExpectedChurn> {
+  const toolNames = model.tools.map((t) => t.name).sort(compareNames);
+  let counter = 0;
+  const shapes: ((alias: string) => { query: string; variables: Record<string, unknown>; expect: ExpectedChurn })[] = [
+    (alias) => {
+      const pair = random.pick(pairs);
+      return {
+        query: `query Churn($tool: String!, $project: String!, $params: [BindingParamInput!]) {
+  ${alias}: resolveBindings(tool: $tool, project: $project, params: $params) { slotName bindingMode resourceId resource { name } deferred access }
+}`,
+        variables: { tool: pair.tool, project: pair.project, params: pair.params.length > 0 ? pair.params : null },
+        expect: {
+          alias,
+          shape: CHURN_SHAPES[0],
+          check: (value) => verifyResolve(JSON.stringify({ data: { resolveBindings: value } }), pair.expected),
+        },
+      };
+    },
+    (alias) => {
+      const start = random.int(0, Math.max(0, toolNames.length - 1));
+      const first = random.int(1, DASHBOARD_PAGE_SIZE);
+      const edges = Math.min(first, toolNames.length - start);
+      return {
+        query: `query Churn($after: String) {
+  ${alias}: tools(first: ${first}, after: $after) {
+    edges { node { id name resourceSlots { name access binding resourceType { name ancestors { name } } staticResource { name } } } }
+    pageInfo { hasNextPage endCursor }
+  }
+}`,
+        variables: { after: start === 0 ? null : encodeCursor(toolNames[start - 1]) },
+        expect: {
+          alias,
+          shape: CHURN_SHAPES[1],
+          check: (value) => {
+            const got = (value as { edges?: { node?: { name?: string } }[] } | null)?.edges;
+            if (!Array.isArray(got)) return 'no edges';
+            if (got.length !== edges) return `${got.length} tools, expected ${edges}`;
+            return got[0]?.node?.name === toolNames[start]
+              ? null
+              : `page starts at ${got[0]?.node?.name}, expected ${toolNames[start]}`;
+          },
+        },
+      };
+    },
+    (alias) => {
+      const resource = random.pick(model.resources);
+      return {
+        query: `query Churn {
+  ${alias}: resource(ref: ${JSON.stringify(resource.name)}) { id name shortName type { name ancestors { name } } usedBy { links { alias project { name } } staticBindings { slotName tool { name } } } }
+}`,
+        variables: {},
+        expect: {
+          alias,
+          shape: CHURN_SHAPES[2],
+          check: (value) => {
+            const got = value as { id?: string; name?: string } | null;
+            return got?.id === resource.id && got.name === resource.name
+              ? null
+              : `got ${JSON.stringify(got)?.slice(0, 100)}, expected ${resource.name}`;
+          },
+        },
+      };
+    },
+    (alias) => {
+      const project = random.pick(model.projects);
+      return {
+        query: `query Churn {
+  ${alias}: project(ref: ${JSON.stringify(project.name)}) { id name resources { alias resource { name type { name ancestors { name } } } } }
+}`,
+        variables: {},
+        expect: {
+          alias,
+          shape: CHURN_SHAPES[3],
+          check: (value) => {
+            const got = value as { name?: string; resources?: unknown[] } | null;
+            if (got?.name !== project.name) return `got project ${got?.name}, expected ${project.name}`;
+            return Array.isArray(got.resources) && got.resources.length === project.links.length
+              ? null
+              : `${got.resources?.length} links, expected ${project.links.length}`;
+          },
+        },
+      };
+    },
+  ];
+  return () => {
+    const n = ++counter;
+    const alias = `c${tag.replace(/[^A-Za-z0-9_]/g, '_')}_${n}`;
+    const { query, variables, expect } = shapes[n % shapes.length](alias);
+    return { body: graphqlBody(query, { ...variables, [UNIQUE_VARIABLE]: `${tag}-${n}` }), expect };
+  };
+}
+
+/** A churn answer holds the expected value under its alias. */
+export function verifyChurn(body: string, expected: ExpectedChurn): string | null {
+  const data = (JSON.parse(body) as { data?: Record<string, unknown> }).data;
+  if (!data || !(expected.alias in data)) return `no ${expected.alias} in the answer (${expected.shape})`;
+  const problem = expected.check(data[expected.alias]);
+  return problem === null ? null : `${expected.shape}: ${problem}`;
+}

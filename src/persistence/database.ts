@@ -4,7 +4,13 @@ import { dataSourceOptions } from './data-source';
 import { isDatabaseUnavailable, isTransientConflict } from './sql-errors';
 import { SqlDialect, toDialect, type QueryFn } from './sql';
 import { StatementCounter, type PersistenceLog } from './statement-counter';
-import { openPostgresReader, openSqliteReader, typeormReader, type ReadConnection } from './read-connection';
+import {
+  memoizedReads,
+  openPostgresReader,
+  openSqliteReader,
+  typeormReader,
+  type ReadConnection,
+} from './read-connection';
 import { realFileOf, unwritablePart } from './sqlite-file';
 import { REGISTRY_STATE } from './tables';
 
@@ -45,14 +51,22 @@ export class Database {
     this.read = reads.query;
   }
 
-  /** Opens the connections. Nothing is migrated yet. */
-  static async open(config: DatabaseConfig, log?: PersistenceLog): Promise<Database> {
+  /**
+   * Opens the connections. Nothing is migrated yet. `freeReads` (BENCH_FREE_READS, benchmarks only) answers
+   * repeated read statements from memory: see memoizedReads.
+   */
+  static async open(
+    config: DatabaseConfig,
+    log?: PersistenceLog,
+    options: { readonly freeReads?: boolean } = {},
+  ): Promise<Database> {
     const counter = new StatementCounter(log);
     const writer = new DataSource(dataSourceOptions(config, { logger: counter }));
     await writer.initialize();
     try {
       const sqliteFile = config.kind === 'sqlite' && config.path !== ':memory:' ? realFileOf(config.path) : null;
-      return new Database(writer, openReads(config, writer, counter, log), counter, sqliteFile);
+      const reads = openReads(config, writer, counter, log);
+      return new Database(writer, options.freeReads ? memoizedReads(reads) : reads, counter, sqliteFile);
     } catch (error) {
       await writer.destroy();
       throw error;

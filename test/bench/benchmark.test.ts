@@ -1,5 +1,6 @@
 // The benchmark's own pieces (scripts/bench): its command line, its seeded generator, the registry it
-// builds, and that the requests it chooses offline get the answers it expects from the real server.
+// builds, and that the requests it chooses offline (every load's, the unique, churn, paced-writer and fairness ones
+// included) get the answers it expects from the real server, and a BENCH_FREE_READS server answering repeats from memory.
 // No timings are asserted anywhere.
 import { expect } from 'chai';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
@@ -8,19 +9,31 @@ import { join } from 'node:path';
 import { checkResourceName, checkSlotName, checkTypeName, isIdRef } from '../../src/core/grammar';
 import { generateRegistry, registryShape } from '../../scripts/bench/generate';
 import { loadRegistryModel, type RegistryModel } from '../../scripts/bench/model';
+import { chooseExpensiveRequests } from '../../scripts/bench/fairness';
+import type { LoadResult } from '../../scripts/bench/loads';
 import { parseBenchArgs, parseSize, QUICK_SIZE, UsageError } from '../../scripts/bench/options';
+import { startPacedClient } from '../../scripts/bench/paced-client';
 import { Random } from '../../scripts/bench/random';
+import { fullTargets, withRatios } from '../../scripts/bench/report';
 import {
+  CHURN_SHAPES,
   chooseResolvePairs,
+  churnRequests,
   dashboardRequests,
   DASHBOARD_QUERY,
   RESOLVE_QUERY,
   resolveRequests,
+  resourceWriteRequests,
+  UNIQUE_VARIABLE,
+  uniqueRequests,
+  verifyChurn,
   verifyDashboard,
   verifyResolve,
+  verifyResourceWrite,
   verifyWrite,
   writeRequests,
 } from '../../scripts/bench/workloads';
+import { QUERY_LIMITS } from '../../src/graphql/query-limits';
 import { sqlite } from '../support/backends';
 import { startServer } from '../support/server';
 
@@ -172,14 +185,25 @@ describe('benchmark: synthetic registry', function () {
     });
     after(() => server.close());
 
-    async function post(body: Buffer): Promise<string> {
-      const response = await fetch(server.url, {
+    async function post(body: Buffer, url = server.url): Promise<string> {
+      const response = await fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body,
       });
       expect(response.status).to.equal(200);
       return response.text();
+    }
+
+    /** POSTs and returns the body and the response cache's verdict (x-registry-cache). */
+    async function postWithCache(body: Buffer): Promise<{ body: string; cache: string | null }> {
+      const response = await fetch(server.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+      expect(response.status).to.equal(200);
+      return { body: await response.text(), cache: response.headers.get('x-registry-cache') };
     }
 
     it('answers the chosen pairs exactly as the core predicted offline', async () => {
@@ -210,6 +234,112 @@ describe('benchmark: synthetic registry', function () {
       );
     });
 
+    it('makes every unique-resolve and unique-dashboard body new, with the same query and the same answer', async () => {
+      const { pairs } = chooseResolvePairs(model, new Random('pairs'), 5);
+      const pages = dashboardRequests(model).slice(0, 2);
+      for (const [requests, verify] of [
+        [resolveRequests(pairs), verifyResolve],
+        [pages, verifyDashboard],
+      ] as const) {
+        const next = uniqueRequests<unknown>(requests, new Random('unique'), 'test');
+        const bodies = new Set<string>();
+        for (let i = 0; i < 12; i++) {
+          const request = next();
+          const sent = JSON.parse(request.body.toString()) as { query: string; variables: Record<string, unknown> };
+          expect(sent.variables[UNIQUE_VARIABLE]).to.equal(`test-${i + 1}`);
+          expect(sent.query).to.not.include(UNIQUE_VARIABLE);
+          bodies.add(request.body.toString());
+          const { body, cache } = await postWithCache(request.body);
+          // Never served from the response cache: each body is new.
+          expect(cache).to.equal('miss');
+          expect((verify as (body: string, expect: unknown) => string | null)(body, request.expect)).to.equal(null);
+        }
+        expect(bodies.size).to.equal(12);
+      }
+    });
+
+    it('registers resources at a steady pace beside a load (resolve+writes), every answer checked', async () => {
+      const writer = startPacedClient({
+        url: server.url,
+        headers: {},
+        perSecond: 20,
+        next: resourceWriteRequests(model, new Random('resource-writes'), 'test'),
+        verify: verifyResourceWrite,
+      });
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      const result = await writer.stop('writer (beside resolve+writes)');
+      expect(result.requestsCompleted).to.be.within(5, 10);
+      expect(result.checks.verified).to.equal(result.requestsCompleted);
+      expect(result.checks.non2xx + result.checks.graphqlErrors + result.checks.wrongBodies).to.equal(0);
+      const wrong = resourceWriteRequests(model, new Random('x'), 'other')();
+      expect(verifyResourceWrite(await post(wrong.body), 'someone/else')).to.be.a('string');
+    });
+
+    it('churns with unique query texts of every shape, each answer checked under its alias', async () => {
+      const { pairs } = chooseResolvePairs(model, new Random('pairs'), 40);
+      const next = churnRequests(model, pairs, new Random('churn'), 'test');
+      const texts = new Set<string>();
+      const shapes = new Set<string>();
+      for (let i = 0; i < 3 * CHURN_SHAPES.length; i++) {
+        const request = next();
+        texts.add((JSON.parse(request.body.toString()) as { query: string }).query);
+        shapes.add(request.expect.shape);
+        const body = await post(request.body);
+        expect(body).to.not.include('"errors"');
+        expect(verifyChurn(body, request.expect), request.expect.shape).to.equal(null);
+        expect(verifyChurn(body, { ...request.expect, alias: 'elsewhere' })).to.be.a('string');
+      }
+      expect(texts.size).to.equal(3 * CHURN_SHAPES.length);
+      expect([...shapes].sort()).to.deep.equal([...CHURN_SHAPES].sort());
+    });
+
+    it('sizes the fairness load’s expensive requests to the current cost limit, all accepted by the server', async () => {
+      const choice = await chooseExpensiveRequests(server.url, model, 1);
+      expect(choice.costLimit).to.equal(QUERY_LIMITS.cost);
+      expect(choice.candidates.map((c) => c.name)).to.include.members(['bindingMatrix', 'full introspection']);
+      for (const candidate of choice.candidates) {
+        if (candidate.cost !== null) expect(candidate.cost, candidate.name).to.be.at.most(QUERY_LIMITS.cost);
+        const body = await post(Buffer.from(JSON.stringify({ query: candidate.query })));
+        expect(body, candidate.name).to.not.include('"errors"');
+      }
+      // The shapes that scale are sized up to the limit, not left small.
+      const matrix = choice.candidates.find((c) => c.name === 'bindingMatrix');
+      expect(matrix?.cost).to.be.greaterThan(QUERY_LIMITS.cost / 2);
+      expect(choice.candidates).to.include(choice.chosen);
+      expect(choice.chosen.ms).to.equal(Math.max(...choice.candidates.map((c) => c.ms)));
+    });
+
+    it('serves repeated reads from memory with BENCH_FREE_READS, for the (free data) rows', async () => {
+      copyFileSync(join(dir, 'a.sqlite'), join(dir, 'free.sqlite'));
+      const free = await startServer(sqlite, {
+        database: { kind: 'sqlite', path: join(dir, 'free.sqlite') },
+        benchFreeReads: true,
+      });
+      try {
+        const { pairs } = chooseResolvePairs(model, new Random('pairs'), 5);
+        const pages = dashboardRequests(model);
+        const requests = [...resolveRequests(pairs), ...pages];
+        // Every body unique (a new tag each time), so the response cache never answers: only the reads can be saved.
+        const statementsFor = async (target: typeof server, tag: string) => {
+          const next = uniqueRequests<unknown>(requests, new Random('free'), tag);
+          const before = target.statements();
+          for (let i = 0; i < requests.length * 3; i++) {
+            const body = await post(next().body, target.url);
+            expect(body).to.not.include('"errors"');
+          }
+          return target.statements() - before;
+        };
+        await statementsFor(free, 'first');
+        // The same reads again: none reaches the database on the free server, while the ordinary one reads the pages.
+        expect(await statementsFor(free, 'again')).to.equal(0);
+        expect(await statementsFor(server, 'ordinary')).to.be.greaterThan(0);
+        expect(verifyDashboard(await post(pages[0].body, free.url), pages[0].expect)).to.equal(null);
+      } finally {
+        await free.close();
+      }
+    });
+
+    // After the loads that read tools pages: the tools it registers sort before the generated ones.
     it('registers fresh, valid tools', async () => {
       const next = writeRequests(model, new Random('write'), 'test');
       for (let i = 0; i < 5; i++) {
@@ -228,5 +358,76 @@ describe('benchmark: synthetic registry', function () {
         .to.have.length(1)
         .and.to.include(DASHBOARD_QUERY);
     });
+  });
+});
+
+describe('benchmark: report of the new loads', () => {
+  const row = (name: LoadResult['name'], requestsPerSecond: number, p50 = 1): LoadResult => ({
+    name,
+    requestsPerSecond,
+    latencyMs: { p50, p99: p50, mean: p50, max: p50 },
+    autocannonLatencyMs: { p50, p99: p50 },
+    requestsSent: 1,
+    requestsCompleted: 1,
+    durationSeconds: 1,
+    sqlStatements: null,
+    sqlPerRequest: null,
+    rssMaxBytes: null,
+    cpuCores: null,
+    checks: {
+      responses: 1,
+      non2xx: 0,
+      graphqlErrors: 0,
+      wrongBodies: 0,
+      verified: 1,
+      connectionErrors: 0,
+      timeouts: 0,
+      samples: [],
+    },
+    warmup: null,
+  });
+
+  it('gives resolve+writes its ratio to resolve, the unique and free-data loads theirs to the floor, and checks each target', () => {
+    const rows = withRatios([
+      row('http', 20_000),
+      row('floor', 10_000),
+      row('resolve', 8_000),
+      row('unique-resolve', 4_000),
+      row('unique-dashboard', 1_000),
+      row('resolve+writes', 6_000),
+      row('writer (beside resolve+writes)', 20),
+      row('unique-resolve (free data)', 5_000),
+      row('fairness: { __typename } idle', 1_000),
+    ]);
+    const ratio = (name: LoadResult['name']) => rows.find((r) => r.name === name)?.ratio;
+    expect(ratio('resolve+writes')).to.deep.equal({ value: 0.75, to: 'resolve' });
+    expect(ratio('unique-resolve')).to.deep.equal({ value: 0.4, to: 'floor' });
+    expect(ratio('unique-resolve (free data)')).to.deep.equal({ value: 0.5, to: 'floor' });
+    expect(ratio('writer (beside resolve+writes)')).to.equal(null);
+    expect(ratio('fairness: { __typename } idle')).to.equal(null);
+
+    const targets = fullTargets(
+      rows,
+      { startupMs: 1000, rssMaxBytes: 200 * 1024 * 1024, rssAfterBytes: 0 },
+      {
+        churn: { seconds: 60, shapes: [], rssMaxBytes: 310 * 1024 * 1024, rssAfterBytes: 0 },
+        fairness: {
+          costLimit: 50_000,
+          candidates: [],
+          dropped: [],
+          chosen: 'bindingMatrix',
+          connections: 10,
+          idleP50Ms: 1,
+          loadedP50Ms: 8,
+          ratio: 8,
+        },
+      },
+    );
+    const verdict = (start: string) => targets.find((t) => t.target.startsWith(start))?.pass;
+    expect(verdict('unique-resolve ≥ 0.4')).to.equal(true);
+    expect(verdict('unique-dashboard ≥ 0.15')).to.equal(false);
+    expect(verdict('resolve+writes ≥ 0.6')).to.equal(true);
+    expect(verdict('server RSS ≤ 300 MB under 60 s')).to.equal(false);
+    expect(verdict('{ __typename } p50 beside 10')).to.equal(true);
   });
 });
