@@ -8,6 +8,7 @@ import {
   BREAK,
   type DocumentNode,
   type ExecutionResult,
+  type GraphQLError,
   type GraphQLSchema,
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
@@ -49,11 +50,17 @@ export interface CheckedRun<TContext> {
   readonly executeWithGraphqlJs: (contextValue: TContext) => Promise<ExecutionResult>;
 }
 
-/**
- * Tests only: called after every compiled run that answered without errors,
- * before the answer is sent, to compare it with graphql-js's.
- */
-export type ExecutionCheck<TContext> = (run: CheckedRun<TContext>) => Promise<void>;
+/** Tests only: what the tests want to see of compiled runs, before each answer is sent. */
+export interface ExecutionCheck<TContext> {
+  /** After every compiled run that answered without errors: to compare it with graphql-js's answer. */
+  compare(run: CheckedRun<TContext>): Promise<void>;
+  /**
+   * A compiled run had errors but graphql-js, run again, had none: the answer
+   * sent is right, but jit and graphql-js disagree on something (e.g. a
+   * Promise-valued property without a resolver), which costs a second run each time.
+   */
+  diverged(request: ExecutionRequest<TContext>, compiledErrors: readonly GraphQLError[]): void;
+}
 
 /** What happened to the operations so far. */
 export interface CompiledExecutionStats {
@@ -63,6 +70,8 @@ export interface CompiledExecutionStats {
   fallback: number;
   /** Compiled runs that had errors, run again by graphql-js for its exact errors. */
   rerun: number;
+  /** Of those, runs graphql-js answered without errors (jit and graphql-js disagreed). */
+  diverged: number;
   /** Queries compiled (cache misses that compiled). */
   compilations: number;
 }
@@ -79,7 +88,7 @@ type Plan = { readonly compiled: CompiledQuery } | { readonly compiled: null; re
  * `extensions.code`) is exactly graphql-js's: jit's errors carry no extensions.
  */
 export class CompiledExecution<TContext> {
-  readonly stats: CompiledExecutionStats = { compiled: 0, fallback: 0, rerun: 0, compilations: 0 };
+  readonly stats: CompiledExecutionStats = { compiled: 0, fallback: 0, rerun: 0, diverged: 0, compilations: 0 };
   private readonly plans: LRUCache<string, Plan>;
 
   constructor(
@@ -112,11 +121,16 @@ export class CompiledExecution<TContext> {
     const result = await compiled.query(undefined, request.contextValue, request.variables ?? {});
     if (result.errors?.length) {
       this.stats.rerun += 1;
-      return this.executeWithGraphqlJs(request, request.contextValue);
+      const rerun = await this.executeWithGraphqlJs(request, request.contextValue);
+      if (!rerun.errors?.length) {
+        this.stats.diverged += 1;
+        this.options.check?.diverged(request, result.errors);
+      }
+      return rerun;
     }
     this.stats.compiled += 1;
     if (this.options.check) {
-      await this.options.check({
+      await this.options.check.compare({
         request,
         result,
         executeWithGraphqlJs: (contextValue) => this.executeWithGraphqlJs(request, contextValue),
