@@ -5,7 +5,9 @@ import { stopAllProcesses } from './support/process-server';
 import { closeAllServers } from './support/server';
 
 export const mochaHooks = {
-  async afterAll() {
+  async afterAll(this: Mocha.Context) {
+    // Dropping every PostgreSQL database of the run takes more than the default 20 s on a loaded machine.
+    this.timeout(120_000);
     await stopAllProcesses();
     await closeAllServers();
     if (!(await postgresAvailable())) {

@@ -12,6 +12,7 @@ import { UpdateToolInput } from '../inputs/update.inputs';
 import { changeRequest, deletePayload, DRY_RUN, objectPayload } from '../mutations';
 import { RegisterToolPayload, UnregisterToolPayload, UpdateToolPayload } from '../types/payloads.type';
 import { fromHierarchy } from '../hierarchy-access';
+import { withCount } from '../selection';
 import { pageRequest, toConnection } from '../pagination';
 import { BindingExplanation } from '../types/binding-explanation.type';
 import { toExplanation } from '../explanation';
@@ -37,9 +38,10 @@ export class ToolResolver {
     @Arg('filter', () => ToolFilter, { nullable: true, description: 'Which tools; all when absent.' })
     filter: ToolFilter | null,
     @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
   ) {
     return toConnection(
-      await ctx.services.tools.list(pageRequest(args, filter), ctx.session, filter?.slotType ?? null),
+      await ctx.services.tools.list(withCount(pageRequest(args, filter), info), ctx.session, filter?.slotType ?? null),
     );
   }
 
