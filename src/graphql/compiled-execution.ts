@@ -8,8 +8,16 @@ import {
   BREAK,
   type DocumentNode,
   type ExecutionResult,
+  getNamedType,
+  isInputObjectType,
+  isInputType,
+  isNonNullType,
+  typeFromAST,
   type GraphQLError,
+  type GraphQLInputObjectType,
+  type GraphQLInputType,
   type GraphQLSchema,
+  type TypeNode,
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { LRUCache } from 'lru-cache';
@@ -183,6 +191,8 @@ export class CompiledExecution<TContext> {
     if (!operation) return { compiled: null, reason: 'no operation' };
     if (operation.operation !== OperationTypeNode.QUERY) return { compiled: null, reason: operation.operation };
     if (readsIntrospection(document)) return { compiled: null, reason: 'introspection' };
+    if (operation.variableDefinitions?.some((definition) => omitsRequiredDefaults(this.schema, definition.type)))
+      return { compiled: null, reason: 'input fields that are required and have a default' };
     const compiled = compileQuery(this.schema, document, operationName ?? undefined, {
       // An error is run again by graphql-js, which gives its own: jit's stacks would be thrown away.
       disablingCapturingStackErrors: true,
@@ -203,6 +213,27 @@ export class CompiledExecution<TContext> {
       }),
     );
   }
+}
+
+/**
+ * True when a variable's type holds, at any depth, an input field that is
+ * non-null and has a default. graphql-jit (0.8) refuses such a field left out
+ * of a variable's value, where graphql-js takes the default: so the operation
+ * runs on graphql-js (registerTool's slot inputs, e.g. in validateTool).
+ */
+export function omitsRequiredDefaults(schema: GraphQLSchema, typeNode: TypeNode): boolean {
+  const type = typeFromAST(schema, typeNode);
+  if (!type) return false;
+  const seen = new Set<GraphQLInputObjectType>();
+  const check = (input: GraphQLInputType): boolean => {
+    const named = getNamedType(input);
+    if (!isInputObjectType(named) || seen.has(named)) return false;
+    seen.add(named);
+    return Object.values(named.getFields()).some(
+      (field) => (isNonNullType(field.type) && field.defaultValue !== undefined) || check(field.type),
+    );
+  };
+  return isInputType(type) && check(type);
 }
 
 /** True when the document asks for `__schema` or `__type` anywhere (introspection runs on graphql-js). */

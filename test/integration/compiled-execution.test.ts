@@ -113,6 +113,18 @@ describe('compiled execution', () => {
     ]);
   });
 
+  it('runs on graphql-js a query whose variables hold required input fields with defaults (jit refuses them left out)', async () => {
+    const query = `query($i: RegisterToolInput!) { validateTool(input: $i) { slot field message } }`;
+    const variables = { i: { name: 'x/t', resourceSlots: [{ name: 'repo', resourceType: 'git-checkout' }] } };
+    const before = stats(compiled);
+    const got = await compiled.gql(query, variables, FRESH);
+    const after = stats(compiled);
+    expect(after.fallback - before.fallback).to.equal(1);
+    expect(after.rerun - before.rerun).to.equal(0);
+    expect(got.body).to.deep.equal({ data: { validateTool: [] } });
+    expect(got.body).to.deep.equal((await plain.gql(query, variables, FRESH)).body);
+  });
+
   it('uses graphql-js only with COMPILED_EXECUTION=false', async () => {
     const before = stats(plain);
     await plain.data(TOOLS, undefined, FRESH);
