@@ -2,12 +2,12 @@ import { Kind, type FieldNode, type GraphQLResolveInfo, type SelectionSetNode } 
 import type { Window } from '../persistence/records';
 
 /**
- * The names of the fields selected under the resolved field (every field
- * node of it, through fragments and inline fragments). A field under
+ * The names of the fields selected under the resolved field, or under the
+ * path of field names below it (every field node of each, through fragments
+ * and inline fragments; by field name, not alias). A field under
  * `@skip`/`@include` counts as selected: the answer may still need it.
  */
-export function selectedFields(info: GraphQLResolveInfo, under?: string): Set<string> {
-  const names = new Set<string>();
+export function selectedFields(info: GraphQLResolveInfo, ...path: string[]): Set<string> {
   const visit = (selectionSet: SelectionSetNode | undefined, collect: (field: FieldNode) => void) => {
     for (const selection of selectionSet?.selections ?? []) {
       if (selection.kind === Kind.FIELD) collect(selection);
@@ -15,12 +15,14 @@ export function selectedFields(info: GraphQLResolveInfo, under?: string): Set<st
       else visit(info.fragments[selection.name.value]?.selectionSet, collect);
     }
   };
-  for (const node of info.fieldNodes) {
-    visit(node.selectionSet, (field) => {
-      if (under === undefined) names.add(field.name.value);
-      else if (field.name.value === under) visit(field.selectionSet, (inner) => names.add(inner.name.value));
-    });
+  let level: readonly FieldNode[] = info.fieldNodes;
+  for (const name of path) {
+    const next: FieldNode[] = [];
+    for (const node of level) visit(node.selectionSet, (field) => field.name.value === name && next.push(field));
+    level = next;
   }
+  const names = new Set<string>();
+  for (const node of level) visit(node.selectionSet, (field) => names.add(field.name.value));
   return names;
 }
 
