@@ -25,6 +25,8 @@ export interface AppConfig {
   readonly introspection: boolean;
   /** Keep whole responses to read-only operations, per registry version (RESPONSE_CACHE, default on). */
   readonly responseCache: boolean;
+  /** Run queries as compiled code (graphql-jit) instead of graphql-js (COMPILED_EXECUTION, default on; absent means on). */
+  readonly compiledExecution?: boolean;
   /** How many changes a subscriber may have waiting before it is dropped as too slow (SUBSCRIPTION_QUEUE, default 1000). */
   readonly subscriptionQueue?: number;
   /** Count SQL statements and expose the count at /debug/sql-stats (benchmarks only). */
@@ -76,6 +78,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     countSql: parseBoolean('BENCH_COUNT_SQL', env.BENCH_COUNT_SQL, false),
     benchFreeReads: parseBoolean('BENCH_FREE_READS', env.BENCH_FREE_READS, false),
     responseCache: parseBoolean('RESPONSE_CACHE', env.RESPONSE_CACHE, true),
+    compiledExecution: parseBoolean('COMPILED_EXECUTION', env.COMPILED_EXECUTION, true),
     subscriptionQueue: parseCount('SUBSCRIPTION_QUEUE', env.SUBSCRIPTION_QUEUE, 1000),
     corsOrigins: parseOrigins(nonEmpty(env.CORS_ORIGINS)),
     httpCacheControl: parseCacheControl(nonEmpty(env.HTTP_CACHE_CONTROL)),

@@ -4,6 +4,8 @@ import { createServices, type Services } from './application/services';
 import { RegistryVersioning } from './application/versioning';
 import { checkConfig, ConfigError, loadConfig, type AppConfig } from './config';
 import { loadDemoData } from './demo/demo-data';
+import { CompiledExecution, type ExecutionCheck } from './graphql/compiled-execution';
+import type { RequestContext } from './graphql/context';
 import { buildRegistrySchema } from './graphql/schema';
 import { createHttpServer } from './http/server';
 import { createLogger } from './logging';
@@ -20,6 +22,8 @@ export interface RunningApp {
   readonly db: Database;
   readonly versioning: RegistryVersioning;
   readonly services: Services;
+  /** How operations run (compiled queries, else graphql-js), with its counts. */
+  readonly execution: CompiledExecution<RequestContext>;
   /** On PostgreSQL, the LISTEN connection that tells this instance of other instances' changes. */
   readonly changeListener: PostgresChangeListener | null;
   /** The migrations this start applied (empty when the database was already current). */
@@ -35,7 +39,13 @@ export interface RunningApp {
  */
 export async function bootstrap(
   config: AppConfig,
-  options: { logger?: Logger; graphiqlDir?: string; dashboardDir?: string } = {},
+  options: {
+    logger?: Logger;
+    graphiqlDir?: string;
+    dashboardDir?: string;
+    /** Tests only: compares each compiled answer with graphql-js's. */
+    executionCheck?: ExecutionCheck<RequestContext>;
+  } = {},
 ): Promise<RunningApp> {
   checkConfig(config);
   const logger = options.logger ?? createLogger(config.logLevel);
@@ -80,9 +90,15 @@ export async function bootstrap(
       logger.info('new registry: loaded the demo data (DEMO_DATA=false skips this)');
     }
 
+    const schema = await buildRegistrySchema();
+    const execution = new CompiledExecution<RequestContext>(schema, {
+      enabled: config.compiledExecution ?? true,
+      check: options.executionCheck,
+    });
     const { fastify } = await createHttpServer({
       config,
-      schema: await buildRegistrySchema(),
+      schema,
+      execution,
       services,
       logger,
       newSession: () => versioning.session(),
@@ -92,6 +108,7 @@ export async function bootstrap(
             '/debug/sql-stats': () => ({
               statements: db.counter.count,
               subscribers: services.feed.size,
+              execution: execution.stats,
               memory: process.memoryUsage(),
             }),
           }
@@ -113,6 +130,7 @@ export async function bootstrap(
       db,
       versioning,
       services,
+      execution,
       changeListener,
       migrationsApplied: applied,
       close: () =>

@@ -1,4 +1,4 @@
-import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
+import { assertInterfaceType, lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
 import { BindingResolver } from './resolvers/binding.resolver';
 import { ChangeResolver } from './resolvers/change.resolver';
@@ -10,6 +10,7 @@ import { ResourceTypeResolver } from './resolvers/resource-type.resolver';
 import { ResourceResolver } from './resolvers/resource.resolver';
 import { ResourceSlotResolver, ToolResolver } from './resolvers/tool.resolver';
 import { authChecker } from './authorization';
+import { nodeTypeName } from './types/node.type';
 import { validateArgument } from './validation';
 
 /** Every resolver class of the API. */
@@ -49,6 +50,9 @@ export async function buildRegistrySchema(): Promise<GraphQLSchema> {
   ] as const) {
     if (type) type.description = description;
   }
+  // type-graphql wraps a custom resolveType in an async function; graphql-jit does not await one (graphql-jit#69).
+  // Node's needs nothing to await: the value carries its kind.
+  assertInterfaceType(schema.getType('Node')).resolveType = nodeTypeName;
   return schema;
 }
 

@@ -9,6 +9,7 @@ import { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
 import type { FastifyInstance } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import type { AppConfig } from '../config';
+import type { CompiledExecution } from '../graphql/compiled-execution';
 import { readAccessPlugin } from '../graphql/authorization';
 import type { RequestContext } from '../graphql/context';
 import { errorReportingPlugin, formatError } from '../graphql/error-mapping';
@@ -21,16 +22,20 @@ import { graphiqlLandingPage, type GraphiqlBundle } from './graphiql';
  * Apollo Server for the schema: the one error mapping, the hostile-query
  * limits (all checked before any resolver runs), the read-token gate, the
  * request report, and GraphiQL as the landing page. Apollo's features that
- * nothing here uses are off.
+ * nothing here uses are off. Operations run through `execution` (compiled
+ * queries, else graphql-js), given to Apollo as a gateway: Apollo 5 has no
+ * other place for an executor. Parsing, validation and every plugin hook run
+ * as before; only the execution step is ours.
  */
 export async function startApollo(
   config: AppConfig,
   schema: GraphQLSchema,
   fastify: FastifyInstance,
   graphiql: GraphiqlBundle,
+  execution: CompiledExecution<RequestContext>,
 ): Promise<ApolloServer<RequestContext>> {
   const apollo = new ApolloServer<RequestContext>({
-    schema,
+    gateway: execution.gateway(),
     introspection: config.introspection,
     includeStacktraceInErrorResponses: false,
     // main.ts owns signal handling: it closes HTTP, then the database.

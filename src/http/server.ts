@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { Services } from '../application/services';
 import type { ReadSession } from '../application/versioning';
 import { adminTokensOf, DEFAULT_HTTP_CACHE_CONTROL, type AppConfig } from '../config';
+import type { CompiledExecution } from '../graphql/compiled-execution';
 import type { RequestContext } from '../graphql/context';
 import { startApollo } from './apollo';
 import { registerCors } from './cors';
@@ -26,6 +27,8 @@ export { BODY_LIMIT_BYTES } from './http-errors';
 export interface HttpDependencies {
   readonly config: AppConfig;
   readonly schema: GraphQLSchema;
+  /** How operations run: compiled queries, else graphql-js (over the same schema). */
+  readonly execution: CompiledExecution<RequestContext>;
   readonly services: Services;
   readonly logger: Logger;
   /** A fresh read session for one request. */
@@ -58,7 +61,7 @@ export async function createHttpServer(
   const graphiql = new GraphiqlBundle(deps.graphiqlDir ?? defaultGraphiqlDir(), deps.logger);
   // Read now, so a missing bundle is reported at start-up (it is looked for again on each page request until found).
   graphiql.load();
-  const apollo = await startApollo(deps.config, deps.schema, fastify, graphiql);
+  const apollo = await startApollo(deps.config, deps.schema, fastify, graphiql, deps.execution);
 
   const scopes = requestScopes(authenticator, deps.newSession);
   logRequests(fastify, deps.logger.isLevelEnabled('info'), scopes.reportOf);

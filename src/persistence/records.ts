@@ -43,6 +43,12 @@ export interface Window<K> {
   readonly fromEnd: boolean;
   readonly after: K | null;
   readonly before: K | null;
+  /**
+   * false: the caller reads neither the total nor whether items lie beyond
+   * the cursor the page starts from, so they are not counted (the page then
+   * has totalCount -1, and that flag false). Counted when absent.
+   */
+  readonly count?: boolean;
 }
 
 /** A page of named items, by name in byte order, optionally only names containing some text. */

@@ -539,10 +539,11 @@ export class RegistryReader {
   }
 
   /**
-   * A keyset page in two statements: the rows of the window, from whichever
-   * end it is taken (one more than asked, to know whether more follow), and
-   * the total with the number of rows outside the window on the far side of
-   * the cursor the page starts from (to know whether more precede it).
+   * A keyset page in two statements, sent together: the rows of the window,
+   * from whichever end it is taken (one more than asked, to know whether more
+   * follow), and the total with the number of rows outside the window on the
+   * far side of the cursor the page starts from (to know whether more precede
+   * it). The second only when the window asks for the count.
    */
   private async keysetPage<Row, T, K>(page: {
     from: string;
@@ -559,15 +560,21 @@ export class RegistryReader {
     const bounds = windowBounds(page.key, page.values, window);
     const where = (list: readonly string[]) => (list.length > 0 ? ` WHERE ${list.join(' AND ')}` : '');
     const direction = window.fromEnd ? ' DESC' : '';
-    const rows = await this.query<Row>(
-      `SELECT ${page.columns} FROM ${page.from}${where([...filters, ...bounds.where])} ` +
-        `ORDER BY ${page.key.map((column) => column + direction).join(', ')} LIMIT ?`,
-      [...params, ...bounds.params, window.size + 1],
-    );
-    const [count] = await this.query<{ n: number | string; outside: number | string }>(
-      `SELECT COUNT(*) AS n, ${bounds.outside.sql} AS outside FROM ${page.from}${where(filters)}`,
-      [...bounds.outside.params, ...params],
-    );
+    // The rows and the count go out together; the count only when the caller reads what it answers.
+    const [rows, counted] = await Promise.all([
+      this.query<Row>(
+        `SELECT ${page.columns} FROM ${page.from}${where([...filters, ...bounds.where])} ` +
+          `ORDER BY ${page.key.map((column) => column + direction).join(', ')} LIMIT ?`,
+        [...params, ...bounds.params, window.size + 1],
+      ),
+      window.count === false
+        ? null
+        : this.query<{ n: number | string; outside: number | string }>(
+            `SELECT COUNT(*) AS n, ${bounds.outside.sql} AS outside FROM ${page.from}${where(filters)}`,
+            [...bounds.outside.params, ...params],
+          ),
+    ]);
+    const count = counted?.[0] ?? { n: -1, outside: 0 };
     const ascending = window.fromEnd ? rows.reverse() : rows;
     return pageOf(ascending.map(page.map), window, Number(count.n), Number(count.outside));
   }

@@ -67,6 +67,33 @@ describeEachBackend('SQL statement counts', (backend) => {
     expect(await warm(DASHBOARD, { first: 50 })).to.equal(version);
   });
 
+  it('counts only when totalCount, or whether items precede the cursor, is asked for', async () => {
+    const withoutTotal = DASHBOARD.replace('totalCount ', '');
+    // page, slots, static resources (+ the version): no count
+    expect(await cold(withoutTotal, { first: 50 })).to.equal(3 + version);
+    expect(await warm(withoutTotal, { first: 50 }, true)).to.equal(1 + version);
+    const paged = (pageInfo: string) =>
+      `query($after: String) { tools(first: 5, after: $after) { edges { node { name } } pageInfo { ${pageInfo} } } }`;
+    const { tools } = await server.data(paged('endCursor'), {});
+    const after = tools.pageInfo.endCursor as string;
+    // hasNextPage comes with the page (one row more than asked); hasPreviousPage after a cursor needs the count.
+    expect(await warm(paged('hasNextPage endCursor'), { after }, true)).to.equal(1 + version);
+    expect(await warm(paged('hasPreviousPage'), { after }, true)).to.equal(2 + version);
+    const second = await server.data(paged('hasNextPage hasPreviousPage'), { after });
+    expect(second.tools.pageInfo).to.deep.equal({ hasNextPage: true, hasPreviousPage: true });
+    expect(second.tools.edges.map((e: any) => e.node.name)).to.deep.equal([
+      'tool-05',
+      'tool-06',
+      'tool-07',
+      'tool-08',
+      'tool-09',
+    ]);
+    // Through a fragment, totalCount still counts.
+    const viaFragment = `query { tools(first: 5) { ...T } } fragment T on ToolConnection { totalCount }`;
+    expect(await warm(viaFragment, undefined, true)).to.equal(2 + version);
+    expect((await server.data(viaFragment)).tools.totalCount).to.equal(50);
+  });
+
   it('batches the page: one statement each for slots and static resources', async () => {
     await server.data(`mutation { createProject(input: { name: "bump-batch" }) { project { id } } }`);
     server.app.db.counter.startRecording();

@@ -2,6 +2,7 @@ import pino from 'pino';
 import type { AppConfig } from '../../src/config';
 import { bootstrap, type RunningApp } from '../../src/main';
 import type { Backend } from './backends';
+import { equivalenceCheck } from './execution-check';
 
 /** The JSON body of a GraphQL response. */
 export interface GraphQLBody<T = any> {
@@ -54,11 +55,15 @@ export async function startServer(
     responseCache: true,
     ...overrides,
   };
+  const started: { app?: RunningApp } = {};
   const app = await bootstrap(config, {
     logger: options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    // Every compiled answer is compared with graphql-js's (test/hooks.ts fails the run on any difference).
+    executionCheck: equivalenceCheck(() => started.app),
     graphiqlDir: options.graphiqlDir,
     dashboardDir: options.dashboardDir,
   });
+  started.app = app;
   const origin = new URL(app.url).origin;
   const server: TestServer = {
     app,

@@ -45,6 +45,11 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads COMPILED_EXECUTION (on by default)', () => {
+    expect(loadConfig({})).to.deep.include({ compiledExecution: true });
+    expect(loadConfig({ COMPILED_EXECUTION: 'false' })).to.deep.include({ compiledExecution: false });
+  });
+
   it('accepts sqlite::memory:', () => {
     expect(parseDatabaseUrl('sqlite::memory:')).to.deep.equal({ kind: 'sqlite', path: ':memory:' });
   });
@@ -56,6 +61,7 @@ describe('loadConfig', () => {
       [{ DATABASE_URL: 'mysql://x' }, /^DATABASE_URL /],
       [{ DATABASE_URL: 'sqlite:' }, /^DATABASE_URL /],
       [{ DEMO_DATA: 'maybe' }, /^DEMO_DATA /],
+      [{ COMPILED_EXECUTION: 'sometimes' }, /^COMPILED_EXECUTION /],
       [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL /],
       [{ NODE_ENV: 'production' }, /^ADMIN_TOKEN is required when NODE_ENV=production/],
       [{ NODE_ENV: 'production', ADMIN_TOKEN: 'short' }, /^ADMIN_TOKEN must be at least 16 characters/],

@@ -93,6 +93,8 @@ describe('the read session (the only way to read the registry)', () => {
     'currentVersion',
     'reset',
     'loadedHierarchy',
+    'loadedSlots',
+    'loadedResource',
     'dependencies',
     'unchangedSince',
   ];
@@ -101,6 +103,19 @@ describe('the read session (the only way to read the registry)', () => {
   it('offers no member this test does not know, so a new read cannot slip past the checks below', () => {
     const members = Object.getOwnPropertyNames(ReadSession.prototype);
     expect(members.filter((m) => !(m in READS) && !NOT_READS.includes(m) && !INTERNALS.includes(m))).to.deep.equal([]);
+  });
+
+  it('answers loadedSlots and loadedResource only with what its loaders have read (and recorded), reading nothing', async () => {
+    const { log, session } = setUp();
+    expect(session.loadedSlots('T')).to.equal(undefined);
+    expect(session.loadedResource('R')).to.equal(undefined);
+    expect(log).to.deep.equal([]);
+    await Promise.all([session.slotsByToolId.load('T'), session.resourceById.load('R')]);
+    expect(session.loadedSlots('T')).to.deep.equal([]);
+    expect(session.loadedResource('R')).to.equal(null);
+    expect(session.dependencies()).to.include.members(['tool:T', 'resource:R']);
+    session.reset();
+    expect(session.loadedSlots('T')).to.equal(undefined);
   });
 
   for (const [name, make] of Object.entries(READS)) {

@@ -72,6 +72,8 @@ export class ReadSession implements VersionProbe {
   private hierarchyPromise: Promise<TypeHierarchy> | null = null;
   private hierarchyLoaded: TypeHierarchy | undefined;
   private readonly made = new Map<string, DataLoader<never, unknown, unknown>>();
+  /** What the cached batches answered, by kind and key, for the synchronous `loaded…` reads. */
+  private readonly answered = new Map<string, Map<string, unknown>>();
   private readonly depends = new Set<DependencyKey>();
   /** A true private field: not even a cast reaches it from outside. */
   readonly #reader: RegistryReader;
@@ -107,6 +109,7 @@ export class ReadSession implements VersionProbe {
     this.pinnedState = undefined;
     this.hierarchyPromise = null;
     this.hierarchyLoaded = undefined;
+    this.answered.clear();
     this.depends.clear();
     for (const loader of this.made.values()) loader.clearAll();
   }
@@ -124,6 +127,20 @@ export class ReadSession implements VersionProbe {
   /** The hierarchy if this session has loaded it already, so field resolvers can answer without a promise. */
   loadedHierarchy(): TypeHierarchy | undefined {
     return this.hierarchyLoaded;
+  }
+
+  /**
+   * A tool's slots if this session has loaded them already (through
+   * slotsByToolId), so field resolvers can answer without a promise.
+   */
+  loadedSlots(toolId: string): SlotRecord[] | undefined {
+    const slots = this.answered.get('slots')?.get(toolId) as SlotRecord[] | null | undefined;
+    return slots === null ? [] : slots;
+  }
+
+  /** A resource (null: none) if this session has loaded it already through resourceById; undefined if not. */
+  loadedResource(id: string): ResourceRecord | null | undefined {
+    return this.answered.get('resource')?.get(id) as ResourceRecord | null | undefined;
   }
 
   /** A page of tools by name, optionally only those with a slot of one of the types. */
@@ -353,8 +370,11 @@ export class ReadSession implements VersionProbe {
         values = found.map((value) => (value === undefined ? loaded[next++] : value));
       }
       // Whether from the record cache or the database, the answer depends on what was read.
+      let answered = this.answered.get(kind);
+      if (!answered) this.answered.set(kind, (answered = new Map<string, unknown>()));
       keys.forEach((key, i) => {
         for (const dependency of dependsOn(key, values[i])) this.depends.add(dependency);
+        answered.set(key, values[i]);
       });
       return values;
     };

@@ -1,9 +1,11 @@
-import { Arg, Args, Authorized, Ctx, Query, Resolver } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Authorized, Ctx, Info, Query, Resolver } from 'type-graphql';
 import { READ } from '../authorization';
 import type { RequestContext } from '../context';
 import { ChangeFilter } from '../inputs/change-filter.input';
 import { ConnectionArgs } from '../inputs/connection.args';
 import { decodeChangeCursor, toChangeConnection, windowOf } from '../pagination';
+import { withCount } from '../selection';
 import { RegistryChange, RegistryChangeConnection } from '../types/registry-change.type';
 
 @Resolver(() => RegistryChange)
@@ -18,6 +20,7 @@ export class ChangeResolver {
     @Arg('filter', () => ChangeFilter, { nullable: true, description: 'Which entries; every field given must match.' })
     filter: ChangeFilter | null,
     @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
   ) {
     const page = await ctx.services.changes.list(
       {
@@ -26,7 +29,7 @@ export class ChangeResolver {
         actor: filter?.actor ?? null,
         sinceVersion: filter?.sinceVersion ?? null,
       },
-      windowOf(args, decodeChangeCursor),
+      withCount(windowOf(args, decodeChangeCursor), info),
       ctx.session,
     );
     return toChangeConnection(page);

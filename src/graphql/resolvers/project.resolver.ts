@@ -18,6 +18,7 @@ import {
   UpdateLinkPayload,
   UpdateProjectPayload,
 } from '../types/payloads.type';
+import { withCount } from '../selection';
 import { pageRequest, toConnection } from '../pagination';
 import { Project, ProjectConnection, ProjectResource } from '../types/project.type';
 
@@ -39,9 +40,14 @@ export class ProjectResolver {
     @Arg('filter', () => ProjectFilter, { nullable: true, description: 'Which projects; all when absent.' })
     filter: ProjectFilter | null,
     @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
   ) {
     return toConnection(
-      await ctx.services.projects.list(pageRequest(args, filter), ctx.session, filter?.linksResource ?? null),
+      await ctx.services.projects.list(
+        withCount(pageRequest(args, filter), info),
+        ctx.session,
+        filter?.linksResource ?? null,
+      ),
     );
   }
 

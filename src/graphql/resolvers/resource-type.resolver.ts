@@ -13,6 +13,7 @@ import {
   UpdateResourceTypePayload,
 } from '../types/payloads.type';
 import { fromHierarchy } from '../hierarchy-access';
+import { withCount } from '../selection';
 import { decodeCursor, pageRequest, toConnection, windowOf } from '../pagination';
 import { ResourceType, ResourceTypeConnection } from '../types/resource-type.type';
 import { ResourceConnection } from '../types/resource.type';
@@ -37,8 +38,9 @@ export class ResourceTypeResolver {
     @Arg('filter', () => ResourceTypeFilter, { nullable: true, description: 'Which types; all when absent.' })
     filter: ResourceTypeFilter | null,
     @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
   ) {
-    return toConnection(await ctx.services.resourceTypes.list(pageRequest(args, filter), ctx.session));
+    return toConnection(await ctx.services.resourceTypes.list(withCount(pageRequest(args, filter), info), ctx.session));
   }
 
   @Authorized(WRITE)

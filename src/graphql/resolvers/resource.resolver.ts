@@ -9,6 +9,7 @@ import { UpdateResourceInput } from '../inputs/update.inputs';
 import { changeRequest, deletePayload, DRY_RUN, objectPayload } from '../mutations';
 import { DeleteResourcePayload, RegisterResourcePayload, UpdateResourcePayload } from '../types/payloads.type';
 import { fromHierarchy } from '../hierarchy-access';
+import { withCount } from '../selection';
 import { pageRequest, toConnection } from '../pagination';
 import { ResourceType } from '../types/resource-type.type';
 import { Resource, ResourceConnection } from '../types/resource.type';
@@ -34,9 +35,12 @@ export class ResourceResolver {
     @Arg('filter', () => ResourceFilter, { nullable: true, description: 'Which resources; all when absent.' })
     filter: ResourceFilter | null,
     @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
   ) {
     const typeFilter = filter?.type ? { type: filter.type, includeSubtypes: filter.includeSubtypes ?? true } : null;
-    return toConnection(await ctx.services.resources.list(pageRequest(args, filter), typeFilter, ctx.session));
+    return toConnection(
+      await ctx.services.resources.list(withCount(pageRequest(args, filter), info), typeFilter, ctx.session),
+    );
   }
 
   @Authorized(WRITE)

@@ -12,6 +12,7 @@ import { UpdateToolInput } from '../inputs/update.inputs';
 import { changeRequest, deletePayload, DRY_RUN, objectPayload } from '../mutations';
 import { RegisterToolPayload, UnregisterToolPayload, UpdateToolPayload } from '../types/payloads.type';
 import { fromHierarchy } from '../hierarchy-access';
+import { selectedFields, withCount } from '../selection';
 import { pageRequest, toConnection } from '../pagination';
 import { BindingExplanation } from '../types/binding-explanation.type';
 import { toExplanation } from '../explanation';
@@ -37,10 +38,15 @@ export class ToolResolver {
     @Arg('filter', () => ToolFilter, { nullable: true, description: 'Which tools; all when absent.' })
     filter: ToolFilter | null,
     @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
   ) {
-    return toConnection(
-      await ctx.services.tools.list(pageRequest(args, filter), ctx.session, filter?.slotType ?? null),
+    const page = await ctx.services.tools.list(
+      withCount(pageRequest(args, filter), info),
+      ctx.session,
+      filter?.slotType ?? null,
     );
+    await preloadSlots(page.items, ctx, info);
+    return toConnection(page);
   }
 
   @Authorized(WRITE)
@@ -106,10 +112,12 @@ export class ToolResolver {
   }
 
   @FieldResolver(() => [ResourceSlot], { description: 'Slots, in declaration order.' })
-  async resourceSlots(@Root() tool: ToolRecord, @Ctx() ctx: RequestContext): Promise<SlotRecord[]> {
+  resourceSlots(@Root() tool: ToolRecord, @Ctx() ctx: RequestContext): SlotRecord[] | Promise<SlotRecord[]> {
+    // Preloaded with the page (see preloadSlots): a plain value, no promise per tool.
+    const loaded = ctx.session.loadedSlots(tool.id);
+    if (loaded && ctx.session.loadedHierarchy()) return loaded;
     // Load the hierarchy alongside, so every slot's resourceType answers without a promise.
-    const [slots] = await Promise.all([ctx.session.slotsByToolId.load(tool.id), ctx.session.hierarchy()]);
-    return slots;
+    return Promise.all([ctx.session.slotsByToolId.load(tool.id), ctx.session.hierarchy()]).then(([slots]) => slots);
   }
 }
 
@@ -132,7 +140,33 @@ export class ResourceSlotResolver {
   }
 
   @FieldResolver(() => Resource, { nullable: true, description: 'For STATIC slots: the bound resource.' })
-  staticResource(@Root() slot: SlotRecord, @Ctx() ctx: RequestContext): Promise<ResourceInfo | null> | null {
-    return slot.staticResourceId ? ctx.session.resourceById.load(slot.staticResourceId) : null;
+  staticResource(
+    @Root() slot: SlotRecord,
+    @Ctx() ctx: RequestContext,
+  ): ResourceInfo | null | Promise<ResourceInfo | null> {
+    if (!slot.staticResourceId) return null;
+    return ctx.session.loadedResource(slot.staticResourceId) ?? ctx.session.resourceById.load(slot.staticResourceId);
   }
+}
+
+/**
+ * When a page of tools is asked with their slots, loads every tool's slots
+ * (one batch), the type hierarchy, and, when asked for, the slots' static
+ * resources (one batch) before the page is returned: the fields below then
+ * answer with plain values instead of a promise per tool and per slot, which
+ * is most of what a dashboard page costs to execute.
+ */
+async function preloadSlots(tools: readonly ToolRecord[], ctx: RequestContext, info: GraphQLResolveInfo) {
+  if (tools.length === 0 || !selectedFields(info, 'edges', 'node').has('resourceSlots')) return;
+  const [slots] = await Promise.all([
+    ctx.session.slotsByToolId.loadMany(tools.map((tool) => tool.id)),
+    ctx.session.hierarchy(),
+  ]);
+  if (!selectedFields(info, 'edges', 'node', 'resourceSlots').has('staticResource')) return;
+  const staticIds = new Set<string>();
+  for (const group of slots) {
+    if (group instanceof Error) return;
+    for (const slot of group) if (slot.staticResourceId) staticIds.add(slot.staticResourceId);
+  }
+  if (staticIds.size > 0) await ctx.session.resourceById.loadMany([...staticIds]);
 }

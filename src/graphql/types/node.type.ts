@@ -21,11 +21,16 @@ export function nodeValue(node: RegistryNode | null): NodeValue | null {
   return node === null ? null : { ...node.record, [KIND]: node.kind };
 }
 
+/** The GraphQL type of a value node or nodes returned: synchronous, from the kind it carries. */
+export function nodeTypeName(value: NodeValue): string {
+  return TYPE_NAMES[value[KIND]];
+}
+
 @InterfaceType({
   description:
     'Anything with an id of its own (Relay Global Object Identification): ids are unique across every type, so `node(id)` finds it again.',
-  // Synchronous, from the kind node and nodes attach: no lookup, and nothing to await.
-  resolveType: (value: NodeValue) => TYPE_NAMES[value[KIND]],
+  // type-graphql wraps this in an async function; buildRegistrySchema puts nodeTypeName itself back (see there).
+  resolveType: nodeTypeName,
 })
 export abstract class Node {
   @Field(() => ID, { description: 'Unique across every type, and stable for the life of the object.' })

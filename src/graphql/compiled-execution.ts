@@ -1,0 +1,252 @@
+import type { ApolloServerOptionsWithGateway, BaseContext } from '@apollo/server';
+import {
+  execute,
+  getOperationAST,
+  Kind,
+  OperationTypeNode,
+  visit,
+  BREAK,
+  type DocumentNode,
+  type ExecutionResult,
+  getNamedType,
+  isInputObjectType,
+  isInputType,
+  isNonNullType,
+  typeFromAST,
+  type GraphQLError,
+  type GraphQLInputObjectType,
+  type GraphQLInputType,
+  type GraphQLSchema,
+  type TypeNode,
+} from 'graphql';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { LRUCache } from 'lru-cache';
+
+/** How much memory the compiled queries may hold, counted as below (lru-cache's `maxSize`). */
+export const COMPILED_CACHE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Bytes a compiled query is counted as, per character of its query text: the
+ * generated function, its closures and the compiled plan grow with the
+ * selection, about this many bytes per character of query text.
+ */
+export const BYTES_PER_QUERY_CHAR = 64;
+
+/** A fixed overhead per cached entry (the key, the entry, the function object). */
+const ENTRY_OVERHEAD_BYTES = 2048;
+
+/** Apollo's gateway interface, as its options name it (its package is Apollo's own dependency). */
+type Gateway = ApolloServerOptionsWithGateway<BaseContext>['gateway'];
+type Executor = Awaited<ReturnType<Gateway['load']>>['executor'];
+
+/** One operation to run: the parsed and validated document, and what it runs with. */
+export interface ExecutionRequest<TContext> {
+  readonly schema?: GraphQLSchema;
+  readonly document: DocumentNode;
+  /** The query text the document was parsed from: the key of its compiled form. */
+  readonly source?: string;
+  readonly operationName?: string | null;
+  readonly variables?: Record<string, unknown> | null;
+  readonly contextValue: TContext;
+}
+
+/** A compiled run that answered without errors, handed to an ExecutionCheck. */
+export interface CheckedRun<TContext> {
+  readonly request: ExecutionRequest<TContext>;
+  readonly result: ExecutionResult;
+  /** Runs the same operation with graphql-js, with the given context. */
+  readonly executeWithGraphqlJs: (contextValue: TContext) => Promise<ExecutionResult>;
+}
+
+/** Tests only: what the tests want to see of compiled runs, before each answer is sent. */
+export interface ExecutionCheck<TContext> {
+  /** After every compiled run that answered without errors: to compare it with graphql-js's answer. */
+  compare(run: CheckedRun<TContext>): Promise<void>;
+  /**
+   * A compiled run had errors but graphql-js, run again, had none: the answer
+   * sent is right, but jit and graphql-js disagree on something (e.g. a
+   * Promise-valued property without a resolver), which costs a second run each time.
+   */
+  diverged(request: ExecutionRequest<TContext>, compiledErrors: readonly GraphQLError[]): void;
+}
+
+/** What happened to the operations so far. */
+export interface CompiledExecutionStats {
+  /** Answered by a compiled query. */
+  compiled: number;
+  /** Run by graphql-js: not a query, introspection, no compiled form, or compiled execution off. */
+  fallback: number;
+  /** Compiled runs that had errors, run again by graphql-js for its exact errors. */
+  rerun: number;
+  /** Of those, runs graphql-js answered without errors (jit and graphql-js disagreed). */
+  diverged: number;
+  /** Queries compiled (cache misses that compiled). */
+  compilations: number;
+}
+
+/** The cached decision for one (query text, operation name): its compiled query, or graphql-js. */
+type Plan = { readonly compiled: CompiledQuery } | { readonly compiled: null; readonly reason: string };
+
+/**
+ * Runs queries with graphql-jit, compiled once per (query text, operation
+ * name) and kept in an LRU bounded by bytes; everything else with graphql-js:
+ * mutations, subscriptions, introspection (`__schema`, `__type`) and whatever
+ * jit refuses to compile. A compiled run with any error is run again by
+ * graphql-js and that answer is sent, so every error (message, path,
+ * `extensions.code`) is exactly graphql-js's: jit's errors carry no extensions.
+ */
+export class CompiledExecution<TContext> {
+  readonly stats: CompiledExecutionStats = { compiled: 0, fallback: 0, rerun: 0, diverged: 0, compilations: 0 };
+  private readonly plans: LRUCache<string, Plan>;
+
+  constructor(
+    private readonly schema: GraphQLSchema,
+    private readonly options: {
+      /** false: graphql-js only (COMPILED_EXECUTION=false). */
+      readonly enabled: boolean;
+      readonly maxBytes?: number;
+      readonly check?: ExecutionCheck<TContext>;
+    },
+  ) {
+    this.plans = new LRUCache<string, Plan>({
+      maxSize: options.maxBytes ?? COMPILED_CACHE_BYTES,
+      sizeCalculation: (_plan, key) => ENTRY_OVERHEAD_BYTES + key.length * BYTES_PER_QUERY_CHAR,
+    });
+  }
+
+  /** How many (query, operation) plans are cached, and the bytes they are counted as. */
+  get cacheUsage(): { entries: number; bytes: number } {
+    return { entries: this.plans.size, bytes: this.plans.calculatedSize };
+  }
+
+  /** Runs one operation: compiled when it can be, else graphql-js. */
+  async execute(request: ExecutionRequest<TContext>): Promise<ExecutionResult> {
+    const compiled = this.enabled ? this.planOf(request) : null;
+    if (!compiled) {
+      this.stats.fallback += 1;
+      return this.executeWithGraphqlJs(request, request.contextValue);
+    }
+    const result = await compiled.query(undefined, request.contextValue, request.variables ?? {});
+    if (result.errors?.length) {
+      this.stats.rerun += 1;
+      const rerun = await this.executeWithGraphqlJs(request, request.contextValue);
+      if (!rerun.errors?.length) {
+        this.stats.diverged += 1;
+        this.options.check?.diverged(request, result.errors);
+      }
+      return rerun;
+    }
+    this.stats.compiled += 1;
+    if (this.options.check) {
+      await this.options.check.compare({
+        request,
+        result,
+        executeWithGraphqlJs: (contextValue) => this.executeWithGraphqlJs(request, contextValue),
+      });
+    }
+    return result;
+  }
+
+  /** Apollo Server's gateway interface: the documented way to give Apollo 5 an executor of its own. */
+  gateway(): Gateway {
+    const executor: Executor = (requestContext) =>
+      this.execute({
+        document: requestContext.document,
+        source: requestContext.source,
+        operationName: requestContext.operationName ?? requestContext.request.operationName ?? null,
+        variables: requestContext.request.variables ?? null,
+        contextValue: requestContext.context as TContext,
+      });
+    return {
+      load: async () => ({ executor }),
+      // Apollo asks for the schema through this callback, and it must be called by the gateway (apollo-server#7828).
+      onSchemaLoadOrUpdate: (callback) => {
+        callback({ apiSchema: this.schema, coreSupergraphSdl: '' });
+        return () => {};
+      },
+      stop: async () => {},
+    };
+  }
+
+  private get enabled(): boolean {
+    return this.options.enabled;
+  }
+
+  /** The compiled query for a request, or null when graphql-js must run it. */
+  private planOf(request: ExecutionRequest<TContext>): CompiledQuery | null {
+    if (request.source === undefined) return null;
+    const operationName = request.operationName ?? '';
+    // The operation name first, length-prefixed, so no two (name, text) pairs share a key.
+    const key = `${operationName.length}:${operationName}:${request.source}`;
+    let plan = this.plans.get(key);
+    if (!plan) {
+      plan = this.compile(request.document, request.operationName ?? null);
+      this.plans.set(key, plan);
+    }
+    return plan.compiled;
+  }
+
+  private compile(document: DocumentNode, operationName: string | null): Plan {
+    const operation = getOperationAST(document, operationName);
+    if (!operation) return { compiled: null, reason: 'no operation' };
+    if (operation.operation !== OperationTypeNode.QUERY) return { compiled: null, reason: operation.operation };
+    if (readsIntrospection(document)) return { compiled: null, reason: 'introspection' };
+    if (operation.variableDefinitions?.some((definition) => omitsRequiredDefaults(this.schema, definition.type)))
+      return { compiled: null, reason: 'input fields that are required and have a default' };
+    const compiled = compileQuery(this.schema, document, operationName ?? undefined, {
+      // An error is run again by graphql-js, which gives its own: jit's stacks would be thrown away.
+      disablingCapturingStackErrors: true,
+    });
+    if (!isCompiledQuery(compiled)) return { compiled: null, reason: 'not compiled' };
+    this.stats.compilations += 1;
+    return { compiled };
+  }
+
+  private executeWithGraphqlJs(request: ExecutionRequest<TContext>, contextValue: TContext): Promise<ExecutionResult> {
+    return Promise.resolve(
+      execute({
+        schema: this.schema,
+        document: request.document,
+        operationName: request.operationName ?? undefined,
+        variableValues: request.variables ?? undefined,
+        contextValue,
+      }),
+    );
+  }
+}
+
+/**
+ * True when a variable's type holds, at any depth, an input field that is
+ * non-null and has a default. graphql-jit (0.8) refuses such a field left out
+ * of a variable's value, where graphql-js takes the default: so the operation
+ * runs on graphql-js (registerTool's slot inputs, e.g. in validateTool).
+ */
+export function omitsRequiredDefaults(schema: GraphQLSchema, typeNode: TypeNode): boolean {
+  const type = typeFromAST(schema, typeNode);
+  if (!type) return false;
+  const seen = new Set<GraphQLInputObjectType>();
+  const check = (input: GraphQLInputType): boolean => {
+    const named = getNamedType(input);
+    if (!isInputObjectType(named) || seen.has(named)) return false;
+    seen.add(named);
+    return Object.values(named.getFields()).some(
+      (field) => (isNonNullType(field.type) && field.defaultValue !== undefined) || check(field.type),
+    );
+  };
+  return isInputType(type) && check(type);
+}
+
+/** True when the document asks for `__schema` or `__type` anywhere (introspection runs on graphql-js). */
+export function readsIntrospection(document: DocumentNode): boolean {
+  let found = false;
+  visit(document, {
+    [Kind.FIELD](node) {
+      if (node.name.value === '__schema' || node.name.value === '__type') {
+        found = true;
+        return BREAK;
+      }
+      return undefined;
+    },
+  });
+  return found;
+}

@@ -1,0 +1,79 @@
+import type { ExecutionResult, GraphQLError } from 'graphql';
+import type { CheckedRun, ExecutionCheck, ExecutionRequest } from '../../src/graphql/compiled-execution';
+import type { RequestContext } from '../../src/graphql/context';
+import type { RunningApp } from '../../src/main';
+
+/** A compiled answer that differed from graphql-js's for the same operation at the same registry version. */
+export interface ExecutionMismatch {
+  readonly query: string;
+  readonly operationName: string | null;
+  readonly variables: unknown;
+  readonly compiled: ExecutionResult;
+  readonly graphqlJs: ExecutionResult;
+}
+
+/** What every check of this test run found (test/hooks.ts fails the run when `mismatches` is not empty). */
+export const executionChecks = {
+  compared: 0,
+  /** Not compared: the registry version moved between the compiled run and graphql-js's. */
+  skipped: 0,
+  mismatches: [] as ExecutionMismatch[],
+  /** Compiled runs with errors that graphql-js, run again, answered without any. */
+  divergences: [] as { query: string; operationName: string | null; compiledErrors: string[] }[],
+};
+
+/**
+ * The equivalence check every test server gets: after each compiled answer
+ * without errors, the same operation runs with graphql-js on a fresh read
+ * session; when both read the same registry version, the two answers must be
+ * identical (as JSON, so field order counts too). Its SQL is not counted, so
+ * the statement counts the tests assert are the requests' own.
+ */
+export function equivalenceCheck(appOf: () => RunningApp | undefined): ExecutionCheck<RequestContext> {
+  return { compare: (run) => compare(appOf(), run), diverged };
+}
+
+function diverged(request: ExecutionRequest<RequestContext>, compiledErrors: readonly GraphQLError[]): void {
+  executionChecks.divergences.push({
+    query: request.source ?? '(no source)',
+    operationName: request.operationName ?? null,
+    compiledErrors: compiledErrors.map((error) => `${error.message} at ${JSON.stringify(error.path)}`),
+  });
+}
+
+async function compare(app: RunningApp | undefined, run: CheckedRun<RequestContext>): Promise<void> {
+  if (!app) return;
+  const context = run.request.contextValue;
+  const fresh: RequestContext = {
+    ...context,
+    session: app.versioning.session(),
+    report: { ...context.report, errorCodes: [] },
+  };
+  const graphqlJs = await app.db.counter.uncounted(() => run.executeWithGraphqlJs(fresh));
+  if (fresh.session.pinnedVersion() !== context.session.pinnedVersion()) {
+    executionChecks.skipped += 1;
+    return;
+  }
+  executionChecks.compared += 1;
+  if (JSON.stringify(graphqlJs) !== JSON.stringify(run.result)) {
+    executionChecks.mismatches.push({
+      query: run.request.source ?? '(no source)',
+      operationName: run.request.operationName ?? null,
+      variables: run.request.variables ?? null,
+      compiled: run.result,
+      graphqlJs,
+    });
+  }
+}
+
+/** A readable account of the mismatches, for the failure message. */
+export function describeMismatches(mismatches: readonly ExecutionMismatch[]): string {
+  return mismatches
+    .slice(0, 10)
+    .map(
+      (m, i) =>
+        `#${i + 1} ${m.operationName ?? '(anonymous)'}\n  query: ${m.query}\n  variables: ${JSON.stringify(m.variables)}\n` +
+        `  compiled:   ${JSON.stringify(m.compiled)}\n  graphql-js: ${JSON.stringify(m.graphqlJs)}`,
+    )
+    .join('\n');
+}
