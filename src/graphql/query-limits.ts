@@ -14,7 +14,7 @@ import { LIMITS } from '../core/grammar';
 
 /** Limits on one GraphQL request, all enforced before any resolver runs. */
 export const QUERY_LIMITS = {
-  /** Deepest selection nesting. */
+  /** Deepest selection nesting, in fields: fragment spreads and inline fragments are not levels. */
   depth: 10,
   /** Aliased fields in one document. */
   aliases: 15,
@@ -37,6 +37,8 @@ function reject(limit: string) {
 export const limitRules: ValidationRule[] = [
   maxDepthRule({
     n: QUERY_LIMITS.depth,
+    // Count fields only: a selection written with fragments (as Relay clients write everything) is as deep as inline.
+    flattenFragments: true,
     propagateOnRejection: false,
     onReject: [reject('DEPTH')],
   }),

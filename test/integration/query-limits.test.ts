@@ -34,6 +34,39 @@ describe('hostile and oversized requests', () => {
     expect((await server.gql(nested(10))).body.errors).to.equal(undefined);
   });
 
+  it('counts fields only, not fragment spreads or inline fragments, in the depth', async () => {
+    // Each parentTypes level in a named fragment of its own: 10 fields deep, through 8 fragments.
+    const throughFragments = (depth: number) => {
+      const fragments: string[] = [];
+      for (let i = 2; i < depth; i++) {
+        const inner = i === depth - 1 ? 'name' : `...F${i + 1}`;
+        fragments.push(`fragment F${i} on ResourceType { parentTypes { ${inner} } }`);
+      }
+      return `{ resourceType(ref: "fs-directory") { name ...F2 } } ${fragments.join(' ')}`;
+    };
+    const throughInline = (depth: number) => {
+      let selection = 'name';
+      for (let i = 2; i < depth; i++) selection = `... on ResourceType { parentTypes { ${selection} } }`;
+      return `{ resourceType(ref: "fs-directory") { ${selection} } }`;
+    };
+    // The issue's case: 7 levels written with three named fragments.
+    const seven = `query { resourceType(ref: "fs-directory") { ...A } }
+      fragment A on ResourceType { name parentTypes { ...B } }
+      fragment B on ResourceType { parentTypes { parentTypes { ...C } } }
+      fragment C on ResourceType { parentTypes { parentTypes { name } } }`;
+    for (const query of [seven, throughFragments(10), throughInline(10), nested(10)]) {
+      const { status, body } = await server.gql(query);
+      expect(body.errors, query).to.equal(undefined);
+      expect(status).to.equal(200);
+    }
+    for (const query of [throughFragments(11), throughInline(11)]) {
+      const { status, body } = await refused(query);
+      expect(status).to.equal(400);
+      expect(body.errors?.[0].extensions).to.deep.include({ code: 'GRAPHQL_VALIDATION_FAILED', limit: 'DEPTH' });
+      expect(body.errors?.[0].message).to.equal('Query depth limit of 10 exceeded, found 11.');
+    }
+  });
+
   it('refuses more than 15 aliases', async () => {
     const aliases = (n: number) =>
       `{ ${Array.from({ length: n }, (_, i) => `a${i}: tools { totalCount }`).join(' ')} }`;
