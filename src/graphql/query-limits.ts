@@ -2,15 +2,33 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
+import { LRUCache } from 'lru-cache';
 import {
+  getArgumentValues,
+  getDirectiveValues,
+  getNamedType,
+  getOperationAST,
+  getVariableValues,
   GraphQLError,
+  GraphQLIncludeDirective,
+  GraphQLSkipDirective,
+  isInterfaceType,
+  isObjectType,
+  Kind,
   type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLField,
+  type GraphQLNamedType,
   type GraphQLSchema,
+  type SelectionNode,
+  type SelectionSetNode,
+  type FieldNode,
   type ValidationContext,
   type ValidationRule,
 } from 'graphql';
 import { getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
-import { LIMITS } from '../core/grammar';
+import { BadInputError, type FieldProblem } from '../core/errors';
+import { checkListSize, checkPageSize, LIMITS } from '../core/grammar';
 
 /** Limits on one GraphQL request, all enforced before any resolver runs. */
 export const QUERY_LIMITS = {
@@ -103,6 +121,124 @@ export function estimateCost(
   }
 }
 
+/** Page-size arguments, each with the one it cannot be given with (a page is taken from one end of the window). */
+const PAGE_SIZE_PAIRS = [
+  ['first', 'last'],
+  ['projectsFirst', 'projectsLast'],
+  ['toolsFirst', 'toolsLast'],
+] as const;
+
+/** List arguments with a maximum length, by `field.argument` (whatever type the field is on). */
+const LIST_ARGUMENTS: ReadonlyMap<string, (length: number) => FieldProblem | null> = new Map([
+  [
+    'nodes.ids',
+    (n: number) =>
+      n > LIMITS.pageSize ? { field: 'ids', message: `at most ${LIMITS.pageSize} ids per request` } : null,
+  ],
+  ['explainBindings.params', (n: number) => listProblem('params', n, LIMITS.params)],
+  ['resolveBindings.params', (n: number) => listProblem('params', n, LIMITS.params)],
+]);
+
+function listProblem(field: string, length: number, max: number): FieldProblem | null {
+  const problem = checkListSize(length, max);
+  return problem ? { field, message: `${field} ${problem}` } : null;
+}
+
+/** What is wrong with one field's bounded arguments (page sizes, list lengths), as the resolvers would say it. */
+function fieldArgumentProblems(args: Record<string, unknown>, field: GraphQLField<unknown, unknown>): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  for (const pair of PAGE_SIZE_PAIRS) {
+    for (const name of pair) {
+      const size = args[name];
+      const problem = typeof size === 'number' ? checkPageSize(size) : null;
+      if (problem) problems.push({ field: name, message: `${name} ${problem}` });
+    }
+  }
+  for (const [name, value] of Object.entries(args)) {
+    const check = Array.isArray(value) ? LIST_ARGUMENTS.get(`${field.name}.${name}`) : undefined;
+    const problem = check?.((value as unknown[]).length);
+    if (problem) problems.push(problem);
+  }
+  if (problems.length > 0) return problems;
+  for (const [first, last] of PAGE_SIZE_PAIRS) {
+    if (args[first] != null && args[last] != null) {
+      return [{ field: last, message: `pass ${first} or ${last}, not both: a page is taken from one end` }];
+    }
+  }
+  return [];
+}
+
+/**
+ * The problems of the first field, in the operation to run, whose page sizes
+ * or list lengths are out of bounds, from literals and variables (defaults
+ * included); fields that @skip/@include leave out are not looked at. Empty
+ * when all hold, or when the variables do not coerce (execution refuses
+ * those, with BAD_USER_INPUT).
+ */
+export function argumentProblems(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | undefined,
+  variables: Record<string, unknown>,
+): FieldProblem[] {
+  const operation = getOperationAST(document, operationName);
+  const root = operation && schema.getRootType(operation.operation);
+  if (!operation || !root) return [];
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables, { maxErrors: 1 });
+  if (coerced.errors) return [];
+  const values = coerced.coerced;
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  }
+  // A fragment's arguments do not depend on where it is spread: each is looked at once.
+  const seen = new Set<string>();
+  const included = (node: SelectionNode) =>
+    getDirectiveValues(GraphQLSkipDirective, node, values)?.if !== true &&
+    getDirectiveValues(GraphQLIncludeDirective, node, values)?.if !== false;
+  const fieldProblems = (node: FieldNode, field: GraphQLField<unknown, unknown>): FieldProblem[] => {
+    try {
+      return fieldArgumentProblems(getArgumentValues(field, node, values), field);
+    } catch {
+      return []; // an argument that does not coerce: validation or execution says so
+    }
+  };
+  const walk = (set: SelectionSetNode, parent: GraphQLNamedType | null | undefined): FieldProblem[] => {
+    for (const selection of set.selections) {
+      if (!included(selection)) continue;
+      let problems: FieldProblem[] = [];
+      if (selection.kind === Kind.FIELD) {
+        // Introspection's fields (and __typename) are not the parent's: none has a bounded argument.
+        const field =
+          isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[selection.name.value] : undefined;
+        if (!field) continue;
+        if (selection.arguments?.length) problems = fieldProblems(selection, field);
+        if (problems.length === 0 && selection.selectionSet) {
+          problems = walk(selection.selectionSet, getNamedType(field.type));
+        }
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        const type = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : parent;
+        problems = walk(selection.selectionSet, type);
+      } else {
+        const fragment = fragments.get(selection.name.value);
+        if (!fragment || seen.has(fragment.name.value)) continue;
+        seen.add(fragment.name.value);
+        problems = walk(fragment.selectionSet, schema.getType(fragment.typeCondition.name.value));
+      }
+      if (problems.length > 0) return problems;
+    }
+    return [];
+  };
+  return walk(operation.selectionSet, root);
+}
+
+/** The error for out-of-bounds arguments: BAD_USER_INPUT, 400, with the message and problems a resolver would give. */
+export function argumentError(problems: readonly FieldProblem[]): GraphQLError | null {
+  if (problems.length === 0) return null;
+  const { message, code } = new BadInputError(problems);
+  return new GraphQLError(message, { extensions: { code, problems, http: { status: 400 } } });
+}
+
 /** The error for an operation over the cost limit: QUERY_TOO_COMPLEX, 400. */
 export function costError(cost: number): GraphQLError | null {
   if (cost <= QUERY_LIMITS.cost) return null;
@@ -112,35 +248,92 @@ export function costError(cost: number): GraphQLError | null {
   );
 }
 
+/** What the limits found of one (document, operation, variables): out-of-bounds arguments, and the estimated cost. */
+interface Verdict {
+  readonly problems: readonly FieldProblem[];
+  readonly cost: number | null;
+}
+
+/** What a memo entry costs beyond its key: the verdict object, the LRU's bookkeeping. */
+const VERDICT_OVERHEAD_BYTES = 120;
+
 /**
- * Refuses a query whose estimated cost exceeds the limit, after it is parsed
- * and validated and before it runs: 400 with code QUERY_TOO_COMPLEX.
+ * The verdicts of recent requests, by query hash, operation name and
+ * variables, within a budget of bytes (keys are counted at two bytes a
+ * character, what V8 may use); least recently used out first.
  */
-export function costLimitPlugin(schema: GraphQLSchema): ApolloServerPlugin {
-  // Apollo keeps one parsed document per query text, so the cost is computed once per (document, operation, variables).
-  const costs = new WeakMap<DocumentNode, Map<string, number | null>>();
-  const costOf = (
-    document: DocumentNode,
-    operationName: string | undefined,
-    variables: Record<string, unknown>,
-  ): number | null => {
-    let known = costs.get(document);
-    if (!known) costs.set(document, (known = new Map<string, number | null>()));
-    const key = `${operationName ?? ''}\u0000${JSON.stringify(variables)}`;
-    let cost = known.get(key);
-    if (cost === undefined) {
-      cost = estimateCost(schema, document, operationName, variables);
-      if (known.size >= 256) known.clear();
-      known.set(key, cost);
-    }
-    return cost;
-  };
+export class VerdictMemo {
+  private readonly entries: LRUCache<string, Verdict>;
+
+  constructor(maxBytes = 1024 * 1024) {
+    this.entries = new LRUCache<string, Verdict>({
+      maxSize: maxBytes,
+      maxEntrySize: maxBytes / 8,
+      sizeCalculation: (verdict, key) =>
+        2 * key.length +
+        VERDICT_OVERHEAD_BYTES +
+        verdict.problems.reduce((bytes, p) => bytes + 2 * (p.field.length + p.message.length) + 64, 0),
+    });
+  }
+
+  /** The verdict for a key, computed (and kept) when not known. */
+  of(key: string, compute: () => Verdict): Verdict {
+    let verdict = this.entries.get(key);
+    if (!verdict) this.entries.set(key, (verdict = compute()));
+    return verdict;
+  }
+
+  /** Number of entries, and their total size in bytes as counted (for tests). */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get bytes(): number {
+    return this.entries.calculatedSize;
+  }
+}
+
+/**
+ * The error that refuses an operation before it runs, or null: page sizes and
+ * list lengths out of bounds (BAD_USER_INPUT), then an estimated cost over the
+ * limit (QUERY_TOO_COMPLEX); both 400.
+ */
+export function requestLimitError(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | undefined,
+  variables: Record<string, unknown>,
+): GraphQLError | null {
+  return verdictError({
+    problems: argumentProblems(schema, document, operationName, variables),
+    cost: estimateCost(schema, document, operationName, variables),
+  });
+}
+
+function verdictError(verdict: Verdict): GraphQLError | null {
+  return argumentError(verdict.problems) ?? (verdict.cost === null ? null : costError(verdict.cost));
+}
+
+/**
+ * Refuses an operation with out-of-bounds arguments or an estimated cost over
+ * the limit, after it is parsed and validated and before it runs (see
+ * requestLimitError). The verdict is computed once per (query, operation,
+ * variables) while it stays in a memo bounded by bytes.
+ */
+export function requestLimitsPlugin(schema: GraphQLSchema, memo = new VerdictMemo()): ApolloServerPlugin {
   return {
     async requestDidStart() {
       return {
-        async didResolveOperation({ request, document }) {
-          const cost = costOf(document, request.operationName ?? undefined, request.variables ?? {});
-          const error = cost === null ? null : costError(cost);
+        async didResolveOperation({ request, document, queryHash }) {
+          const operationName = request.operationName ?? undefined;
+          const variables = request.variables ?? {};
+          const key = `${queryHash}\u0000${operationName ?? ''}\u0000${JSON.stringify(variables)}`;
+          const error = verdictError(
+            memo.of(key, () => ({
+              problems: argumentProblems(schema, document, operationName, variables),
+              cost: estimateCost(schema, document, operationName, variables),
+            })),
+          );
           if (error) throw error;
         },
       };

@@ -13,7 +13,7 @@ import { readAccessPlugin } from '../graphql/authorization';
 import type { RequestContext } from '../graphql/context';
 import { errorReportingPlugin, formatError } from '../graphql/error-mapping';
 import { notFoundHintsPlugin } from '../graphql/not-found-hints';
-import { costLimitPlugin, limitRules, QUERY_LIMITS } from '../graphql/query-limits';
+import { limitRules, QUERY_LIMITS, requestLimitsPlugin } from '../graphql/query-limits';
 import { requestReportPlugin } from '../graphql/request-report';
 import { graphiqlLandingPage, type GraphiqlBundle } from './graphiql';
 
@@ -43,7 +43,7 @@ export async function startApollo(
     plugins: [
       fastifyApolloDrainPlugin(fastify),
       readAccessPlugin,
-      costLimitPlugin(schema),
+      requestLimitsPlugin(schema),
       notFoundHintsPlugin,
       errorReportingPlugin,
       requestReportPlugin,

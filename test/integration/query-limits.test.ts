@@ -125,6 +125,114 @@ describe('hostile and oversized requests', () => {
     expect(body.errors?.[0].extensions?.code).to.equal('BAD_USER_INPUT');
   });
 
+  describe('page sizes and bounded lists, checked before execution', () => {
+    /** Sends the request over POST or GET and proves nothing ran: 400, no data, no SQL (a sibling field would read). */
+    async function refusedOver(method: 'POST' | 'GET', query: string, variables?: Record<string, unknown>) {
+      const before = server.statements();
+      let response: Response;
+      if (method === 'POST') {
+        response = await fetch(server.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ query, variables }),
+        });
+      } else {
+        const url = new URL(server.url);
+        url.searchParams.set('query', query);
+        if (variables) url.searchParams.set('variables', JSON.stringify(variables));
+        response = await fetch(url, {
+          headers: { 'apollo-require-preflight': 'true', accept: 'application/json', 'cache-control': 'no-cache' },
+        });
+      }
+      const body = (await response.json()) as { data?: unknown; errors?: { message: string; extensions?: any }[] };
+      resolverRuns += server.statements() - before;
+      expect(server.statements() - before, `no resolver may run (no SQL): ${query}`).to.equal(0);
+      expect(response.status, query).to.equal(400);
+      expect(body).not.to.have.property('data');
+      expect(body.errors).to.have.length(1);
+      expect(body.errors?.[0].extensions?.code).to.equal('BAD_USER_INPUT');
+      return body.errors![0];
+    }
+
+    // A sibling field that reads the registry: before the fix it ran, and sent SQL.
+    const sibling = 'ok: projects(first: 1) { totalCount }';
+    const cases: [string, string, Record<string, unknown>, string][] = [
+      ['first over 100', `{ ${sibling} tools(first: 101) { totalCount } }`, {}, 'first must be between 1 and 100'],
+      ['first 0', `{ ${sibling} tools(first: 0) { totalCount } }`, {}, 'first must be between 1 and 100'],
+      ['last under 1', `{ ${sibling} projects(last: -5) { totalCount } }`, {}, 'last must be between 1 and 100'],
+      [
+        'first from a variable',
+        `query($n: Int) { ${sibling} resources(first: $n) { totalCount } }`,
+        { n: 1000 },
+        'first must be between 1 and 100',
+      ],
+      [
+        'a variable default',
+        `query($n: Int = 500) { ${sibling} resourceTypes(first: $n) { totalCount } }`,
+        {},
+        'first must be between 1 and 100',
+      ],
+      [
+        'a nested connection, through a fragment',
+        `{ ${sibling} resourceTypes(first: 2) { edges { node { ...T } } } } fragment T on ResourceType { compatibleResources(last: 101) { totalCount } }`,
+        {},
+        'last must be between 1 and 100',
+      ],
+      [
+        'first and last together',
+        `query($f: Int, $l: Int) { ${sibling} tools(first: $f, last: $l) { totalCount } }`,
+        { f: 2, l: 3 },
+        'pass first or last, not both: a page is taken from one end',
+      ],
+      [
+        "the matrix's projectsFirst",
+        `{ ${sibling} bindingMatrix(projectsFirst: 101, toolsFirst: 1) { cells { status } } }`,
+        {},
+        'projectsFirst must be between 1 and 100',
+      ],
+      [
+        "the matrix's toolsLast from a variable",
+        `query($n: Int) { ${sibling} bindingMatrix(projectsFirst: 1, toolsLast: $n) { cells { status } } }`,
+        { n: 0 },
+        'toolsLast must be between 1 and 100',
+      ],
+      [
+        "the matrix's toolsFirst and toolsLast together",
+        `{ ${sibling} bindingMatrix(toolsFirst: 1, toolsLast: 1) { cells { status } } }`,
+        {},
+        'pass toolsFirst or toolsLast, not both: a page is taken from one end',
+      ],
+      [
+        'nodes with more than 100 ids',
+        `query($ids: [ID!]!) { ${sibling} nodes(ids: $ids) { id } }`,
+        { ids: Array.from({ length: 101 }, (_, i) => `id${i}`) },
+        'at most 100 ids per request',
+      ],
+      [
+        'explainBindings with more than 64 params',
+        `query($p: [BindingParamInput!]) { ${sibling} explainBindings(tool: "x", project: "y", params: $p) { tool { name } } }`,
+        { p: Array.from({ length: 65 }, (_, i) => ({ slot: `s${i}`, resource: 'r' })) },
+        'params must have at most 64 entries',
+      ],
+    ];
+    for (const [name, query, variables, message] of cases) {
+      it(`refuses ${name} with 400 BAD_USER_INPUT, over POST and GET, before any resolver runs`, async () => {
+        for (const method of ['POST', 'GET'] as const) {
+          const error = await refusedOver(method, query, variables);
+          expect(error.message).to.equal(message);
+          expect(error.extensions?.problems).to.have.length(1);
+        }
+      });
+    }
+
+    it('lets page sizes from 1 to 100 through, from literals and variables', async () => {
+      const query = `query($n: Int) { tools(first: 100) { totalCount } projects(last: 1) { totalCount } resources(first: $n) { totalCount } bindingMatrix(projectsFirst: 1, toolsLast: 100) { cells { status } } }`;
+      const { status, body } = await server.gql(query, { n: 1 });
+      expect(body.errors).to.equal(undefined);
+      expect(status).to.equal(200);
+    });
+  });
+
   it('never ran a resolver for a refused request', () => {
     expect(resolverRuns).to.equal(0);
   });
