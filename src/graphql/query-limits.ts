@@ -12,6 +12,9 @@ import {
   GraphQLError,
   GraphQLIncludeDirective,
   GraphQLSkipDirective,
+  isAbstractType,
+  isEnumType,
+  isInputObjectType,
   isInterfaceType,
   isObjectType,
   Kind,
@@ -38,6 +41,8 @@ export const QUERY_LIMITS = {
   aliases: 15,
   /** Directives in one document. */
   directives: 50,
+  /** `__schema` selections in one operation (aliases and fragments included). */
+  schemaIntrospections: 1,
   /** Lexical tokens in one document (Apollo's parser stops beyond, as a 400 parse error). */
   tokens: 2000,
   /** Estimated cost: each field costs 1, and a connection multiplies what it contains by `first`. */
@@ -51,7 +56,44 @@ function reject(limit: string) {
   };
 }
 
-/** Validation rules for depth, aliases and directives (graphql-armor), reported as GRAPHQL_VALIDATION_FAILED. */
+/**
+ * At most `QUERY_LIMITS.schemaIntrospections` `__schema` selections in an
+ * operation, counted through fragments (inline and named; a named fragment
+ * spread twice counts once, since its selections merge): a client needs the
+ * schema once, and each copy is answered in full.
+ */
+export const schemaIntrospectionRule: ValidationRule = (context) => {
+  const count = (set: SelectionSetNode, found: Set<FieldNode>, fragments: Set<string>): void => {
+    for (const selection of set.selections) {
+      if (selection.kind === Kind.FIELD) {
+        if (selection.name.value === '__schema') found.add(selection);
+        else if (selection.selectionSet) count(selection.selectionSet, found, fragments);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        count(selection.selectionSet, found, fragments);
+      } else if (!fragments.has(selection.name.value)) {
+        fragments.add(selection.name.value);
+        const fragment = context.getFragment(selection.name.value);
+        if (fragment) count(fragment.selectionSet, found, fragments);
+      }
+    }
+  };
+  return {
+    OperationDefinition(operation) {
+      const found = new Set<FieldNode>();
+      count(operation.selectionSet, found, new Set());
+      if (found.size > QUERY_LIMITS.schemaIntrospections) {
+        context.reportError(
+          new GraphQLError(
+            `__schema may be selected at most once a request, found ${found.size}; ask for the schema once`,
+            { nodes: [...found], extensions: { limit: 'INTROSPECTION' } },
+          ),
+        );
+      }
+    },
+  };
+};
+
+/** Validation rules for depth, aliases, directives (graphql-armor) and `__schema` selections, reported as GRAPHQL_VALIDATION_FAILED. */
 export const limitRules: ValidationRule[] = [
   maxDepthRule({
     n: QUERY_LIMITS.depth,
@@ -70,6 +112,7 @@ export const limitRules: ValidationRule[] = [
     propagateOnRejection: false,
     onReject: [reject('DIRECTIVES')],
   }),
+  schemaIntrospectionRule,
 ];
 
 /** The page size connection arguments ask for: first, else last, else the default. */
@@ -98,8 +141,61 @@ const matrixEstimator: ComplexityEstimator = ({ args, childComplexity, field }) 
   return 1 + childComplexity + 5 * projects * tools;
 };
 
+/**
+ * Introspection's lists, sized from the schema: `__schema { types }` has one
+ * entry per type, and each type's fields, input fields, enum values,
+ * interfaces and possible types are counted at their average over all types
+ * (so the full introspection's estimate is the schema's size: types × fields),
+ * a field's or directive's args likewise. Rounded up, at least 1.
+ */
+function introspectionEstimator(schema: GraphQLSchema): ComplexityEstimator {
+  const types = Object.values(schema.getTypeMap());
+  const fields = types.flatMap((type) =>
+    isObjectType(type) || isInterfaceType(type) ? Object.values(type.getFields()) : [],
+  );
+  const sum = (counts: number[]) => counts.reduce((a, b) => a + b, 0);
+  const perType = (count: (type: GraphQLNamedType) => number) =>
+    Math.max(1, Math.ceil(sum(types.map(count)) / Math.max(types.length, 1)));
+  const directives = schema.getDirectives();
+  const sizes: Record<string, number> = {
+    '__Schema.types': types.length,
+    '__Schema.directives': directives.length,
+    '__Type.fields': Math.max(1, Math.ceil(fields.length / Math.max(types.length, 1))),
+    '__Type.inputFields': perType((t) => (isInputObjectType(t) ? Object.keys(t.getFields()).length : 0)),
+    '__Type.enumValues': perType((t) => (isEnumType(t) ? t.getValues().length : 0)),
+    '__Type.interfaces': perType((t) => (isObjectType(t) || isInterfaceType(t) ? t.getInterfaces().length : 0)),
+    '__Type.possibleTypes': perType((t) => (isAbstractType(t) ? schema.getPossibleTypes(t).length : 0)),
+    '__Field.args': Math.max(1, Math.ceil(sum(fields.map((f) => f.args.length)) / Math.max(fields.length, 1))),
+    '__Directive.args': Math.max(
+      1,
+      Math.ceil(sum(directives.map((d) => d.args.length)) / Math.max(directives.length, 1)),
+    ),
+  };
+  return ({ childComplexity, field, type }) => {
+    const size = sizes[`${type.name}.${field.name}`];
+    return size === undefined ? undefined : 1 + childComplexity * size;
+  };
+}
+
 /** The binding matrix's default page sizes. */
 export const MATRIX_DEFAULTS = { projects: 20, tools: 50 } as const;
+
+/** The estimators for a schema (introspection's list sizes are computed once per schema). */
+const estimatorsOf = new WeakMap<GraphQLSchema, ComplexityEstimator[]>();
+function estimators(schema: GraphQLSchema): ComplexityEstimator[] {
+  let list = estimatorsOf.get(schema);
+  if (!list) {
+    list = [
+      introspectionEstimator(schema),
+      matrixEstimator,
+      nodesEstimator,
+      connectionEstimator,
+      simpleEstimator({ defaultComplexity: 1 }),
+    ];
+    estimatorsOf.set(schema, list);
+  }
+  return list;
+}
 
 /** The estimated cost of an operation, or null when its variables do not coerce (execution refuses them). */
 export function estimateCost(
@@ -114,7 +210,7 @@ export function estimateCost(
       query: document,
       operationName,
       variables,
-      estimators: [matrixEstimator, nodesEstimator, connectionEstimator, simpleEstimator({ defaultComplexity: 1 })],
+      estimators: estimators(schema),
     });
   } catch {
     return null;

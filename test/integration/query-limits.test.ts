@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { getIntrospectionQuery } from 'graphql';
 import { sqlite } from '../support/backends';
 import { startServer, type TestServer } from '../support/server';
 
@@ -74,6 +75,36 @@ describe('hostile and oversized requests', () => {
     expect(status).to.equal(400);
     expect(body.errors?.[0].extensions).to.deep.include({ code: 'GRAPHQL_VALIDATION_FAILED', limit: 'ALIASES' });
     expect((await server.gql(aliases(15))).body.errors).to.equal(undefined);
+  });
+
+  it('refuses __schema selected more than once a request (aliases, fragments), and allows one full introspection', async () => {
+    const twice = [
+      '{ a: __schema { queryType { name } } b: __schema { queryType { name } } }',
+      '{ __schema { queryType { name } } ...F } fragment F on Query { s: __schema { types { name } } }',
+      '{ ... on Query { __schema { queryType { name } } } x: __schema { mutationType { name } } }',
+      `{ ${Array.from({ length: 15 }, (_, i) => `s${i}: __schema { types { name fields { name } } }`).join(' ')} }`,
+    ];
+    for (const query of twice) {
+      const { status, body } = await refused(query);
+      expect(status, query).to.equal(400);
+      expect(body.errors?.[0].extensions).to.deep.include({
+        code: 'GRAPHQL_VALIDATION_FAILED',
+        limit: 'INTROSPECTION',
+      });
+      expect(body.errors?.[0].message).to.match(/^__schema may be selected at most once a request, found \d+/);
+    }
+    // One fragment spread twice is one selection (it merges).
+    const { body } = await server.gql('{ ...F ...F } fragment F on Query { __schema { queryType { name } } }');
+    expect(body.errors).to.equal(undefined);
+    for (const query of [
+      getIntrospectionQuery(),
+      getIntrospectionQuery({ descriptions: true, inputValueDeprecation: true }),
+    ]) {
+      const { status, body } = await server.gql(query);
+      expect(body.errors).to.equal(undefined);
+      expect(status).to.equal(200);
+      expect(body.data.__schema.types.length).to.be.greaterThan(50);
+    }
   });
 
   it('refuses more than 50 directives', async () => {
