@@ -32,6 +32,8 @@ import {
 import { getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
 import { BadInputError, type FieldProblem } from '../core/errors';
 import { checkListSize, checkPageSize, LIMITS } from '../core/grammar';
+import type { RequestContext } from './context';
+import { HEAVY_COST, Lane, newFairShare } from './fair-share';
 
 /** Limits on one GraphQL request, all enforced before any resolver runs. */
 export const QUERY_LIMITS = {
@@ -416,21 +418,34 @@ function verdictError(verdict: Verdict): GraphQLError | null {
  * requestLimitError). The verdict is computed once per (query, operation,
  * variables) while it stays in a memo bounded by bytes.
  */
-export function requestLimitsPlugin(schema: GraphQLSchema, memo = new VerdictMemo()): ApolloServerPlugin {
+export function requestLimitsPlugin(
+  schema: GraphQLSchema,
+  memo = new VerdictMemo(),
+  heavyLane = new Lane(1),
+): ApolloServerPlugin<RequestContext> {
   return {
     async requestDidStart() {
+      let leave: (() => void) | null = null;
       return {
-        async didResolveOperation({ request, document, queryHash }) {
+        async didResolveOperation({ request, document, queryHash, contextValue }) {
           const operationName = request.operationName ?? undefined;
           const variables = request.variables ?? {};
           const key = `${queryHash}\u0000${operationName ?? ''}\u0000${JSON.stringify(variables)}`;
-          const error = verdictError(
-            memo.of(key, () => ({
-              problems: argumentProblems(schema, document, operationName, variables),
-              cost: estimateCost(schema, document, operationName, variables),
-            })),
-          );
+          const verdict = memo.of(key, () => ({
+            problems: argumentProblems(schema, document, operationName, variables),
+            cost: estimateCost(schema, document, operationName, variables),
+          }));
+          const error = verdictError(verdict);
           if (error) throw error;
+          // A heavy request waits for its turn, then shares the thread as it runs (./fair-share.ts).
+          if (verdict.cost !== null && verdict.cost >= HEAVY_COST) {
+            leave = await heavyLane.enter();
+            contextValue.fairShare = newFairShare();
+          }
+        },
+        async willSendResponse({ contextValue }) {
+          contextValue.fairShare = undefined;
+          leave?.();
         },
       };
     },

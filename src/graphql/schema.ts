@@ -11,6 +11,7 @@ import { ResourceResolver } from './resolvers/resource.resolver';
 import { ResourceSlotResolver, ToolResolver } from './resolvers/tool.resolver';
 import { authChecker } from './authorization';
 import { validateArgument } from './validation';
+import { shareTime } from './fair-share';
 
 /** Every resolver class of the API. */
 export const RESOLVERS = [
@@ -49,7 +50,7 @@ export async function buildRegistrySchema(): Promise<GraphQLSchema> {
   ] as const) {
     if (type) type.description = description;
   }
-  return schema;
+  return shareTime(schema);
 }
 
 const ROOT_DESCRIPTIONS = {
