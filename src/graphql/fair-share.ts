@@ -1,4 +1,4 @@
-import { isObjectType, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
+import { isIntrospectionType, isObjectType, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
 
 /**
  * Fair sharing of the one JavaScript thread between requests, so that no
@@ -11,7 +11,10 @@ import { isObjectType, type GraphQLFieldResolver, type GraphQLSchema } from 'gra
  *   own introspection resolvers included) is wrapped: when the request it
  *   serves is heavy and has run `SLICE_MS` since it last yielded, the
  *   resolver first waits for the event loop's next turn (setImmediate), so
- *   requests that arrived meanwhile are read and served. For any other
+ *   requests that arrived meanwhile are read and served. Our resolvers
+ *   decide once for a whole wave of calls (so a list's loads stay in one
+ *   DataLoader batch: a fixed number of statements), unless the wave runs
+ *   past WAVE_LIMIT_MS; introspection's at each call. For any other
  *   request the wrapper only reads one property of the context, and stays
  *   synchronous.
  */
@@ -22,12 +25,21 @@ export const HEAVY_COST = 1_000;
 /** How long a heavy request runs before it lets the event loop serve others. */
 export const SLICE_MS = 2;
 
+/** How long one wave of a heavy request's resolvers may run on before it yields all the same (see FairShare.runs). */
+export const WAVE_LIMIT_MS = 20;
+
 /** A heavy request's place in the schedule, kept on its context while it executes. */
 export interface FairShare {
   /** When it last yielded (performance.now()). */
   since: number;
   /** The turn of the event loop it waits for, shared by every resolver of the request that waits. */
   turn: Promise<void> | null;
+  /**
+   * Whether the resolvers called in this wave of microtasks run now: decided
+   * by the first of them, then kept until the wave ends, so that the loads
+   * one wave issues (one per list item, say) stay in one DataLoader batch.
+   */
+  runs: boolean;
 }
 
 /** A context that may hold a heavy request's share (only heavy requests have one). */
@@ -64,7 +76,7 @@ export class Lane {
 
 /** A new share for a heavy request that starts executing now. */
 export function newFairShare(): FairShare {
-  return { since: performance.now(), turn: null };
+  return { since: performance.now(), turn: null, runs: false };
 }
 
 /** The next turn of the event loop for a share: one setImmediate for every resolver of the request that waits. */
@@ -72,6 +84,7 @@ function nextTurn(share: FairShare): Promise<void> {
   share.turn ??= new Promise<void>((resume) =>
     setImmediate(() => {
       share.turn = null;
+      share.runs = false;
       share.since = performance.now();
       resume();
     }),
@@ -81,16 +94,34 @@ function nextTurn(share: FairShare): Promise<void> {
 
 const WRAPPED = Symbol('fair-share');
 
+/**
+ * Whether a heavy request's resolver may run now, or must wait for the next
+ * turn. Ours decide once a wave, up to WAVE_LIMIT_MS (see FairShare.runs);
+ * introspection's, which never load anything, at every call.
+ */
+function runsNow(share: FairShare, perWave: boolean): boolean {
+  if (share.turn) return false;
+  const elapsed = performance.now() - share.since;
+  if (perWave && share.runs && elapsed < WAVE_LIMIT_MS) return true;
+  if (elapsed >= SLICE_MS) return false;
+  share.runs = true;
+  queueMicrotask(() => {
+    share.runs = false;
+  });
+  return true;
+}
+
 /** Wraps a resolver so that a heavy request's call waits for the next turn once its slice is used up. */
 function sharing<TSource, TContext, TArgs>(
   resolve: GraphQLFieldResolver<TSource, TContext, TArgs>,
+  perWave: boolean,
 ): GraphQLFieldResolver<TSource, TContext, TArgs> {
   const wrapped: GraphQLFieldResolver<TSource, TContext, TArgs> = (source, args, context, info) => {
     const share = (context as SharingContext | undefined)?.fairShare;
-    if (!share || performance.now() - share.since < SLICE_MS) return resolve(source, args, context, info);
+    if (!share || runsNow(share, perWave)) return resolve(source, args, context, info);
     const call = (): unknown =>
-      performance.now() - share.since < SLICE_MS ? resolve(source, args, context, info) : nextTurn(share).then(call);
-    return call();
+      runsNow(share, perWave) ? resolve(source, args, context, info) : nextTurn(share).then(call);
+    return nextTurn(share).then(call);
   };
   Object.defineProperty(wrapped, WRAPPED, { value: true });
   return wrapped;
@@ -105,7 +136,9 @@ export function shareTime(schema: GraphQLSchema): GraphQLSchema {
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type)) continue;
     for (const field of Object.values(type.getFields())) {
-      if (field.resolve && !(WRAPPED in field.resolve)) field.resolve = sharing(field.resolve);
+      if (field.resolve && !(WRAPPED in field.resolve)) {
+        field.resolve = sharing(field.resolve, !isIntrospectionType(type));
+      }
     }
   }
   return schema;

@@ -11,6 +11,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { AppConfig } from '../config';
 import { readAccessPlugin } from '../graphql/authorization';
 import type { RequestContext } from '../graphql/context';
+import { DocumentCache } from '../graphql/document-cache';
 import { errorReportingPlugin, formatError } from '../graphql/error-mapping';
 import { notFoundHintsPlugin } from '../graphql/not-found-hints';
 import { limitRules, QUERY_LIMITS, requestLimitsPlugin } from '../graphql/query-limits';
@@ -38,6 +39,7 @@ export async function startApollo(
     hideSchemaDetailsFromClientErrors: config.production,
     formatError,
     parseOptions: { maxTokens: QUERY_LIMITS.tokens },
+    documentStore: new DocumentCache(),
     validationRules: limitRules,
     allowBatchedHttpRequests: false,
     plugins: [

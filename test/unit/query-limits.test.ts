@@ -16,7 +16,9 @@ describe('query limits: introspection in the cost', () => {
     for (const options of [{}, { descriptions: true, inputValueDeprecation: true, specifiedByUrl: true }]) {
       const cost = estimateCost(schema, parse(getIntrospectionQuery(options)), undefined, {});
       // Every field of every type is listed, with its name, description, args and type reference.
-      expect(cost).to.be.a('number').and.at.least(5 * fieldCount);
+      expect(cost)
+        .to.be.a('number')
+        .and.at.least(5 * fieldCount);
       expect(cost).to.be.at.most(QUERY_LIMITS.cost);
     }
   });
