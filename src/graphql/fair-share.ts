@@ -26,7 +26,7 @@ export const HEAVY_COST = 1_000;
 export const SLICE_MS = 2;
 
 /** How long one wave of a heavy request's resolvers may run on before it yields all the same (see FairShare.runs). */
-export const WAVE_LIMIT_MS = 20;
+export const WAVE_LIMIT_MS = 8;
 
 /** A heavy request's place in the schedule, kept on its context while it executes. */
 export interface FairShare {
@@ -90,6 +90,15 @@ function nextTurn(share: FairShare): Promise<void> {
     }),
   );
   return share.turn;
+}
+
+/**
+ * For long loops in a heavy request's own code (e.g. the binding matrix's
+ * rows): a promise of the next turn once its slice is used up, else nothing.
+ */
+export function pauseIfDue(share: FairShare | undefined): Promise<void> | undefined {
+  if (!share || (!share.turn && performance.now() - share.since < SLICE_MS)) return undefined;
+  return nextTurn(share);
 }
 
 const WRAPPED = Symbol('fair-share');

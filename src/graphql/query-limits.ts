@@ -135,12 +135,34 @@ const nodesEstimator: ComplexityEstimator = ({ args, childComplexity, field }) =
   return 1 + childComplexity * Math.max(args.ids.length, 1);
 };
 
-/** The binding matrix computes one cell per (project, tool) of its pages: 5 for each, on top of what it selects. */
+/** What one cell of the binding matrix costs: the resolution of a tool's slots in a project, and the cell's fields. */
+export const MATRIX_CELL_COST = 20;
+
+/** The binding matrix computes one cell per (project, tool) of its pages, on top of what it selects. */
 const matrixEstimator: ComplexityEstimator = ({ args, childComplexity, field }) => {
   if (field.name !== 'bindingMatrix') return undefined;
   const projects = pageSize(args.projectsFirst, args.projectsLast, MATRIX_DEFAULTS.projects);
   const tools = pageSize(args.toolsFirst, args.toolsLast, MATRIX_DEFAULTS.tools);
-  return 1 + childComplexity + 5 * projects * tools;
+  return 1 + childComplexity + MATRIX_CELL_COST * projects * tools;
+};
+
+/**
+ * Lists that are not connections, at a typical length (their maximum where
+ * one is small): what each contains is counted that many times.
+ */
+const LIST_SIZES: Readonly<Record<string, number>> = {
+  'Tool.resourceSlots': 8,
+  'Project.resources': 25,
+  'ResourceUsage.links': 10,
+  'ResourceUsage.staticBindings': 10,
+  'ResourceType.ancestors': 5,
+  'ResourceType.parentTypes': 2,
+  'ResourceType.subtypes': 5,
+};
+
+const listEstimator: ComplexityEstimator = ({ childComplexity, field, type }) => {
+  const size = LIST_SIZES[`${type.name}.${field.name}`];
+  return size === undefined ? undefined : 1 + childComplexity * size;
 };
 
 /**
@@ -191,6 +213,7 @@ function estimators(schema: GraphQLSchema): ComplexityEstimator[] {
       introspectionEstimator(schema),
       matrixEstimator,
       nodesEstimator,
+      listEstimator,
       connectionEstimator,
       simpleEstimator({ defaultComplexity: 1 }),
     ];
