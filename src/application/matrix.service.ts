@@ -34,7 +34,15 @@ export class MatrixService {
     private readonly tools: ToolService,
   ) {}
 
-  async matrix(request: MatrixRequest, session: ReadSession): Promise<BindingMatrix> {
+  /**
+   * `pause`, asked after each row, may return a promise to wait for before the
+   * next one: a long matrix lets the server serve other requests meanwhile.
+   */
+  async matrix(
+    request: MatrixRequest,
+    session: ReadSession,
+    pause: () => Promise<void> | undefined = () => undefined,
+  ): Promise<BindingMatrix> {
     const [projects, tools] = await Promise.all([
       this.projects.list(request.projects, session, request.linksResource),
       this.tools.list(request.tools, session, request.slotType),
@@ -53,7 +61,9 @@ export class MatrixService {
       if (resource) staticResources.set(resource.id, resource);
     }
     const cells: MatrixCell[] = [];
-    projects.items.forEach((project, p) => {
+    for (const [p, project] of projects.items.entries()) {
+      const wait = pause();
+      if (wait) await wait;
       tools.items.forEach((tool, t) => {
         const resolutions = resolveSlots(slots[t], {
           projectName: project.name,
@@ -64,7 +74,7 @@ export class MatrixService {
         });
         cells.push(cellOf(project.id, tool.id, resolutions));
       });
-    });
+    }
     return { projects, tools, cells };
   }
 }

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Services } from '../application/services';
 import type { ReadSession } from '../application/versioning';
+import type { FairShare } from './fair-share';
 
 export type { Services } from '../application/services';
 
@@ -37,4 +38,6 @@ export interface RequestContext {
   readonly report: RequestReport;
   /** For a subscription: its connection, which the server may close (e.g. a consumer too slow to keep up). */
   readonly transport?: { close(code: number, reason: string): void };
+  /** A heavy request's share of the thread while it executes (./fair-share.ts); none for other requests. */
+  fairShare?: FairShare;
 }

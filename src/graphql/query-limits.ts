@@ -2,24 +2,49 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
+import { LRUCache } from 'lru-cache';
 import {
+  getArgumentValues,
+  getDirectiveValues,
+  getNamedType,
+  getOperationAST,
+  getVariableValues,
   GraphQLError,
+  GraphQLIncludeDirective,
+  GraphQLSkipDirective,
+  isAbstractType,
+  isEnumType,
+  isInputObjectType,
+  isInterfaceType,
+  isObjectType,
+  Kind,
   type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLField,
+  type GraphQLNamedType,
   type GraphQLSchema,
+  type SelectionNode,
+  type SelectionSetNode,
+  type FieldNode,
   type ValidationContext,
   type ValidationRule,
 } from 'graphql';
 import { getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
-import { LIMITS } from '../core/grammar';
+import { BadInputError, type FieldProblem } from '../core/errors';
+import { checkListSize, checkPageSize, LIMITS } from '../core/grammar';
+import type { RequestContext } from './context';
+import { HEAVY_COST, Lane, newFairShare } from './fair-share';
 
 /** Limits on one GraphQL request, all enforced before any resolver runs. */
 export const QUERY_LIMITS = {
-  /** Deepest selection nesting. */
+  /** Deepest selection nesting, in fields: fragment spreads and inline fragments are not levels. */
   depth: 10,
   /** Aliased fields in one document. */
   aliases: 15,
   /** Directives in one document. */
   directives: 50,
+  /** `__schema` selections in one operation (aliases and fragments included). */
+  schemaIntrospections: 1,
   /** Lexical tokens in one document (Apollo's parser stops beyond, as a 400 parse error). */
   tokens: 2000,
   /** Estimated cost: each field costs 1, and a connection multiplies what it contains by `first`. */
@@ -33,10 +58,49 @@ function reject(limit: string) {
   };
 }
 
-/** Validation rules for depth, aliases and directives (graphql-armor), reported as GRAPHQL_VALIDATION_FAILED. */
+/**
+ * At most `QUERY_LIMITS.schemaIntrospections` `__schema` selections in an
+ * operation, counted through fragments (inline and named; a named fragment
+ * spread twice counts once, since its selections merge): a client needs the
+ * schema once, and each copy is answered in full.
+ */
+export const schemaIntrospectionRule: ValidationRule = (context) => {
+  const count = (set: SelectionSetNode, found: Set<FieldNode>, fragments: Set<string>): void => {
+    for (const selection of set.selections) {
+      if (selection.kind === Kind.FIELD) {
+        if (selection.name.value === '__schema') found.add(selection);
+        else if (selection.selectionSet) count(selection.selectionSet, found, fragments);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        count(selection.selectionSet, found, fragments);
+      } else if (!fragments.has(selection.name.value)) {
+        fragments.add(selection.name.value);
+        const fragment = context.getFragment(selection.name.value);
+        if (fragment) count(fragment.selectionSet, found, fragments);
+      }
+    }
+  };
+  return {
+    OperationDefinition(operation) {
+      const found = new Set<FieldNode>();
+      count(operation.selectionSet, found, new Set());
+      if (found.size > QUERY_LIMITS.schemaIntrospections) {
+        context.reportError(
+          new GraphQLError(
+            `__schema may be selected at most once a request, found ${found.size}; ask for the schema once`,
+            { nodes: [...found], extensions: { limit: 'INTROSPECTION' } },
+          ),
+        );
+      }
+    },
+  };
+};
+
+/** Validation rules for depth, aliases, directives (graphql-armor) and `__schema` selections, reported as GRAPHQL_VALIDATION_FAILED. */
 export const limitRules: ValidationRule[] = [
   maxDepthRule({
     n: QUERY_LIMITS.depth,
+    // Count fields only: a selection written with fragments (as Relay clients write everything) is as deep as inline.
+    flattenFragments: true,
     propagateOnRejection: false,
     onReject: [reject('DEPTH')],
   }),
@@ -50,6 +114,7 @@ export const limitRules: ValidationRule[] = [
     propagateOnRejection: false,
     onReject: [reject('DIRECTIVES')],
   }),
+  schemaIntrospectionRule,
 ];
 
 /** The page size connection arguments ask for: first, else last, else the default. */
@@ -70,16 +135,92 @@ const nodesEstimator: ComplexityEstimator = ({ args, childComplexity, field }) =
   return 1 + childComplexity * Math.max(args.ids.length, 1);
 };
 
-/** The binding matrix computes one cell per (project, tool) of its pages: 5 for each, on top of what it selects. */
+/** What one cell of the binding matrix costs: the resolution of a tool's slots in a project, and the cell's fields. */
+export const MATRIX_CELL_COST = 20;
+
+/** The binding matrix computes one cell per (project, tool) of its pages, on top of what it selects. */
 const matrixEstimator: ComplexityEstimator = ({ args, childComplexity, field }) => {
   if (field.name !== 'bindingMatrix') return undefined;
   const projects = pageSize(args.projectsFirst, args.projectsLast, MATRIX_DEFAULTS.projects);
   const tools = pageSize(args.toolsFirst, args.toolsLast, MATRIX_DEFAULTS.tools);
-  return 1 + childComplexity + 5 * projects * tools;
+  return 1 + childComplexity + MATRIX_CELL_COST * projects * tools;
 };
+
+/**
+ * Lists that are not connections, at a typical length (their maximum where
+ * one is small): what each contains is counted that many times.
+ */
+const LIST_SIZES: Readonly<Record<string, number>> = {
+  'Tool.resourceSlots': 8,
+  'Project.resources': 25,
+  'ResourceUsage.links': 10,
+  'ResourceUsage.staticBindings': 10,
+  'ResourceType.ancestors': 5,
+  'ResourceType.parentTypes': 2,
+  'ResourceType.subtypes': 5,
+};
+
+const listEstimator: ComplexityEstimator = ({ childComplexity, field, type }) => {
+  const size = LIST_SIZES[`${type.name}.${field.name}`];
+  return size === undefined ? undefined : 1 + childComplexity * size;
+};
+
+/**
+ * Introspection's lists, sized from the schema: `__schema { types }` has one
+ * entry per type, and each type's fields, input fields, enum values,
+ * interfaces and possible types are counted at their average over all types
+ * (so the full introspection's estimate is the schema's size: types × fields),
+ * a field's or directive's args likewise. Rounded up, at least 1.
+ */
+function introspectionEstimator(schema: GraphQLSchema): ComplexityEstimator {
+  const types = Object.values(schema.getTypeMap());
+  const fields = types.flatMap((type) =>
+    isObjectType(type) || isInterfaceType(type) ? Object.values(type.getFields()) : [],
+  );
+  const sum = (counts: number[]) => counts.reduce((a, b) => a + b, 0);
+  const perType = (count: (type: GraphQLNamedType) => number) =>
+    Math.max(1, Math.ceil(sum(types.map(count)) / Math.max(types.length, 1)));
+  const directives = schema.getDirectives();
+  const sizes: Record<string, number> = {
+    '__Schema.types': types.length,
+    '__Schema.directives': directives.length,
+    '__Type.fields': Math.max(1, Math.ceil(fields.length / Math.max(types.length, 1))),
+    '__Type.inputFields': perType((t) => (isInputObjectType(t) ? Object.keys(t.getFields()).length : 0)),
+    '__Type.enumValues': perType((t) => (isEnumType(t) ? t.getValues().length : 0)),
+    '__Type.interfaces': perType((t) => (isObjectType(t) || isInterfaceType(t) ? t.getInterfaces().length : 0)),
+    '__Type.possibleTypes': perType((t) => (isAbstractType(t) ? schema.getPossibleTypes(t).length : 0)),
+    '__Field.args': Math.max(1, Math.ceil(sum(fields.map((f) => f.args.length)) / Math.max(fields.length, 1))),
+    '__Directive.args': Math.max(
+      1,
+      Math.ceil(sum(directives.map((d) => d.args.length)) / Math.max(directives.length, 1)),
+    ),
+  };
+  return ({ childComplexity, field, type }) => {
+    const size = sizes[`${type.name}.${field.name}`];
+    return size === undefined ? undefined : 1 + childComplexity * size;
+  };
+}
 
 /** The binding matrix's default page sizes. */
 export const MATRIX_DEFAULTS = { projects: 20, tools: 50 } as const;
+
+/** The estimators for a schema (introspection's list sizes are computed once per schema). */
+const estimatorsOf = new WeakMap<GraphQLSchema, ComplexityEstimator[]>();
+function estimators(schema: GraphQLSchema): ComplexityEstimator[] {
+  let list = estimatorsOf.get(schema);
+  if (!list) {
+    list = [
+      introspectionEstimator(schema),
+      matrixEstimator,
+      nodesEstimator,
+      listEstimator,
+      connectionEstimator,
+      simpleEstimator({ defaultComplexity: 1 }),
+    ];
+    estimatorsOf.set(schema, list);
+  }
+  return list;
+}
 
 /** The estimated cost of an operation, or null when its variables do not coerce (execution refuses them). */
 export function estimateCost(
@@ -94,11 +235,129 @@ export function estimateCost(
       query: document,
       operationName,
       variables,
-      estimators: [matrixEstimator, nodesEstimator, connectionEstimator, simpleEstimator({ defaultComplexity: 1 })],
+      estimators: estimators(schema),
     });
   } catch {
     return null;
   }
+}
+
+/** Page-size arguments, each with the one it cannot be given with (a page is taken from one end of the window). */
+const PAGE_SIZE_PAIRS = [
+  ['first', 'last'],
+  ['projectsFirst', 'projectsLast'],
+  ['toolsFirst', 'toolsLast'],
+] as const;
+
+/** List arguments with a maximum length, by `field.argument` (whatever type the field is on). */
+const LIST_ARGUMENTS: ReadonlyMap<string, (length: number) => FieldProblem | null> = new Map([
+  [
+    'nodes.ids',
+    (n: number) =>
+      n > LIMITS.pageSize ? { field: 'ids', message: `at most ${LIMITS.pageSize} ids per request` } : null,
+  ],
+  ['explainBindings.params', (n: number) => listProblem('params', n, LIMITS.params)],
+  ['resolveBindings.params', (n: number) => listProblem('params', n, LIMITS.params)],
+]);
+
+function listProblem(field: string, length: number, max: number): FieldProblem | null {
+  const problem = checkListSize(length, max);
+  return problem ? { field, message: `${field} ${problem}` } : null;
+}
+
+/** What is wrong with one field's bounded arguments (page sizes, list lengths), as the resolvers would say it. */
+function fieldArgumentProblems(args: Record<string, unknown>, field: GraphQLField<unknown, unknown>): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  for (const pair of PAGE_SIZE_PAIRS) {
+    for (const name of pair) {
+      const size = args[name];
+      const problem = typeof size === 'number' ? checkPageSize(size) : null;
+      if (problem) problems.push({ field: name, message: `${name} ${problem}` });
+    }
+  }
+  for (const [name, value] of Object.entries(args)) {
+    const check = Array.isArray(value) ? LIST_ARGUMENTS.get(`${field.name}.${name}`) : undefined;
+    const problem = check?.((value as unknown[]).length);
+    if (problem) problems.push(problem);
+  }
+  if (problems.length > 0) return problems;
+  for (const [first, last] of PAGE_SIZE_PAIRS) {
+    if (args[first] != null && args[last] != null) {
+      return [{ field: last, message: `pass ${first} or ${last}, not both: a page is taken from one end` }];
+    }
+  }
+  return [];
+}
+
+/**
+ * The problems of the first field, in the operation to run, whose page sizes
+ * or list lengths are out of bounds, from literals and variables (defaults
+ * included); fields that @skip/@include leave out are not looked at. Empty
+ * when all hold, or when the variables do not coerce (execution refuses
+ * those, with BAD_USER_INPUT).
+ */
+export function argumentProblems(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | undefined,
+  variables: Record<string, unknown>,
+): FieldProblem[] {
+  const operation = getOperationAST(document, operationName);
+  const root = operation && schema.getRootType(operation.operation);
+  if (!operation || !root) return [];
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables, { maxErrors: 1 });
+  if (coerced.errors) return [];
+  const values = coerced.coerced;
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  }
+  // A fragment's arguments do not depend on where it is spread: each is looked at once.
+  const seen = new Set<string>();
+  const included = (node: SelectionNode) =>
+    getDirectiveValues(GraphQLSkipDirective, node, values)?.if !== true &&
+    getDirectiveValues(GraphQLIncludeDirective, node, values)?.if !== false;
+  const fieldProblems = (node: FieldNode, field: GraphQLField<unknown, unknown>): FieldProblem[] => {
+    try {
+      return fieldArgumentProblems(getArgumentValues(field, node, values), field);
+    } catch {
+      return []; // an argument that does not coerce: validation or execution says so
+    }
+  };
+  const walk = (set: SelectionSetNode, parent: GraphQLNamedType | null | undefined): FieldProblem[] => {
+    for (const selection of set.selections) {
+      if (!included(selection)) continue;
+      let problems: FieldProblem[] = [];
+      if (selection.kind === Kind.FIELD) {
+        // Introspection's fields (and __typename) are not the parent's: none has a bounded argument.
+        const field =
+          isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[selection.name.value] : undefined;
+        if (!field) continue;
+        if (selection.arguments?.length) problems = fieldProblems(selection, field);
+        if (problems.length === 0 && selection.selectionSet) {
+          problems = walk(selection.selectionSet, getNamedType(field.type));
+        }
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        const type = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : parent;
+        problems = walk(selection.selectionSet, type);
+      } else {
+        const fragment = fragments.get(selection.name.value);
+        if (!fragment || seen.has(fragment.name.value)) continue;
+        seen.add(fragment.name.value);
+        problems = walk(fragment.selectionSet, schema.getType(fragment.typeCondition.name.value));
+      }
+      if (problems.length > 0) return problems;
+    }
+    return [];
+  };
+  return walk(operation.selectionSet, root);
+}
+
+/** The error for out-of-bounds arguments: BAD_USER_INPUT, 400, with the message and problems a resolver would give. */
+export function argumentError(problems: readonly FieldProblem[]): GraphQLError | null {
+  if (problems.length === 0) return null;
+  const { message, code } = new BadInputError(problems);
+  return new GraphQLError(message, { extensions: { code, problems, http: { status: 400 } } });
 }
 
 /** The error for an operation over the cost limit: QUERY_TOO_COMPLEX, 400. */
@@ -110,36 +369,106 @@ export function costError(cost: number): GraphQLError | null {
   );
 }
 
+/** What the limits found of one (document, operation, variables): out-of-bounds arguments, and the estimated cost. */
+interface Verdict {
+  readonly problems: readonly FieldProblem[];
+  readonly cost: number | null;
+}
+
+/** What a memo entry costs beyond its key: the verdict object, the LRU's bookkeeping. */
+const VERDICT_OVERHEAD_BYTES = 120;
+
 /**
- * Refuses a query whose estimated cost exceeds the limit, after it is parsed
- * and validated and before it runs: 400 with code QUERY_TOO_COMPLEX.
+ * The verdicts of recent requests, by query hash, operation name and
+ * variables, within a budget of bytes (keys are counted at two bytes a
+ * character, what V8 may use); least recently used out first.
  */
-export function costLimitPlugin(schema: GraphQLSchema): ApolloServerPlugin {
-  // Apollo keeps one parsed document per query text, so the cost is computed once per (document, operation, variables).
-  const costs = new WeakMap<DocumentNode, Map<string, number | null>>();
-  const costOf = (
-    document: DocumentNode,
-    operationName: string | undefined,
-    variables: Record<string, unknown>,
-  ): number | null => {
-    let known = costs.get(document);
-    if (!known) costs.set(document, (known = new Map<string, number | null>()));
-    const key = `${operationName ?? ''}\u0000${JSON.stringify(variables)}`;
-    let cost = known.get(key);
-    if (cost === undefined) {
-      cost = estimateCost(schema, document, operationName, variables);
-      if (known.size >= 256) known.clear();
-      known.set(key, cost);
-    }
-    return cost;
-  };
+export class VerdictMemo {
+  private readonly entries: LRUCache<string, Verdict>;
+
+  constructor(maxBytes = 1024 * 1024) {
+    this.entries = new LRUCache<string, Verdict>({
+      maxSize: maxBytes,
+      maxEntrySize: maxBytes / 8,
+      sizeCalculation: (verdict, key) =>
+        2 * key.length +
+        VERDICT_OVERHEAD_BYTES +
+        verdict.problems.reduce((bytes, p) => bytes + 2 * (p.field.length + p.message.length) + 64, 0),
+    });
+  }
+
+  /** The verdict for a key, computed (and kept) when not known. */
+  of(key: string, compute: () => Verdict): Verdict {
+    let verdict = this.entries.get(key);
+    if (!verdict) this.entries.set(key, (verdict = compute()));
+    return verdict;
+  }
+
+  /** Number of entries, and their total size in bytes as counted (for tests). */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get bytes(): number {
+    return this.entries.calculatedSize;
+  }
+}
+
+/**
+ * The error that refuses an operation before it runs, or null: page sizes and
+ * list lengths out of bounds (BAD_USER_INPUT), then an estimated cost over the
+ * limit (QUERY_TOO_COMPLEX); both 400.
+ */
+export function requestLimitError(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | undefined,
+  variables: Record<string, unknown>,
+): GraphQLError | null {
+  return verdictError({
+    problems: argumentProblems(schema, document, operationName, variables),
+    cost: estimateCost(schema, document, operationName, variables),
+  });
+}
+
+function verdictError(verdict: Verdict): GraphQLError | null {
+  return argumentError(verdict.problems) ?? (verdict.cost === null ? null : costError(verdict.cost));
+}
+
+/**
+ * Refuses an operation with out-of-bounds arguments or an estimated cost over
+ * the limit, after it is parsed and validated and before it runs (see
+ * requestLimitError). The verdict is computed once per (query, operation,
+ * variables) while it stays in a memo bounded by bytes.
+ */
+export function requestLimitsPlugin(
+  schema: GraphQLSchema,
+  memo = new VerdictMemo(),
+  heavyLane = new Lane(1),
+): ApolloServerPlugin<RequestContext> {
   return {
     async requestDidStart() {
+      let leave: (() => void) | null = null;
       return {
-        async didResolveOperation({ request, document }) {
-          const cost = costOf(document, request.operationName ?? undefined, request.variables ?? {});
-          const error = cost === null ? null : costError(cost);
+        async didResolveOperation({ request, document, queryHash, contextValue }) {
+          const operationName = request.operationName ?? undefined;
+          const variables = request.variables ?? {};
+          const key = `${queryHash}\u0000${operationName ?? ''}\u0000${JSON.stringify(variables)}`;
+          const verdict = memo.of(key, () => ({
+            problems: argumentProblems(schema, document, operationName, variables),
+            cost: estimateCost(schema, document, operationName, variables),
+          }));
+          const error = verdictError(verdict);
           if (error) throw error;
+          // A heavy request waits for its turn, then shares the thread as it runs (./fair-share.ts).
+          if (verdict.cost !== null && verdict.cost >= HEAVY_COST) {
+            leave = await heavyLane.enter();
+            contextValue.fairShare = newFairShare();
+          }
+        },
+        async willSendResponse({ contextValue }) {
+          contextValue.fairShare = undefined;
+          leave?.();
         },
       };
     },

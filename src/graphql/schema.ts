@@ -12,6 +12,7 @@ import { ResourceSlotResolver, ToolResolver } from './resolvers/tool.resolver';
 import { authChecker } from './authorization';
 import { nodeTypeName } from './types/node.type';
 import { validateArgument } from './validation';
+import { shareTime } from './fair-share';
 
 /** Every resolver class of the API. */
 export const RESOLVERS = [
@@ -53,7 +54,7 @@ export async function buildRegistrySchema(): Promise<GraphQLSchema> {
   // type-graphql wraps a custom resolveType in an async function; graphql-jit does not await one (graphql-jit#69).
   // Node's needs nothing to await: the value carries its kind.
   assertInterfaceType(schema.getType('Node')).resolveType = nodeTypeName;
-  return schema;
+  return shareTime(schema);
 }
 
 const ROOT_DESCRIPTIONS = {

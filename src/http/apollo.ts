@@ -12,9 +12,10 @@ import type { AppConfig } from '../config';
 import type { CompiledExecution } from '../graphql/compiled-execution';
 import { readAccessPlugin } from '../graphql/authorization';
 import type { RequestContext } from '../graphql/context';
+import { DocumentCache } from '../graphql/document-cache';
 import { errorReportingPlugin, formatError } from '../graphql/error-mapping';
 import { notFoundHintsPlugin } from '../graphql/not-found-hints';
-import { costLimitPlugin, limitRules, QUERY_LIMITS } from '../graphql/query-limits';
+import { limitRules, QUERY_LIMITS, requestLimitsPlugin } from '../graphql/query-limits';
 import { requestReportPlugin } from '../graphql/request-report';
 import { graphiqlLandingPage, type GraphiqlBundle } from './graphiql';
 
@@ -43,12 +44,13 @@ export async function startApollo(
     hideSchemaDetailsFromClientErrors: config.production,
     formatError,
     parseOptions: { maxTokens: QUERY_LIMITS.tokens },
+    documentStore: new DocumentCache(),
     validationRules: limitRules,
     allowBatchedHttpRequests: false,
     plugins: [
       fastifyApolloDrainPlugin(fastify),
       readAccessPlugin,
-      costLimitPlugin(schema),
+      requestLimitsPlugin(schema),
       notFoundHintsPlugin,
       errorReportingPlugin,
       requestReportPlugin,

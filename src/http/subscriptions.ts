@@ -20,7 +20,7 @@ import type { ReadSession } from '../application/versioning';
 import type { AppConfig } from '../config';
 import type { Access, RequestContext } from '../graphql/context';
 import { formatError } from '../graphql/error-mapping';
-import { costError, estimateCost, limitRules, QUERY_LIMITS } from '../graphql/query-limits';
+import { limitRules, QUERY_LIMITS, requestLimitError } from '../graphql/query-limits';
 import type { TokenAuthenticator } from './authentication';
 import { BODY_LIMIT_BYTES } from './http-errors';
 
@@ -103,9 +103,8 @@ export async function registerSubscriptions(
           ];
         }
         const variables = payload.variables ?? {};
-        const cost = estimateCost(deps.schema, document, payload.operationName ?? undefined, variables);
-        const tooCostly = cost === null ? null : costError(cost);
-        if (tooCostly) return [tooCostly];
+        const refused = requestLimitError(deps.schema, document, payload.operationName ?? undefined, variables);
+        if (refused) return [refused];
         const access = accessOf.get(ctx)!;
         const contextValue: RequestContext = {
           requestId: randomUUID(),

@@ -1,4 +1,5 @@
 import BetterSqlite3 from 'better-sqlite3';
+import { LRUCache } from 'lru-cache';
 import { Pool, type QueryResultRow } from 'pg';
 import type { DataSource } from 'typeorm';
 import { toDialect, type QueryFn } from './sql';
@@ -18,8 +19,27 @@ export interface ReadConnection {
 /** How long a SQLite connection waits for a lock held by another connection. */
 export const SQLITE_BUSY_TIMEOUT_MS = 5000;
 
-/** Prepared statements kept per SQLite reader; our SQL has a few dozen distinct texts. */
-const STATEMENT_CACHE_SIZE = 500;
+/**
+ * Bytes of prepared statements kept per SQLite reader. Our SQL has a few dozen
+ * texts, times the batch sizes of its `IN (?, …)` lists.
+ */
+const STATEMENT_CACHE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * What a prepared statement is counted as beyond its SQL text (at two bytes a
+ * character): SQLite's compiled program, outside the JavaScript heap, which
+ * grows with the statement.
+ */
+const STATEMENT_OVERHEAD_BYTES = 4096;
+
+/** Prepared statements by SQL text, within a budget of bytes; least recently used out first. */
+export function statementCache(maxBytes = STATEMENT_CACHE_BYTES): LRUCache<string, BetterSqlite3.Statement> {
+  return new LRUCache<string, BetterSqlite3.Statement>({
+    maxSize: maxBytes,
+    maxEntrySize: maxBytes / 8,
+    sizeCalculation: (_statement, sql) => STATEMENT_OVERHEAD_BYTES + 2 * sql.length,
+  });
+}
 
 /**
  * A second connection to the SQLite file, set `query_only`: WAL lets it read
@@ -33,14 +53,13 @@ export function openSqliteReader(path: string, counter: StatementCounter): ReadC
   connection.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   connection.pragma('foreign_keys = ON');
   connection.pragma('query_only = ON');
-  const statements = new Map<string, BetterSqlite3.Statement>();
+  const statements = statementCache();
   return {
     query: async <Row>(sql: string, params: readonly unknown[] = []): Promise<Row[]> => {
       if (!connection.open) throw new Error('the database connection is closed');
       let statement = statements.get(sql);
       if (!statement) {
         statement = connection.prepare(sql);
-        if (statements.size >= STATEMENT_CACHE_SIZE) statements.clear();
         statements.set(sql, statement);
       }
       counter.logQuery(sql);

@@ -221,10 +221,13 @@ describeEachBackend('resolveBindings', (backend) => {
     ]);
   });
 
-  it('caps params at 64', async () => {
+  it('caps params at 64, before anything runs (400, no data)', async () => {
     const params = Array.from({ length: 65 }, () => ({ slot: 'out', resource: 't/scratch' }));
-    const error = await failure('params', 'p', params);
-    expect(error.extensions).to.deep.equal({
+    const { status, body } = await resolve('params', 'p', params);
+    expect(status).to.equal(400);
+    expect(body).not.to.have.property('data');
+    expect(body.errors).to.have.length(1);
+    expect(body.errors![0].extensions).to.deep.equal({
       code: 'BAD_USER_INPUT',
       problems: [{ field: 'params', message: 'params must have at most 64 entries' }],
     });

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { ChangeIndex } from '../../src/application/versioning/change-index';
 import { HierarchyCache } from '../../src/application/versioning/hierarchy-cache';
 import { ReadSession } from '../../src/application/versioning/read-session';
-import { RecordCache } from '../../src/application/versioning/record-cache';
+import { approximateBytes, RecordCache } from '../../src/application/versioning/record-cache';
 import { LocalClock, SharedDatabaseClock } from '../../src/application/versioning/registry-clock';
 import type { ResourceInfo, TypeNode } from '../../src/core/model';
 import type { RegistryReader } from '../../src/persistence/registry-reader';
@@ -156,14 +156,30 @@ describe('RecordCache', () => {
     expect(cache.lookup(1, 'tool', ['t'])).to.deep.equal([undefined]);
   });
 
-  it('keeps at most maxEntries a kind, dropping the oldest', () => {
-    const cache = new RecordCache(2);
-    cache.store(1, 'r', [
-      ['a', 1],
-      ['b', 2],
-      ['c', 3],
+  it('keeps its entries within a budget of bytes, least recently used out first, misses included', () => {
+    const record = (i: number) => ({ id: `T${i}`.padEnd(26, '0'), name: `tool-${i}`, description: 'x'.repeat(200) });
+    const one = approximateBytes(record(0));
+    expect(one).to.be.within(500, 900);
+    const cache = new RecordCache(64 * 1024);
+    cache.store(1, 'tool', [['miss', null]]);
+    for (let i = 0; i < 1000; i++) {
+      cache.store(1, 'tool', [[`t${i}`, record(i)]]);
+      if (i % 10 === 0) cache.lookup(1, 'tool', ['t0']); // t0 stays recently used
+    }
+    expect(cache.bytes).to.be.at.most(64 * 1024);
+    expect(cache.size).to.be.within(50, 100);
+    const [first, second, last, miss] = cache.lookup<ReturnType<typeof record>>(1, 'tool', [
+      't0',
+      't1',
+      't999',
+      'miss',
     ]);
-    expect(cache.lookup(1, 'r', ['a', 'b', 'c'])).to.deep.equal([undefined, 2, 3]);
+    expect(first?.name).to.equal('tool-0');
+    expect(second).to.equal(undefined);
+    expect(last?.name).to.equal('tool-999');
+    expect(miss).to.equal(undefined); // the oldest, evicted like any other entry
+    cache.store(1, 'tool', [['gone', null]]);
+    expect(cache.lookup(1, 'tool', ['gone'])).to.deep.equal([null]);
   });
 });
 

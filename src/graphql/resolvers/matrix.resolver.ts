@@ -2,6 +2,7 @@ import { Arg, Authorized, Ctx, Int, Query, Resolver } from 'type-graphql';
 import { BadInputError, type FieldProblem } from '../../core/errors';
 import { checkPageSize } from '../../core/grammar';
 import { READ } from '../authorization';
+import { pauseIfDue } from '../fair-share';
 import type { RequestContext } from '../context';
 import { ProjectFilter, ToolFilter } from '../inputs/connection.args';
 import { decodeCursor, toItemPage, windowOf } from '../pagination';
@@ -86,6 +87,7 @@ export class MatrixResolver {
         slotType: tools?.slotType ?? null,
       },
       ctx.session,
+      () => pauseIfDue(ctx.fairShare),
     );
     return { projects: toItemPage(matrix.projects), tools: toItemPage(matrix.tools), cells: matrix.cells };
   }
