@@ -236,11 +236,18 @@ export function estimateCost(
       operationName,
       variables,
       estimators: estimators(schema),
+      maxQueryNodes: MAX_COSTED_NODES,
     });
-  } catch {
+  } catch (error) {
+    // Too many selections to cost once fragments are expanded (each spread is costed where it is spread):
+    // refused as over the limit, never waved through uncosted.
+    if (error instanceof GraphQLError && error.message.includes('maximum allowed number of nodes')) return Infinity;
     return null;
   }
 }
+
+/** The most selections, fragments expanded, the cost estimate walks; a query with more costs Infinity (refused). */
+export const MAX_COSTED_NODES = 10_000;
 
 /** Page-size arguments, each with the one it cannot be given with (a page is taken from one end of the window). */
 const PAGE_SIZE_PAIRS = [
@@ -363,6 +370,11 @@ export function argumentError(problems: readonly FieldProblem[]): GraphQLError |
 /** The error for an operation over the cost limit: QUERY_TOO_COMPLEX, 400. */
 export function costError(cost: number): GraphQLError | null {
   if (cost <= QUERY_LIMITS.cost) return null;
+  if (!Number.isFinite(cost))
+    return new GraphQLError(
+      `the query has more than ${MAX_COSTED_NODES} selections once its fragments are expanded, which is over any cost it may have; spread each fragment fewer times`,
+      { extensions: { code: 'QUERY_TOO_COMPLEX', limit: QUERY_LIMITS.cost, http: { status: 400 } } },
+    );
   return new GraphQLError(
     `query cost ${cost} exceeds the limit of ${QUERY_LIMITS.cost}; ask for fewer items per connection`,
     { extensions: { code: 'QUERY_TOO_COMPLEX', cost, limit: QUERY_LIMITS.cost, http: { status: 400 } } },
@@ -450,10 +462,17 @@ export function requestLimitsPlugin(
     async requestDidStart() {
       let leave: (() => void) | null = null;
       return {
-        async didResolveOperation({ request, document, queryHash, contextValue }) {
+        async didResolveOperation({ request, document, operation, queryHash, contextValue }) {
           const operationName = request.operationName ?? undefined;
           const variables = request.variables ?? {};
-          const key = `${queryHash}\u0000${operationName ?? ''}\u0000${JSON.stringify(variables)}`;
+          // The verdict depends only on the variables the operation declares: others are left out of the key,
+          // so a client's extra, unused variables do not make every request a new entry.
+          const declared: Record<string, unknown> = {};
+          for (const definition of operation?.variableDefinitions ?? []) {
+            const name = definition.variable.name.value;
+            if (name in variables) declared[name] = variables[name];
+          }
+          const key = `${queryHash}\u0000${operationName ?? ''}\u0000${JSON.stringify(declared)}`;
           const verdict = memo.of(key, () => ({
             problems: argumentProblems(schema, document, operationName, variables),
             cost: estimateCost(schema, document, operationName, variables),

@@ -151,6 +151,22 @@ describe('hostile and oversized requests', () => {
     expect((await server.gql(query, { n: 3 })).body.errors).to.equal(undefined);
   });
 
+  it('refuses a query too large to cost once its fragments are expanded, instead of letting it run uncosted', async () => {
+    // Seven levels of fragments, each of the first six spreading the next five times: 5^6 = 15,625 selections to
+    // cost, in about 20 tokens a level.
+    const nested = (levels: number) =>
+      `{ tools(first: 1) { edges { node { ...F0 } } } }\n` +
+      Array.from({ length: levels }, (_, i) =>
+        i + 1 < levels ? `fragment F${i} on Tool { ${`...F${i + 1} `.repeat(5)} }` : `fragment F${i} on Tool { name }`,
+      ).join('\n');
+    const { status, body } = await refused(nested(7));
+    expect(status).to.equal(400);
+    expect(body.errors?.[0].extensions?.code).to.equal('QUERY_TOO_COMPLEX');
+    expect(body.errors?.[0].message).to.match(/more than 10000 selections/);
+    // One level fewer (3,125 selections) is costed, and answered.
+    expect((await server.gql(nested(6))).body.errors).to.equal(undefined);
+  });
+
   it('refuses a connection page over 100', async () => {
     const { body } = await refused('{ tools(first: 101) { totalCount } }');
     expect(body.errors?.[0].extensions?.code).to.equal('BAD_USER_INPUT');
