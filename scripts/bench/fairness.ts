@@ -82,16 +82,28 @@ function candidateShapes(model: RegistryModel): CandidateShape[] {
   ]);
   return [
     {
+      // Size n is the number of tools asked for, in aliased pages of up to 100 (the last one partial).
       name: 'tools pages (aliased)',
-      maxSize: QUERY_LIMITS.aliases,
-      describe: (n) => `${n} × tools(first: ${pageSize}) with slots, types, ancestors, static resources and usedBy`,
+      maxSize: QUERY_LIMITS.aliases * pageSize,
+      describe: (n) => {
+        const pages = Math.ceil(n / pageSize);
+        return `${n} tools in ${pages} × tools(first: ≤ ${Math.min(n, pageSize)}) with slots, types, ancestors, static resources and usedBy`;
+      },
       build: (n) =>
-        `{ ${Array.from({ length: n }, (_, k) => {
+        `{ ${Array.from({ length: Math.ceil(n / pageSize) }, (_, k) => {
           // Successive pages, starting again from the first when a small registry has fewer tools.
+          const first = Math.min(pageSize, n - k * pageSize);
           const start = (k * pageSize) % Math.max(1, tools.length);
           const after = start === 0 ? '' : `, after: ${JSON.stringify(encodeCursor(tools[start - 1]))}`;
-          return `p${k}: tools(first: ${pageSize}${after}) { edges { node { id name resourceSlots { ${SLOT_SELECTION} } } } }`;
+          return `p${k}: tools(first: ${first}${after}) { edges { node { id name resourceSlots { ${SLOT_SELECTION} } } } }`;
         }).join('\n')} }`,
+    },
+    {
+      name: 'projects with usedBy',
+      maxSize: pageSize,
+      describe: (n) => `projects(first: ${n}) with every linked resource, its type's ancestors and its usedBy`,
+      build: (n) =>
+        `{ projects(first: ${n}) { edges { node { name resources { alias resource { name type { name ancestors { name } } usedBy { links { alias project { name } } staticBindings { slotName tool { name } } } } } } } } }`,
     },
     {
       // Sizes 1–100 grow the projects page with a 1-tool page, then 101–199 grow the tools page with 100 projects.
