@@ -45,6 +45,8 @@ export async function bootstrap(
     dashboardDir?: string;
     /** Tests only: compares each compiled answer with graphql-js's. */
     executionCheck?: ExecutionCheck<RequestContext>;
+    /** Tests: the run of a query that compiles it (default COMPILE_AFTER_RUNS; 1 makes the check see every query). */
+    compileAfter?: number;
   } = {},
 ): Promise<RunningApp> {
   checkConfig(config);
@@ -94,6 +96,7 @@ export async function bootstrap(
     const execution = new CompiledExecution<RequestContext>(schema, {
       enabled: config.compiledExecution ?? true,
       check: options.executionCheck,
+      compileAfter: options.compileAfter,
     });
     const { fastify } = await createHttpServer({
       config,

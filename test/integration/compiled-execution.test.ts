@@ -3,6 +3,7 @@ import { assertInterfaceType, buildSchema, parse, type GraphQLError } from 'grap
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import {
   BYTES_PER_QUERY_CHAR,
+  COMPILE_AFTER_RUNS,
   CompiledExecution,
   type ExecutionCheck,
   type ExecutionRequest,
@@ -161,10 +162,23 @@ describe('compiled execution, without a server', () => {
     );
   });
 
+  it('compiles a query at its second run by default: a text run once costs no compilation', async () => {
+    const schema = await buildRegistrySchema();
+    const execution = new CompiledExecution<object>(schema, { enabled: true });
+    expect(COMPILE_AFTER_RUNS).to.equal(2);
+    const run = (source: string) => execution.execute({ document: parse(source), source, contextValue: {} });
+    expect((await run('{ once: __typename }')).data).to.deep.equal({ once: 'Query' });
+    expect(execution.stats).to.include({ compilations: 0, compiled: 0, fallback: 1 });
+    expect(execution.cacheUsage.entries).to.equal(0);
+    for (let i = 0; i < 3; i += 1) expect((await run('{ twice: __typename }')).data).to.deep.equal({ twice: 'Query' });
+    expect(execution.stats).to.include({ compilations: 1, compiled: 2, fallback: 2 });
+    expect(execution.cacheUsage.entries).to.equal(1);
+  });
+
   it('keeps the compiled queries within the byte bound, dropping the least recently used', async () => {
     const schema = await buildRegistrySchema();
     const maxBytes = 64 * 1024;
-    const execution = new CompiledExecution<object>(schema, { enabled: true, maxBytes });
+    const execution = new CompiledExecution<object>(schema, { enabled: true, maxBytes, compileAfter: 1 });
     for (let i = 0; i < 200; i += 1) {
       const source = `{ a${i}: __typename b${i}: __typename }`;
       const result = await execution.execute({ document: parse(source), source, contextValue: {} });
@@ -193,7 +207,7 @@ describe('compiled execution, without a server', () => {
       diverged: (_request: ExecutionRequest<object>, errors: readonly GraphQLError[]) =>
         void diverged.push(errors.map((e) => e.message)),
     };
-    const execution = new CompiledExecution<object>(schema, { enabled: true, check });
+    const execution = new CompiledExecution<object>(schema, { enabled: true, check, compileAfter: 1 });
     // graphql-jit itself: an object behind a promise is awaited, a leaf behind one is not (it reads as an object).
     const raw = compileQuery(schema, parse('{ info { size name } }'));
     if (!isCompiledQuery(raw)) throw new Error('did not compile');

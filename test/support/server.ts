@@ -60,6 +60,8 @@ export async function startServer(
     logger: options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     // Every compiled answer is compared with graphql-js's (test/hooks.ts fails the run on any difference).
     executionCheck: equivalenceCheck(() => started.app),
+    // Every query compiled at its first run, so the check compares each operation the tests send.
+    compileAfter: 1,
     graphiqlDir: options.graphiqlDir,
     dashboardDir: options.dashboardDir,
   });
