@@ -23,7 +23,7 @@ import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { LRUCache } from 'lru-cache';
 
 /** How much memory the compiled queries may hold, counted as below (lru-cache's `maxSize`). */
-export const COMPILED_CACHE_BYTES = 16 * 1024 * 1024;
+export const COMPILED_CACHE_BYTES = 8 * 1024 * 1024;
 
 /**
  * Bytes a compiled query is counted as, per character of its query text: the

@@ -23,7 +23,7 @@ const ENTRY_OVERHEAD_BYTES = 300;
 export class DocumentCache implements DocumentStore {
   private readonly entries: LRUCache<string, DocumentNode>;
 
-  constructor(maxBytes = 16 * 1024 * 1024) {
+  constructor(maxBytes = 8 * 1024 * 1024) {
     this.entries = new LRUCache<string, DocumentNode>({
       maxSize: maxBytes,
       maxEntrySize: maxBytes / 8,

@@ -55,7 +55,7 @@ const DEPENDENCY_OVERHEAD_BYTES = 24;
 export class ResponseCache {
   private readonly entries: LRUCache<string, CachedResponse>;
 
-  constructor(maxBytes = 32 * 1024 * 1024) {
+  constructor(maxBytes = 16 * 1024 * 1024) {
     this.entries = new LRUCache<string, CachedResponse>({
       maxSize: maxBytes,
       maxEntrySize: maxBytes / 8,

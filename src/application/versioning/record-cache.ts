@@ -20,7 +20,7 @@ export class RecordCache {
   private version = -1;
   private readonly entries: LRUCache<string, NonNullable<unknown>>;
 
-  constructor(maxBytes = 32 * 1024 * 1024) {
+  constructor(maxBytes = 64 * 1024 * 1024) {
     this.entries = new LRUCache<string, NonNullable<unknown>>({
       maxSize: maxBytes,
       maxEntrySize: maxBytes / 8,
