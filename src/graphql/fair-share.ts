@@ -23,10 +23,10 @@ import { isIntrospectionType, isObjectType, type GraphQLFieldResolver, type Grap
 export const HEAVY_COST = 1_000;
 
 /** How long a heavy request runs before it lets the event loop serve others. */
-export const SLICE_MS = 2;
+export const SLICE_MS = 1;
 
 /** How long one wave of a heavy request's resolvers may run on before it yields all the same (see FairShare.runs). */
-export const WAVE_LIMIT_MS = 8;
+export const WAVE_LIMIT_MS = 1.5;
 
 /** A heavy request's place in the schedule, kept on its context while it executes. */
 export interface FairShare {
