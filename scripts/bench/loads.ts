@@ -187,43 +187,10 @@ function fire<E>(
   connections: number,
 ): Promise<{ result: autocannon.Result; checks: ResponseChecks; latencies: LatencyRecorder }> {
   const latencies = new LatencyRecorder();
-  const checks: ResponseChecks = {
-    responses: 0,
-    non2xx: 0,
-    graphqlErrors: 0,
-    wrongBodies: 0,
-    verified: 0,
-    connectionErrors: 0,
-    timeouts: 0,
-    samples: [],
-  };
-  const note = (what: string, body: string) => {
-    if (checks.samples.length < 5)
-      checks.samples.push(`${what}: ${body.length > 300 ? `${body.slice(0, 300)}…` : body}`);
-  };
-
-  const onResponse = (status: number, body: string, context: object) => {
-    checks.responses += 1;
-    if (status < 200 || status >= 300) {
-      checks.non2xx += 1;
-      note(`HTTP ${status}`, body);
-    } else if (body.includes('"errors"')) {
-      checks.graphqlErrors += 1;
-      note('GraphQL errors', body);
-    } else if (checks.responses % load.verifyEvery === 0) {
-      checks.verified += 1;
-      let problem: string | null;
-      try {
-        problem = load.verify(body, (context as ConnectionContext).expect as E);
-      } catch (error) {
-        problem = `cannot check the body: ${(error as Error).message}`;
-      }
-      if (problem) {
-        checks.wrongBodies += 1;
-        note(`unexpected answer (${problem})`, body);
-      }
-    }
-  };
+  const tally = new ResponseTally();
+  const checks = tally.checks;
+  const onResponse = (status: number, body: string, context: object) =>
+    tally.record(status, body, load.verifyEvery, () => load.verify(body, (context as ConnectionContext).expect as E));
   const fixed = load.fixed ? load.next() : null;
   const request: autocannon.Request = fixed
     ? {
@@ -266,8 +233,60 @@ function fire<E>(
     instance.on('response', (_client: unknown, _status: number, _bytes: number, responseTimeMs: number) =>
       latencies.record(responseTimeMs),
     );
-    instance.on('reqError', (error: unknown) => note('request error', String((error as Error)?.message ?? error)));
+    instance.on('reqError', (error: unknown) => tally.requestError(error));
   });
+}
+
+/** What came back in a run: counts by outcome, and a few samples of what went wrong. */
+export class ResponseTally {
+  readonly checks: ResponseChecks = {
+    responses: 0,
+    non2xx: 0,
+    graphqlErrors: 0,
+    wrongBodies: 0,
+    verified: 0,
+    connectionErrors: 0,
+    timeouts: 0,
+    samples: [],
+  };
+
+  /**
+   * One answer: a non-2xx status and a GraphQL `errors` entry are errors; of
+   * the others, every `verifyEvery`-th (by answers so far) is checked with `verify`.
+   */
+  record(status: number, body: string, verifyEvery: number, verify: () => string | null): void {
+    const checks = this.checks;
+    checks.responses += 1;
+    if (status < 200 || status >= 300) {
+      checks.non2xx += 1;
+      this.note(`HTTP ${status}`, body);
+    } else if (body.includes('"errors"')) {
+      checks.graphqlErrors += 1;
+      this.note('GraphQL errors', body);
+    } else if (checks.responses % verifyEvery === 0) {
+      checks.verified += 1;
+      let problem: string | null;
+      try {
+        problem = verify();
+      } catch (error) {
+        problem = `cannot check the body: ${(error as Error).message}`;
+      }
+      if (problem) {
+        checks.wrongBodies += 1;
+        this.note(`unexpected answer (${problem})`, body);
+      }
+    }
+  }
+
+  /** A request that got no answer (the connection failed); counted by the caller, sampled here. */
+  requestError(error: unknown): void {
+    this.note('request error', String((error as Error)?.message ?? error));
+  }
+
+  private note(what: string, body: string): void {
+    if (this.checks.samples.length < 5)
+      this.checks.samples.push(`${what}: ${body.length > 300 ? `${body.slice(0, 300)}…` : body}`);
+  }
 }
 
 /** Every response time of a run, in milliseconds, at full precision. */

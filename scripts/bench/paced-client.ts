@@ -8,8 +8,8 @@
  * the request in flight, so even a request stuck behind others for the whole
  * run is timed. Every answer is checked like a load's.
  */
-import type { LoadResult, ResponseChecks } from './loads';
-import { LatencyRecorder } from './loads';
+import type { LoadResult } from './loads';
+import { LatencyRecorder, ResponseTally } from './loads';
 import { sleep } from './processes';
 import type { PreparedRequest } from './workloads';
 
@@ -26,20 +26,8 @@ export function startPacedClient<E>(options: {
   next(): PreparedRequest<E>;
   verify(body: string, expect: E): string | null;
 }): PacedClient {
-  const checks: ResponseChecks = {
-    responses: 0,
-    non2xx: 0,
-    graphqlErrors: 0,
-    wrongBodies: 0,
-    verified: 0,
-    connectionErrors: 0,
-    timeouts: 0,
-    samples: [],
-  };
-  const note = (what: string, body: string) => {
-    if (checks.samples.length < 5)
-      checks.samples.push(`${what}: ${body.length > 300 ? `${body.slice(0, 300)}…` : body}`);
-  };
+  const tally = new ResponseTally();
+  const checks = tally.checks;
   const latencies = new LatencyRecorder();
   const intervalMs = 1000 / options.perSecond;
   const started = performance.now();
@@ -62,24 +50,10 @@ export function startPacedClient<E>(options: {
         });
         const body = await response.text();
         latencies.record(performance.now() - at);
-        checks.responses += 1;
-        if (response.status < 200 || response.status >= 300) {
-          checks.non2xx += 1;
-          note(`HTTP ${response.status}`, body);
-        } else if (body.includes('"errors"')) {
-          checks.graphqlErrors += 1;
-          note('GraphQL errors', body);
-        } else {
-          checks.verified += 1;
-          const problem = options.verify(body, request.expect);
-          if (problem) {
-            checks.wrongBodies += 1;
-            note(`unexpected answer (${problem})`, body);
-          }
-        }
+        tally.record(response.status, body, 1, () => options.verify(body, request.expect));
       } catch (error) {
         checks.connectionErrors += 1;
-        note('request error', String((error as Error)?.message ?? error));
+        tally.requestError(error);
       }
     }
   })();
