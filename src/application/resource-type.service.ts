@@ -45,8 +45,8 @@ export class ResourceTypeService {
 
   /** A page of the resources that fill a slot of this type: the type and every sub-type, at any depth. */
   compatibleResources(typeId: string, window: Window<string>, session: ReadSession): Promise<Page<ResourceRecord>> {
-    const { size, fromEnd, after, before } = window;
-    return session.compatibleResources.load({ typeId, window: { size, fromEnd, after, before } });
+    const { size, fromEnd, after, before, count } = window;
+    return session.compatibleResources.load({ typeId, window: { size, fromEnd, after, before, count } });
   }
 
   /**

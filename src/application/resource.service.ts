@@ -53,14 +53,16 @@ export class ResourceService {
     session: ReadSession,
   ): Promise<Page<ResourceInfo>> {
     let typeIds: string[] | null = null;
+    let typeCount = 0;
     if (typeFilter) {
       requireWellFormedRef('filter.type', typeFilter.type);
       const types = await session.hierarchy();
       const type = types.byRef(typeFilter.type);
       if (!type) throw new NotFoundError('resource type', typeFilter.type);
       typeIds = typeFilter.includeSubtypes ? [type.id, ...types.descendantsOf(type.id).map((t) => t.id)] : [type.id];
+      typeCount = types.size;
     }
-    const page = await session.pageResources(request, typeIds);
+    const page = await session.pageResources(request, typeIds, typeCount);
     for (const resource of page.items) session.resourceById.prime(resource.id, resource);
     return page;
   }

@@ -1,7 +1,10 @@
 import { expect } from 'chai';
 import { describeEachBackend } from '../support/backends';
 import { registryOf } from '../support/registry-fixtures';
+import { encodeCursor } from '../../src/graphql/pagination';
 import { startServer, type TestServer } from '../support/server';
+
+const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 describeEachBackend('reverse lookups', (backend) => {
   let server: TestServer;
@@ -72,6 +75,66 @@ describeEachBackend('reverse lookups', (backend) => {
     expect(seen).to.deep.equal(['res/leaf', 'res/mid', ...Array.from({ length: 6 }, (_, i) => `res/root-${i}`)]);
     const leaf = await server.data(`{ resourceType(ref: "leaf") { compatibleResources { totalCount } } }`);
     expect(leaf.resourceType.compatibleResources.totalCount).to.equal(1);
+  });
+
+  it('ResourceType.compatibleResources answers every window alike, for broad sets of types (walked by name) and single types (by the type index)', async () => {
+    // Every type's expected list, from the whole registry: its resources and its sub-types', by name.
+    const all: any = await server.data(
+      `{ resourceTypes(first: 100) { edges { node { name ancestors { name } } } } resources(first: 100) { edges { node { name type { name } } } } }`,
+    );
+    const resources: { name: string; type: string }[] = all.resources.edges.map(({ node: r }: any) => ({
+      name: r.name,
+      type: r.type.name,
+    }));
+    const query = `query($type: String!, $first: Int, $after: String, $last: Int, $before: String) {
+      resourceType(ref: $type) { compatibleResources(first: $first, after: $after, last: $last, before: $before) {
+        totalCount edges { node { name } } pageInfo { hasNextPage hasPreviousPage } } } }`;
+    let checked = 0;
+    for (const { node: type } of all.resourceTypes.edges) {
+      const set = new Set(
+        all.resourceTypes.edges
+          .map((e: any) => e.node)
+          .filter((t: any) => t.name === type.name || t.ancestors.some((a: any) => a.name === type.name))
+          .map((t: any) => t.name),
+      );
+      const expected = resources
+        .filter((r) => set.has(r.type))
+        .map((r) => r.name)
+        .sort(byteOrder);
+      if (expected.length === 0) continue;
+      const mid = expected[Math.floor(expected.length / 2)];
+      const windows = [
+        { first: 2, want: expected.slice(0, 2), next: expected.length > 2, previous: false },
+        {
+          first: 2,
+          after: encodeCursor(mid),
+          want: expected.filter((n) => n > mid).slice(0, 2),
+          next: expected.filter((n) => n > mid).length > 2,
+          previous: true,
+        },
+        { last: 2, want: expected.slice(-2), next: false, previous: expected.length > 2 },
+        {
+          last: 2,
+          before: encodeCursor(mid),
+          want: expected.filter((n) => n < mid).slice(-2),
+          next: true,
+          previous: expected.filter((n) => n < mid).length > 2,
+        },
+      ];
+      for (const { want, next, previous, ...args } of windows) {
+        const d = await server.data(query, { type: type.name, ...args });
+        const conn = d.resourceType.compatibleResources;
+        const label = `${type.name} ${JSON.stringify(args)}`;
+        expect(
+          conn.edges.map((e: any) => e.node.name),
+          label,
+        ).to.deep.equal(want);
+        expect(conn.totalCount, label).to.equal(expected.length);
+        expect(conn.pageInfo, label).to.deep.equal({ hasNextPage: next, hasPreviousPage: previous });
+        checked++;
+      }
+    }
+    expect(checked).to.be.at.least(12);
   });
 
   it('keeps statement counts fixed when a dashboard asks usedBy, compatibleResources and bindingsIn for many rows', async () => {

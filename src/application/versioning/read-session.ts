@@ -163,8 +163,8 @@ export class ReadSession implements VersionProbe {
   }
 
   /** A page of resources by name, optionally only of the given types. */
-  pageResources(request: PageRequest, typeIds: readonly string[] | null): Promise<Page<ResourceRecord>> {
-    return this.read((reader) => reader.pageResources(request, typeIds), DEPENDS.list('resource'));
+  pageResources(request: PageRequest, typeIds: readonly string[] | null, typeCount = 0): Promise<Page<ResourceRecord>> {
+    return this.read((reader) => reader.pageResources(request, typeIds, typeCount), DEPENDS.list('resource'));
   }
 
   /** A page of the change log, oldest first. */
@@ -405,7 +405,10 @@ export class ReadSession implements VersionProbe {
         key: key.typeId,
         typeIds: [key.typeId, ...types.descendantsOf(key.typeId).map((t) => t.id)],
       }));
-      const pages = await this.read((reader) => reader.resourcePagesByTypeSets(sets, window), DEPENDS.list('resource'));
+      const pages = await this.read(
+        (reader) => reader.resourcePagesByTypeSets(sets, window, types.size),
+        DEPENDS.list('resource'),
+      );
       for (const key of group) results.set(compatibleKey(key), pages.get(key.typeId)!);
     }
     return keys.map((key) => results.get(compatibleKey(key))!);
@@ -419,7 +422,7 @@ export function loaded<T>(entry: T | null | Error): T | null {
 }
 
 function windowKey(window: Window<string>): string {
-  return JSON.stringify([window.size, window.fromEnd, window.after, window.before]);
+  return JSON.stringify([window.size, window.fromEnd, window.after, window.before, window.count !== false]);
 }
 
 function compatibleKey(key: CompatibleResourcesKey): string {

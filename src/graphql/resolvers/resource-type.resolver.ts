@@ -95,9 +95,18 @@ export class ResourceTypeResolver {
     description:
       'Resources that fill a slot of this type: of this type or any sub-type, at any depth; ordered by name.',
   })
-  async compatibleResources(@Root() type: TypeRow, @Args() args: ConnectionArgs, @Ctx() ctx: RequestContext) {
+  async compatibleResources(
+    @Root() type: TypeRow,
+    @Args() args: ConnectionArgs,
+    @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
+  ) {
     return toConnection(
-      await ctx.services.resourceTypes.compatibleResources(type.id, windowOf(args, decodeCursor), ctx.session),
+      await ctx.services.resourceTypes.compatibleResources(
+        type.id,
+        withCount(windowOf(args, decodeCursor), info),
+        ctx.session,
+      ),
     );
   }
 
