@@ -1,7 +1,8 @@
 // Fair sharing of the thread: the heavy lane's order, and a heavy request's resolvers yielding to the event loop.
 import { expect } from 'chai';
 import { buildSchema, getIntrospectionQuery, graphql } from 'graphql';
-import { Lane, newFairShare, shareTime, WAVE_LIMIT_MS } from '../../src/graphql/fair-share';
+import DataLoader from 'dataloader';
+import { CALLS_PER_TURN, Lane, newFairShare, shareTime } from '../../src/graphql/fair-share';
 
 describe('fair share', () => {
   it('lets one holder at a time through the heavy lane, first in first out', async () => {
@@ -24,18 +25,20 @@ describe('fair share', () => {
     await lane.enter(); // the place is free again
   });
 
-  it("yields to the event loop during a heavy request's execution, and never during another's", async () => {
+  it("yields to the event loop during a heavy request's execution, CALLS_PER_TURN calls a turn, and never during another's", async () => {
     const schema = shareTime(buildSchema('type Query { items: [Item!]! } type Item { n: Int! }'));
-    const busy = (ms: number) => {
-      const end = performance.now() + ms;
-      while (performance.now() < end);
-    };
-    schema.getQueryType()!.getFields().items.resolve = () => Array.from({ length: 20 }, (_, n) => ({ n }));
+    const count = 2 * CALLS_PER_TURN + 50;
+    schema.getQueryType()!.getFields().items.resolve = () => Array.from({ length: count }, (_, n) => ({ n }));
     const item = schema.getType('Item') as any;
-    item.getFields().n.resolve = ({ n }: { n: number }) => (busy(WAVE_LIMIT_MS / 4), n);
+    // Each call loads through one DataLoader, whose batches show which calls ran in the same turn.
+    let batches: number[] = [];
+    let loader = new DataLoader<number, number>(async (keys) => (batches.push(keys.length), keys));
+    item.getFields().n.resolve = ({ n }: { n: number }) => loader.load(n);
     shareTime(schema); // wraps the resolvers set after the first call too, and the first ones only once
 
     for (const heavy of [false, true]) {
+      batches = [];
+      loader = new DataLoader<number, number>(async (keys) => (batches.push(keys.length), keys));
       let others = 0;
       let running = true;
       const other = () => {
@@ -47,11 +50,12 @@ describe('fair share', () => {
       const result = await graphql({ schema, source: '{ items { n } }', contextValue });
       running = false;
       expect(result.errors).to.equal(undefined);
-      expect((result.data as any).items).to.have.length(20);
+      expect((result.data as any).items.map((i: any) => i.n)).to.deep.equal(Array.from({ length: count }, (_, n) => n));
       if (heavy) {
-        // Introspection yields at every slice: a full introspection, its slice already spent, lets others run.
-        const spent = newFairShare();
-        spent.since -= 1000;
+        // The list's resolver spent one call of the first turn: 99 items then, 100 the next turn, the rest after.
+        expect(batches).to.deep.equal([CALLS_PER_TURN - 1, CALLS_PER_TURN, count - 2 * CALLS_PER_TURN + 1]);
+        expect(others, 'others ran while it executed').to.be.at.least(2);
+        // Introspection's resolvers are shared too: a full introspection lets others run.
         const before = others;
         running = true;
         setImmediate(other);
@@ -63,9 +67,10 @@ describe('fair share', () => {
         running = false;
         expect(introspection.errors).to.equal(undefined);
         expect(others - before).to.be.at.least(1);
+      } else {
+        expect(batches).to.deep.equal([count]);
+        expect(others).to.be.at.most(1);
       }
-      if (heavy) expect(others, 'others ran while it executed').to.be.at.least(3);
-      else expect(others).to.be.at.most(1);
     }
   });
 });
