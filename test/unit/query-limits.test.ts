@@ -1,9 +1,16 @@
-// The request limits on their own, against schema.graphql: introspection's estimated cost, and the verdict memo's byte budget.
+// The request limits on their own, against schema.graphql: introspection's estimated cost, and the verdict memo's key.
 import { expect } from 'chai';
-import { buildSchema, getIntrospectionQuery, isInterfaceType, isObjectType, parse } from 'graphql';
+import {
+  buildSchema,
+  getIntrospectionQuery,
+  isInterfaceType,
+  isObjectType,
+  parse,
+  type OperationDefinitionNode,
+} from 'graphql';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { estimateCost, QUERY_LIMITS } from '../../src/graphql/query-limits';
+import { estimateCost, QUERY_LIMITS, verdictVariablesKey } from '../../src/graphql/query-limits';
 
 const schema = buildSchema(readFileSync(join(__dirname, '..', '..', 'schema.graphql'), 'utf8'));
 
@@ -31,5 +38,38 @@ describe('query limits: introspection in the cost', () => {
   it("counts a type's fields as a list", () => {
     const fields = estimateCost(schema, parse('{ __type(name: "Query") { fields { name } } }'), undefined, {})!;
     expect(fields).to.be.greaterThan(3);
+  });
+});
+
+describe('query limits: the verdict memo key', () => {
+  const operationOf = (text: string) => parse(text).definitions[0] as OperationDefinitionNode;
+  const resolve = operationOf(
+    'query R($tool: String!, $project: ID, $first: Int, $on: Boolean!, $ids: [ID!]) { __typename }',
+  );
+
+  it('is the same for any strings in String and ID variables, whose content no verdict reads', () => {
+    const a = verdictVariablesKey(resolve, { tool: 'demo/a', project: 'p1', first: 5, on: true });
+    const b = verdictVariablesKey(resolve, { tool: 'other/tool', project: 'p2', first: 5, on: true });
+    expect(a).to.equal(b);
+  });
+
+  it('differs for anything that can change a verdict: numbers, booleans, lists, a non-string, an absent variable', () => {
+    const base = { tool: 'demo/a', project: 'p1', first: 5, on: true };
+    const key = verdictVariablesKey(resolve, base);
+    for (const changed of [
+      { ...base, first: 500 },
+      { ...base, on: false },
+      { ...base, ids: ['a', 'b'] },
+      { ...base, tool: 7 }, // does not coerce: the verdict of an uncoercible request is its own
+      { ...base, project: null },
+      { tool: 'demo/a', first: 5, on: true },
+    ]) {
+      expect(verdictVariablesKey(resolve, changed), JSON.stringify(changed)).to.not.equal(key);
+    }
+  });
+
+  it('leaves out variables the operation does not declare', () => {
+    const base = { tool: 'demo/a', first: 5, on: true };
+    expect(verdictVariablesKey(resolve, { ...base, unused: 'x-1' })).to.equal(verdictVariablesKey(resolve, base));
   });
 });
