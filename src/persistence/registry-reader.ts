@@ -396,7 +396,7 @@ export class RegistryReader {
    *
    * Each key's subquery reads only what its page needs. A set holding a large
    * share of all types (see `scansByName`) walks the name index and filters by
-   * type, stopping after size + 1 rows; a small set reads its types' rows by
+   * type, stopping after size + 1 rows (on SQLite; PostgreSQL's planner chooses for itself); a small set reads its types' rows by
    * the type index and sorts them. (A window function over every key's rows,
    * as before, read and sorted every resource of every set: for a root type
    * with a fifth of the registry under it, 30 ms of one synchronous statement.)

@@ -31,12 +31,16 @@ export class SqlDialect {
   }
 
   /**
-   * Like `inList`, but written so that no index on the column serves it
-   * (`column || ''` is not the column): the planner then walks the index of
-   * the ORDER BY instead, which is what a LIMITed page of a broad list wants.
+   * For a LIMITed page whose list matches a large share of the rows: on
+   * SQLite, `inList` written so that no index on the column serves it
+   * (`column || ''` is not the column), so the planner walks the index of the
+   * ORDER BY instead and stops when the page is full; SQLite has no
+   * statistics here (no ANALYZE) and would otherwise read every match by the
+   * column's index and sort them. PostgreSQL's planner has statistics and
+   * chooses for itself: plain `inList`.
    */
   inListUnindexed(column: string): string {
-    return this.inList(`(${column} || '')`);
+    return this.dialect === 'sqlite' ? this.inList(`(${column} || '')`) : this.inList(column);
   }
 
   /** The bound value for `inList`. */
