@@ -61,15 +61,35 @@ interface SharingContext {
   fairShare?: FairShare;
 }
 
-/** A first-in, first-out lane that lets `width` holders in at a time. */
+/**
+ * How many heavy requests may wait for the lane. One more is refused at once
+ * (HTTP 503, SERVICE_UNAVAILABLE, Retry-After): waiting longer than the
+ * queue ahead takes to run (the heaviest allowed requests take 40–75 ms each
+ * at the default size: about 2 s for 32) helps nobody, and an unbounded queue
+ * holds every waiting request's memory for as long as a client keeps sending.
+ */
+export const HEAVY_QUEUE_LIMIT = 32;
+
+/** A heavy request that found the lane's queue full. */
+export class LaneFullError extends Error {
+  constructor(readonly limit: number) {
+    super(`${limit} expensive requests are already waiting`);
+  }
+}
+
+/** A first-in, first-out lane that lets `width` holders in at a time, with at most `queueLimit` waiting. */
 export class Lane {
   private active = 0;
   private readonly waiting: (() => void)[] = [];
 
-  constructor(private readonly width = 1) {}
+  constructor(
+    private readonly width = 1,
+    private readonly queueLimit = Number.POSITIVE_INFINITY,
+  ) {}
 
-  /** Waits for a place; the function returned gives it back (once). */
+  /** Waits for a place; the function returned gives it back (once). Throws LaneFullError when the queue is full. */
   async enter(): Promise<() => void> {
+    if (this.active >= this.width && this.waiting.length >= this.queueLimit) throw new LaneFullError(this.queueLimit);
     if (this.active < this.width) this.active++;
     else await new Promise<void>((admit) => this.waiting.push(admit));
     let left = false;

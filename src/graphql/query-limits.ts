@@ -34,7 +34,7 @@ import { getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphq
 import { BadInputError, type FieldProblem } from '../core/errors';
 import { checkListSize, checkPageSize, LIMITS } from '../core/grammar';
 import type { RequestContext } from './context';
-import { HEAVY_COST, Lane, newFairShare } from './fair-share';
+import { HEAVY_COST, HEAVY_QUEUE_LIMIT, Lane, LaneFullError, newFairShare } from './fair-share';
 
 /** Limits on one GraphQL request, all enforced before any resolver runs. */
 export const QUERY_LIMITS = {
@@ -448,6 +448,33 @@ function verdictError(verdict: Verdict): GraphQLError | null {
   return argumentError(verdict.problems) ?? (verdict.cost === null ? null : costError(verdict.cost));
 }
 
+/** Seconds a client is asked to wait (Retry-After) when the heavy lane's queue is full. */
+export const LANE_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * A place in the heavy lane, or, when its queue is full, the refusal:
+ * SERVICE_UNAVAILABLE with HTTP 503 and Retry-After, before the request runs
+ * (the same code as an unavailable database: the server cannot take it now,
+ * and the request itself is fine).
+ */
+async function enterOrRefuse(lane: Lane): Promise<() => void> {
+  try {
+    return await lane.enter();
+  } catch (error) {
+    if (!(error instanceof LaneFullError)) throw error;
+    throw new GraphQLError(
+      `the server is busy: ${error.limit} expensive requests (estimated cost ${HEAVY_COST} or more) are already waiting; try again shortly, or ask for less`,
+      {
+        extensions: {
+          code: 'SERVICE_UNAVAILABLE',
+          limit: 'HEAVY_QUEUE',
+          http: { status: 503, headers: new Map([['retry-after', String(LANE_RETRY_AFTER_SECONDS)]]) },
+        },
+      },
+    );
+  }
+}
+
 /**
  * The part of a verdict's memo key that comes from the variables: only what
  * can change the verdict. Variables the operation does not declare are left
@@ -489,7 +516,7 @@ const STRING_LIKE = new Set(['String', 'ID']);
 export function requestLimitsPlugin(
   schema: GraphQLSchema,
   memo = new VerdictMemo(),
-  heavyLane = new Lane(1),
+  heavyLane = new Lane(1, HEAVY_QUEUE_LIMIT),
 ): ApolloServerPlugin<RequestContext> {
   return {
     async requestDidStart() {
@@ -507,7 +534,7 @@ export function requestLimitsPlugin(
           if (error) throw error;
           // A heavy request waits for its turn, then shares the thread as it runs (./fair-share.ts).
           if (verdict.cost !== null && verdict.cost >= HEAVY_COST) {
-            leave = await heavyLane.enter();
+            leave = await enterOrRefuse(heavyLane);
             contextValue.fairShare = newFairShare();
           }
         },

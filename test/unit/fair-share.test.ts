@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { buildSchema, getIntrospectionQuery, graphql } from 'graphql';
 import DataLoader from 'dataloader';
-import { CALLS_PER_TURN, Lane, newFairShare, shareTime } from '../../src/graphql/fair-share';
+import { CALLS_PER_TURN, Lane, LaneFullError, newFairShare, shareTime } from '../../src/graphql/fair-share';
 
 describe('fair share', () => {
   it('lets one holder at a time through the heavy lane, first in first out', async () => {
@@ -72,5 +72,25 @@ describe('fair share', () => {
         expect(others).to.be.at.most(1);
       }
     }
+  });
+});
+
+describe('fair share: the heavy lane is bounded', () => {
+  it('refuses to queue past its limit, and takes waiters again once the queue moves', async () => {
+    const lane = new Lane(1, 2);
+    const leaveA = await lane.enter();
+    const b = lane.enter();
+    const c = lane.enter();
+    let refused: unknown = null;
+    await lane.enter().catch((error: unknown) => (refused = error));
+    expect(refused).to.be.instanceOf(LaneFullError);
+    expect(lane.queued).to.equal(2);
+    leaveA(); // b runs, c waits: there is room for one more
+    const d = lane.enter();
+    expect(lane.queued).to.equal(2);
+    (await b)();
+    (await c)();
+    (await d)();
+    expect(lane.queued).to.equal(0);
   });
 });

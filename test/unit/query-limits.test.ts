@@ -10,7 +10,15 @@ import {
 } from 'graphql';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { estimateCost, QUERY_LIMITS, verdictVariablesKey } from '../../src/graphql/query-limits';
+import { ApolloServer } from '@apollo/server';
+import { HEAVY_COST, Lane } from '../../src/graphql/fair-share';
+import {
+  estimateCost,
+  QUERY_LIMITS,
+  requestLimitsPlugin,
+  VerdictMemo,
+  verdictVariablesKey,
+} from '../../src/graphql/query-limits';
 
 const schema = buildSchema(readFileSync(join(__dirname, '..', '..', 'schema.graphql'), 'utf8'));
 
@@ -71,5 +79,36 @@ describe('query limits: the verdict memo key', () => {
   it('leaves out variables the operation does not declare', () => {
     const base = { tool: 'demo/a', first: 5, on: true };
     expect(verdictVariablesKey(resolve, { ...base, unused: 'x-1' })).to.equal(verdictVariablesKey(resolve, base));
+  });
+});
+
+describe('query limits: the heavy lane, full', () => {
+  it("answers a heavy request 503 SERVICE_UNAVAILABLE with Retry-After at once when the lane's queue is full; a light one still runs", async () => {
+    const heavy = `{ tools(first: 100) { edges { node { name resourceSlots { name resourceType { name ancestors { name } } } } } } }`;
+    expect(estimateCost(schema, parse(heavy), undefined, {})).to.be.at.least(HEAVY_COST);
+    const lane = new Lane(1, 1);
+    const leave = await lane.enter(); // one heavy request runs…
+    const waiting = lane.enter(); // …and one waits: the queue is full
+    const apollo = new ApolloServer({ schema, plugins: [requestLimitsPlugin(schema, new VerdictMemo(), lane)] });
+    await apollo.start();
+    try {
+      const refused = await apollo.executeOperation({ query: heavy });
+      expect(refused.http.status).to.equal(503);
+      expect(refused.http.headers.get('retry-after')).to.equal('1');
+      const body = refused.body as { kind: 'single'; singleResult: { data?: unknown; errors?: any[] } };
+      expect(body.singleResult.data).to.equal(undefined);
+      expect(body.singleResult.errors?.map((e) => [e.extensions.code, e.extensions.limit])).to.deep.equal([
+        ['SERVICE_UNAVAILABLE', 'HEAVY_QUEUE'],
+      ]);
+      expect(lane.queued, 'the refused request did not join the queue').to.equal(1);
+      const light = await apollo.executeOperation({ query: '{ __typename }' });
+      expect(light.http.status ?? 200).to.equal(200);
+      expect((light.body as any).singleResult.data).to.deep.equal({ __typename: 'Query' });
+      expect((light.body as any).singleResult.errors).to.equal(undefined);
+    } finally {
+      leave();
+      (await waiting)();
+      await apollo.stop();
+    }
   });
 });
