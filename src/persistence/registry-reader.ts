@@ -412,10 +412,8 @@ export class RegistryReader {
     const nonEmpty = sets.filter((set) => set.typeIds.length > 0);
     if (nonEmpty.length === 0) return pages;
     // Broad sets first, so the statement's text depends only on how many of each kind there are.
-    const ordered = [
-      ...nonEmpty.filter((set) => scansByName(set.typeIds.length, typeCount)),
-      ...nonEmpty.filter((set) => !scansByName(set.typeIds.length, typeCount)),
-    ];
+    const broad = (set: { typeIds: readonly string[] }) => scansByName(set.typeIds.length, typeCount);
+    const ordered = [...nonEmpty.filter(broad), ...nonEmpty.filter((set) => !broad(set))];
     const bounds = windowBounds([`r.${R.name}`], (name: string) => [name], window);
     const direction = window.fromEnd ? ' DESC' : '';
     const statements: Promise<(ResourceRow & { k: number })[]>[] = [];
@@ -423,12 +421,11 @@ export class RegistryReader {
       const chunk = ordered.slice(from, from + TYPE_SETS_PER_STATEMENT);
       const params: unknown[] = [];
       const parts = chunk.map((set, i) => {
-        const byName = scansByName(set.typeIds.length, typeCount);
-        const where = [byName ? this.sql.inListUnindexed(`r.${R.typeId}`) : this.sql.inList(`r.${R.typeId}`)];
-        params.push(this.sql.listParam(set.typeIds), ...bounds.params, window.size + 1);
+        const ofTypes = this.ofTypes(`r.${R.typeId}`, set.typeIds, typeCount);
+        params.push(...ofTypes.params, ...bounds.params, window.size + 1);
         return (
           `SELECT * FROM (SELECT ${from + i} AS k, ${RESOURCE_COLUMNS} FROM ${RESOURCE.name} r ` +
-          `WHERE ${[...where, ...bounds.where].join(' AND ')} ORDER BY r.${R.name}${direction} LIMIT ?) x${i}`
+          `WHERE ${[ofTypes.sql, ...bounds.where].join(' AND ')} ORDER BY r.${R.name}${direction} LIMIT ?) x${i}`
         );
       });
       statements.push(this.query<ResourceRow & { k: number }>(parts.join(' UNION ALL '), params));
@@ -476,11 +473,17 @@ export class RegistryReader {
     typeIds: readonly string[] | null,
     typeCount = 0,
   ): Promise<Page<ResourceRecord>> {
-    // As for resourcePagesByTypeSets: a broad set of types walks the name index.
-    const inList = typeIds && scansByName(typeIds.length, typeCount) ? this.sql.inListUnindexed(R.typeId) : null;
-    const where =
-      typeIds === null ? [] : [{ sql: inList ?? this.sql.inList(R.typeId), params: [this.sql.listParam(typeIds)] }];
+    const where = typeIds === null ? [] : [this.ofTypes(R.typeId, typeIds, typeCount)];
     return this.page('resource', columnList(R), request, where, toResource);
+  }
+
+  /**
+   * `column` is one of `typeIds`, for a page by name: a broad set of types (see
+   * scansByName) written so that the name index serves the page, a narrow one by the type index.
+   */
+  private ofTypes(column: string, typeIds: readonly string[], typeCount: number): { sql: string; params: unknown[] } {
+    const sql = scansByName(typeIds.length, typeCount) ? this.sql.inListUnindexed(column) : this.sql.inList(column);
+    return { sql, params: [this.sql.listParam(typeIds)] };
   }
 
   /** A page of projects by name, optionally only those linking a resource. */
