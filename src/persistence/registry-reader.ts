@@ -665,7 +665,7 @@ function windowBounds<K>(
   }
   const start = window.fromEnd ? window.before : window.after;
   if (start === null) return { where, params, outside: { sql: '0', params: [] }, beyondStart: null };
-  const inside = keyBeyond(key, window.fromEnd ? '>=' : '<=', values(start));
+  const inside = keyBeyond(key, window.fromEnd ? '<' : '>', values(start));
   return {
     where,
     params,
