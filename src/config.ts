@@ -27,6 +27,11 @@ export interface AppConfig {
   readonly responseCache: boolean;
   /** Run queries as compiled code (graphql-jit) instead of graphql-js (COMPILED_EXECUTION, default on; absent means on). */
   readonly compiledExecution?: boolean;
+  /**
+   * Answer a POSTed query that is already compiled without Apollo's request pipeline, when it succeeds
+   * (DIRECT_EXECUTION, default on; absent means on; see src/http/direct-execution.ts).
+   */
+  readonly directExecution?: boolean;
   /** How many changes a subscriber may have waiting before it is dropped as too slow (SUBSCRIPTION_QUEUE, default 1000). */
   readonly subscriptionQueue?: number;
   /** Count SQL statements and expose the count at /debug/sql-stats (benchmarks only). */
@@ -79,6 +84,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     benchFreeReads: parseBoolean('BENCH_FREE_READS', env.BENCH_FREE_READS, false),
     responseCache: parseBoolean('RESPONSE_CACHE', env.RESPONSE_CACHE, true),
     compiledExecution: parseBoolean('COMPILED_EXECUTION', env.COMPILED_EXECUTION, true),
+    directExecution: parseBoolean('DIRECT_EXECUTION', env.DIRECT_EXECUTION, true),
     subscriptionQueue: parseCount('SUBSCRIPTION_QUEUE', env.SUBSCRIPTION_QUEUE, 1000),
     corsOrigins: parseOrigins(nonEmpty(env.CORS_ORIGINS)),
     httpCacheControl: parseCacheControl(nonEmpty(env.HTTP_CACHE_CONTROL)),

@@ -17,10 +17,12 @@ import {
   type GraphQLInputObjectType,
   type GraphQLInputType,
   type GraphQLSchema,
+  type OperationDefinitionNode,
   type TypeNode,
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { LRUCache } from 'lru-cache';
+import { documentBytes } from './document-cache';
 
 /** How much memory the compiled queries may hold, counted as below (lru-cache's `maxSize`). */
 export const COMPILED_CACHE_BYTES = 8 * 1024 * 1024;
@@ -94,10 +96,27 @@ export interface CompiledExecutionStats {
   diverged: number;
   /** Queries compiled (cache misses that compiled). */
   compilations: number;
+  /** Of the compiled answers, those run directly (runReady), past Apollo's request pipeline. */
+  direct: number;
+  /** Direct runs that had errors, handed back to the full pipeline (which runs them again, for its exact errors). */
+  directDeclined: number;
+}
+
+/**
+ * A query already compiled, ready to run without Apollo: its document (parsed
+ * and validated by Apollo when it was first run) and its operation.
+ */
+export interface ReadyQuery {
+  readonly document: DocumentNode;
+  readonly operation: OperationDefinitionNode;
+  /** The operation name the request gave, if any (the key the query was compiled under). */
+  readonly operationName: string | null;
 }
 
 /** The cached decision for one (query text, operation name): its compiled query, or graphql-js. */
-type Plan = { readonly compiled: CompiledQuery } | { readonly compiled: null; readonly reason: string };
+type Plan =
+  | { readonly compiled: CompiledQuery; readonly ready: ReadyQuery }
+  | { readonly compiled: null; readonly reason: string };
 
 /**
  * Runs queries with graphql-jit, compiled once per (query text, operation
@@ -108,7 +127,15 @@ type Plan = { readonly compiled: CompiledQuery } | { readonly compiled: null; re
  * `extensions.code`) is exactly graphql-js's: jit's errors carry no extensions.
  */
 export class CompiledExecution<TContext> {
-  readonly stats: CompiledExecutionStats = { compiled: 0, fallback: 0, rerun: 0, diverged: 0, compilations: 0 };
+  readonly stats: CompiledExecutionStats = {
+    compiled: 0,
+    fallback: 0,
+    rerun: 0,
+    diverged: 0,
+    compilations: 0,
+    direct: 0,
+    directDeclined: 0,
+  };
   private readonly plans: LRUCache<string, Plan>;
 
   constructor(
@@ -124,7 +151,10 @@ export class CompiledExecution<TContext> {
   ) {
     this.plans = new LRUCache<string, Plan>({
       maxSize: options.maxBytes ?? COMPILED_CACHE_BYTES,
-      sizeCalculation: (_plan, key) => ENTRY_OVERHEAD_BYTES + key.length * BYTES_PER_QUERY_CHAR,
+      sizeCalculation: (plan, key) =>
+        ENTRY_OVERHEAD_BYTES +
+        key.length * BYTES_PER_QUERY_CHAR +
+        (plan.compiled ? documentBytes(plan.ready.document) : 0),
     });
     this.sightings = new LRUCache<string, number>({
       maxSize: SIGHTINGS_BYTES,
@@ -157,6 +187,50 @@ export class CompiledExecution<TContext> {
       }
       return rerun;
     }
+    await this.answered(request, result);
+    return result;
+  }
+
+  /**
+   * The compiled query for a (query text, operation name) that Apollo has
+   * already run and this has compiled, or null: nothing is compiled here (a
+   * text is compiled only on its way through Apollo, after parsing and
+   * validation).
+   */
+  ready(source: string, operationName: string | null): ReadyQuery | null {
+    if (!this.enabled) return null;
+    const plan = this.plans.get(planKey(source, operationName));
+    return plan?.compiled ? plan.ready : null;
+  }
+
+  /**
+   * Runs a ready query's compiled code, for an answer sent without Apollo's
+   * pipeline. Null when the run had any error: the caller then runs the
+   * request through the full pipeline, which gives graphql-js's exact errors.
+   */
+  async runReady(
+    ready: ReadyQuery,
+    source: string,
+    variables: Record<string, unknown>,
+    contextValue: TContext,
+  ): Promise<ExecutionResult | null> {
+    const plan = this.plans.get(planKey(source, ready.operationName));
+    if (!plan?.compiled || plan.ready !== ready) return null;
+    const result = await plan.compiled.query(undefined, contextValue, variables);
+    if (result.errors?.length) {
+      this.stats.directDeclined += 1;
+      return null;
+    }
+    this.stats.direct += 1;
+    await this.answered(
+      { document: ready.document, source, operationName: ready.operationName, variables, contextValue },
+      result,
+    );
+    return result;
+  }
+
+  /** Counts a compiled answer without errors, and hands it to the tests' check. */
+  private async answered(request: ExecutionRequest<TContext>, result: ExecutionResult): Promise<void> {
     this.stats.compiled += 1;
     if (this.options.check) {
       await this.options.check.compare({
@@ -165,7 +239,6 @@ export class CompiledExecution<TContext> {
         executeWithGraphqlJs: (contextValue) => this.executeWithGraphqlJs(request, contextValue),
       });
     }
-    return result;
   }
 
   /** Apollo Server's gateway interface: the documented way to give Apollo 5 an executor of its own. */
@@ -174,7 +247,8 @@ export class CompiledExecution<TContext> {
       this.execute({
         document: requestContext.document,
         source: requestContext.source,
-        operationName: requestContext.operationName ?? requestContext.request.operationName ?? null,
+        // The name the request gave (none: its one operation), so that a plan is found again from the request alone.
+        operationName: requestContext.request.operationName ?? null,
         variables: requestContext.request.variables ?? null,
         contextValue: requestContext.context as TContext,
       });
@@ -196,9 +270,7 @@ export class CompiledExecution<TContext> {
   /** The compiled query for a request, or null when graphql-js must run it. */
   private planOf(request: ExecutionRequest<TContext>): CompiledQuery | null {
     if (request.source === undefined) return null;
-    const operationName = request.operationName ?? '';
-    // The operation name first, length-prefixed, so no two (name, text) pairs share a key.
-    const key = `${operationName.length}:${operationName}:${request.source}`;
+    const key = planKey(request.source, request.operationName ?? null);
     let plan = this.plans.get(key);
     if (!plan) {
       const runs = (this.sightings.get(key) ?? 0) + 1;
@@ -226,7 +298,7 @@ export class CompiledExecution<TContext> {
     });
     if (!isCompiledQuery(compiled)) return { compiled: null, reason: 'not compiled' };
     this.stats.compilations += 1;
-    return { compiled };
+    return { compiled, ready: { document, operation, operationName } };
   }
 
   private executeWithGraphqlJs(request: ExecutionRequest<TContext>, contextValue: TContext): Promise<ExecutionResult> {
@@ -240,6 +312,15 @@ export class CompiledExecution<TContext> {
       }),
     );
   }
+}
+
+/**
+ * A plan's key: the operation name first, length-prefixed, so no two (name,
+ * text) pairs share a key; no name at all is not the empty name (which names
+ * no operation: graphql-js refuses it, where no name means the only one).
+ */
+function planKey(source: string, operationName: string | null): string {
+  return operationName === null ? `-:${source}` : `${operationName.length}:${operationName}:${source}`;
 }
 
 /**

@@ -507,40 +507,81 @@ export function verdictVariablesKey(
 /** The scalar types that take any string, whose variables' content a verdict never reads. */
 const STRING_LIKE = new Set(['String', 'ID']);
 
+/** One operation to admit, as the limits see it: parsed and validated, with its variables. */
+export interface OperationToAdmit {
+  readonly document: DocumentNode;
+  readonly operation: OperationDefinitionNode | null | undefined;
+  readonly operationName: string | undefined;
+  readonly variables: Record<string, unknown>;
+  /** What identifies the query text (Apollo's query hash, or the text itself). */
+  readonly queryKey: string;
+  readonly contextValue: RequestContext;
+}
+
 /**
- * Refuses an operation with out-of-bounds arguments or an estimated cost over
- * the limit, after it is parsed and validated and before it runs (see
- * requestLimitError). The verdict is computed once per (query, operation,
+ * The limits every operation passes before it runs, wherever it runs
+ * (Apollo's pipeline, or a compiled query sent directly): out-of-bounds
+ * arguments and a cost over the limit refuse it (see requestLimitError),
+ * and a heavy one waits for the heavy lane and then shares the thread
+ * (./fair-share.ts). The verdict is computed once per (query, operation,
  * variables) while it stays in a memo bounded by bytes.
  */
-export function requestLimitsPlugin(
-  schema: GraphQLSchema,
-  memo = new VerdictMemo(),
-  heavyLane = new Lane(1, HEAVY_QUEUE_LIMIT),
-): ApolloServerPlugin<RequestContext> {
+export class RequestLimits {
+  constructor(
+    private readonly schema: GraphQLSchema,
+    private readonly memo = new VerdictMemo(),
+    private readonly heavyLane = new Lane(1, HEAVY_QUEUE_LIMIT),
+  ) {}
+
+  /**
+   * Throws the GraphQLError that refuses the operation, or admits it: for a
+   * heavy one, once it has its place in the lane, with a share of the thread
+   * on its context. The function returned ends the admission (gives back the
+   * lane's place, drops the share); call it once the answer is complete.
+   */
+  async admit(request: OperationToAdmit): Promise<() => void> {
+    const { document, operation, operationName, variables, contextValue } = request;
+    const key = `${request.queryKey}\u0000${operationName ?? ''}\u0000${verdictVariablesKey(operation, variables)}`;
+    const verdict = this.memo.of(key, () => ({
+      problems: argumentProblems(this.schema, document, operationName, variables),
+      cost: estimateCost(this.schema, document, operationName, variables),
+    }));
+    const error = verdictError(verdict);
+    if (error) throw error;
+    if (verdict.cost === null || verdict.cost < HEAVY_COST) return NOTHING_TO_END;
+    // A heavy request waits for its turn, then shares the thread as it runs (./fair-share.ts).
+    const leave = await enterOrRefuse(this.heavyLane);
+    contextValue.fairShare = newFairShare();
+    return () => {
+      contextValue.fairShare = undefined;
+      leave();
+    };
+  }
+}
+
+const NOTHING_TO_END = (): void => {};
+
+/**
+ * The limits (above) in Apollo's pipeline: after an operation is parsed and
+ * validated, before it runs; the admission ends as its response is sent.
+ */
+export function requestLimitsPlugin(limits: RequestLimits): ApolloServerPlugin<RequestContext> {
   return {
     async requestDidStart() {
-      let leave: (() => void) | null = null;
+      let end: (() => void) | null = null;
       return {
         async didResolveOperation({ request, document, operation, queryHash, contextValue }) {
-          const operationName = request.operationName ?? undefined;
-          const variables = request.variables ?? {};
-          const key = `${queryHash}\u0000${operationName ?? ''}\u0000${verdictVariablesKey(operation, variables)}`;
-          const verdict = memo.of(key, () => ({
-            problems: argumentProblems(schema, document, operationName, variables),
-            cost: estimateCost(schema, document, operationName, variables),
-          }));
-          const error = verdictError(verdict);
-          if (error) throw error;
-          // A heavy request waits for its turn, then shares the thread as it runs (./fair-share.ts).
-          if (verdict.cost !== null && verdict.cost >= HEAVY_COST) {
-            leave = await enterOrRefuse(heavyLane);
-            contextValue.fairShare = newFairShare();
-          }
+          end = await limits.admit({
+            document,
+            operation,
+            operationName: request.operationName ?? undefined,
+            variables: request.variables ?? {},
+            queryKey: queryHash,
+            contextValue,
+          });
         },
-        async willSendResponse({ contextValue }) {
-          contextValue.fairShare = undefined;
-          leave?.();
+        async willSendResponse() {
+          end?.();
         },
       };
     },

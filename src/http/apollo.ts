@@ -15,7 +15,7 @@ import type { RequestContext } from '../graphql/context';
 import { DocumentCache } from '../graphql/document-cache';
 import { errorReportingPlugin, formatError } from '../graphql/error-mapping';
 import { notFoundHintsPlugin } from '../graphql/not-found-hints';
-import { limitRules, QUERY_LIMITS, requestLimitsPlugin } from '../graphql/query-limits';
+import { limitRules, QUERY_LIMITS, requestLimitsPlugin, type RequestLimits } from '../graphql/query-limits';
 import { requestReportPlugin } from '../graphql/request-report';
 import { graphiqlLandingPage, type GraphiqlBundle } from './graphiql';
 
@@ -34,6 +34,7 @@ export async function startApollo(
   fastify: FastifyInstance,
   graphiql: GraphiqlBundle,
   execution: CompiledExecution<RequestContext>,
+  limits: RequestLimits,
 ): Promise<ApolloServer<RequestContext>> {
   const apollo = new ApolloServer<RequestContext>({
     gateway: execution.gateway(),
@@ -50,7 +51,7 @@ export async function startApollo(
     plugins: [
       fastifyApolloDrainPlugin(fastify),
       readAccessPlugin,
-      requestLimitsPlugin(schema),
+      requestLimitsPlugin(limits),
       notFoundHintsPlugin,
       errorReportingPlugin,
       requestReportPlugin,

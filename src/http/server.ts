@@ -1,6 +1,12 @@
 import type { ApolloServer } from '@apollo/server';
 import { fastifyApolloHandler } from '@as-integrations/fastify';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
@@ -9,8 +15,10 @@ import type { ReadSession } from '../application/versioning';
 import { adminTokensOf, DEFAULT_HTTP_CACHE_CONTROL, type AppConfig } from '../config';
 import type { CompiledExecution } from '../graphql/compiled-execution';
 import type { RequestContext } from '../graphql/context';
+import { RequestLimits } from '../graphql/query-limits';
 import { startApollo } from './apollo';
 import { registerCors } from './cors';
+import { DirectExecution } from './direct-execution';
 import { TokenAuthenticator } from './authentication';
 import { DashboardBundle, defaultDashboardDir, registerDashboard } from './dashboard';
 import { defaultGraphiqlDir, GraphiqlBundle, graphiqlPageHeaders, registerGraphiqlAssets } from './graphiql';
@@ -61,12 +69,14 @@ export async function createHttpServer(
   const graphiql = new GraphiqlBundle(deps.graphiqlDir ?? defaultGraphiqlDir(), deps.logger);
   // Read now, so a missing bundle is reported at start-up (it is looked for again on each page request until found).
   graphiql.load();
-  const apollo = await startApollo(deps.config, deps.schema, fastify, graphiql, deps.execution);
+  // One set of limits (verdict memo, heavy lane) for Apollo's pipeline and the direct path alike.
+  const limits = new RequestLimits(deps.schema);
+  const apollo = await startApollo(deps.config, deps.schema, fastify, graphiql, deps.execution, limits);
 
   const scopes = requestScopes(authenticator, deps.newSession);
   logRequests(fastify, deps.logger.isLevelEnabled('info'), scopes.reportOf);
   const subscriptions = await registerSubscriptions(fastify, { ...deps, authenticator });
-  registerGraphQLRoute(fastify, apollo, deps, scopes.scopeOf, subscriptions);
+  registerGraphQLRoute(fastify, apollo, deps, scopes.scopeOf, subscriptions, limits);
   registerGraphiqlAssets(fastify, graphiql);
   registerDashboardRoutes(fastify, deps);
   registerHealthRoutes(fastify, deps);
@@ -96,20 +106,32 @@ function warnOpenWrites(logger: Logger): void {
   );
 }
 
-/** POST and GET /graphql through the response cache, then Apollo; a GET that upgrades is a WebSocket for subscriptions. */
+/** POST and GET /graphql through the response cache, then a compiled query directly or else Apollo; a GET that upgrades is a WebSocket for subscriptions. */
 function registerGraphQLRoute(
   fastify: FastifyInstance,
   apollo: ApolloServer<RequestContext>,
   deps: HttpDependencies,
   scopeOf: ReturnType<typeof requestScopes>['scopeOf'],
   subscriptions: WebsocketHandler,
+  limits: RequestLimits,
 ): void {
-  const executeGraphQL = fastifyApolloHandler(apollo, {
-    context: async (request) => {
-      const { access, session, report } = scopeOf(request);
-      return { requestId: request.id, access, services: deps.services, session, log: request.log, report };
-    },
-  });
+  const contextOf = (request: FastifyRequest): RequestContext => {
+    const { access, session, report } = scopeOf(request);
+    return { requestId: request.id, access, services: deps.services, session, log: request.log, report };
+  };
+  const executeGraphQL = fastifyApolloHandler(apollo, { context: async (request) => contextOf(request) });
+  const direct = deps.config.directExecution === false ? null : new DirectExecution(deps.execution, limits, contextOf);
+  const execute = async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
+    const answer = await direct?.answer(request, reply);
+    if (answer !== undefined) return answer;
+    const body = await executeGraphQL.call(
+      fastify,
+      request as Parameters<typeof executeGraphQL>[0],
+      reply as Parameters<typeof executeGraphQL>[1],
+    );
+    direct?.learn(request, reply);
+    return body;
+  };
   const cache = deps.config.responseCache ? new ResponseCache() : null;
   const handler = withResponseCache(
     cache,
@@ -117,12 +139,7 @@ function registerGraphQLRoute(
       const { access, session, report } = scopeOf(request);
       return { access, version: session, report };
     },
-    async (request, reply) =>
-      executeGraphQL.call(
-        fastify,
-        request as Parameters<typeof executeGraphQL>[0],
-        reply as Parameters<typeof executeGraphQL>[1],
-      ),
+    execute,
     { cacheControl: deps.config.httpCacheControl ?? DEFAULT_HTTP_CACHE_CONTROL },
   );
   // A WebSocket handler may only sit on a GET route, so GET has a route of its own.

@@ -15,6 +15,7 @@ import { HEAVY_COST, Lane } from '../../src/graphql/fair-share';
 import {
   estimateCost,
   QUERY_LIMITS,
+  RequestLimits,
   requestLimitsPlugin,
   VerdictMemo,
   verdictVariablesKey,
@@ -89,7 +90,10 @@ describe('query limits: the heavy lane, full', () => {
     const lane = new Lane(1, 1);
     const leave = await lane.enter(); // one heavy request runs…
     const waiting = lane.enter(); // …and one waits: the queue is full
-    const apollo = new ApolloServer({ schema, plugins: [requestLimitsPlugin(schema, new VerdictMemo(), lane)] });
+    const apollo = new ApolloServer({
+      schema,
+      plugins: [requestLimitsPlugin(new RequestLimits(schema, new VerdictMemo(), lane))],
+    });
     await apollo.start();
     try {
       const refused = await apollo.executeOperation({ query: heavy });
