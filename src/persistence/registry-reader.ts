@@ -624,8 +624,10 @@ export class RegistryReader {
       window.count === false
         ? null
         : this.query<{ n: number | string; outside: number | string }>(
-            `SELECT COUNT(*) AS n, ${outside.sql} AS outside FROM ${page.from}${where(filters)}`,
-            [...outside.params, ...params],
+            // Each its own subquery: SQLite answers a bare COUNT(*) of a table from the b-tree (5 µs on 5,000
+            // tools), but scans every row once anything else shares its SELECT (70–90 µs).
+            `SELECT (SELECT COUNT(*) FROM ${page.from}${where(filters)}) AS n, ${outside.sql} AS outside`,
+            [...params, ...outside.params],
           ),
     ]);
     const count = counted?.[0] ?? { n: -1, outside: 0 };
