@@ -130,21 +130,31 @@ export interface RegistryServer {
 }
 
 /**
- * The node arguments of the production start, as package.json's `start:built`
- * script says (`node <flags> dist/src/main.js`), so the benchmark measures the
- * server exactly as `npm start` runs it.
+ * The production start, as package.json's `start:built` script says
+ * (`[NAME=value …] node <flags> dist/src/main.js`): the environment it sets
+ * and node's arguments, so the benchmark measures the server exactly as
+ * `npm start` runs it.
  */
-export function productionNodeArgs(root: string): string[] {
+export function productionStart(root: string): { env: Record<string, string>; args: string[] } {
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
     scripts?: Record<string, unknown>;
   };
   const script = manifest.scripts?.['start:built'];
   const words = typeof script === 'string' ? script.trim().split(/\s+/) : [];
+  const env: Record<string, string> = {};
+  for (let setting = /^([A-Z_][A-Z0-9_]*)=(\S*)$/.exec(words[0] ?? ''); setting;) {
+    env[setting[1]] = setting[2];
+    words.shift();
+    setting = /^([A-Z_][A-Z0-9_]*)=(\S*)$/.exec(words[0] ?? '');
+  }
   if (words[0] !== 'node' || !words.includes('dist/src/main.js'))
     throw new Error(
-      `package.json "start:built" must be "node [flags] dist/src/main.js" (got ${JSON.stringify(script)})`,
+      `package.json "start:built" must be "[NAME=value ...] node [flags] dist/src/main.js" (got ${JSON.stringify(script)})`,
     );
-  return words.slice(1).map((word) => (word === 'dist/src/main.js' ? join(root, 'dist', 'src', 'main.js') : word));
+  const args = words
+    .slice(1)
+    .map((word) => (word === 'dist/src/main.js' ? join(root, 'dist', 'src', 'main.js') : word));
+  return { env, args };
 }
 
 /** The admin token the benchmark's server runs with (production mode requires one); the write load sends it. */
@@ -163,13 +173,15 @@ export async function startRegistryServer(
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const started = performance.now();
+  const start = productionStart(root);
   const child = new Child(
     'registry server',
-    spawn(process.execPath, productionNodeArgs(root), {
+    spawn(process.execPath, start.args, {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: {
         ...process.env,
+        ...start.env,
         NODE_ENV: 'production',
         ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
         HOST: '127.0.0.1',
