@@ -97,6 +97,7 @@ export async function bootstrap(
       enabled: config.compiledExecution ?? true,
       check: options.executionCheck,
       compileAfter: options.compileAfter,
+      graphqlJsOnly: (context) => context.compiledRunFailed === true,
     });
     const { fastify } = await createHttpServer({
       config,

@@ -147,6 +147,8 @@ export class CompiledExecution<TContext> {
       /** The run of a (text, operation) that compiles it (COMPILE_AFTER_RUNS; the tests compile at the first). */
       readonly compileAfter?: number;
       readonly check?: ExecutionCheck<TContext>;
+      /** A request for graphql-js whatever its plan: its compiled code has already failed once for it. */
+      readonly graphqlJsOnly?: (contextValue: TContext) => boolean;
     },
   ) {
     this.plans = new LRUCache<string, Plan>({
@@ -172,7 +174,7 @@ export class CompiledExecution<TContext> {
 
   /** Runs one operation: compiled when it can be, else graphql-js. */
   async execute(request: ExecutionRequest<TContext>): Promise<ExecutionResult> {
-    const compiled = this.enabled ? this.planOf(request) : null;
+    const compiled = this.enabled && !this.options.graphqlJsOnly?.(request.contextValue) ? this.planOf(request) : null;
     if (!compiled) {
       this.stats.fallback += 1;
       return this.executeWithGraphqlJs(request, request.contextValue);

@@ -40,4 +40,9 @@ export interface RequestContext {
   readonly transport?: { close(code: number, reason: string): void };
   /** A heavy request's share of the thread while it executes (./fair-share.ts); none for other requests. */
   fairShare?: FairShare;
+  /**
+   * Its compiled code already ran once for this request and had errors (direct execution declined it): Apollo's run
+   * goes straight to graphql-js for the exact errors, rather than running the compiled code a second time first.
+   */
+  readonly compiledRunFailed?: boolean;
 }

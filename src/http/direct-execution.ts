@@ -40,6 +40,8 @@ const MAX_ACCEPT_LENGTH = 256;
 export class DirectExecution {
   private readonly contentTypes = new LRUCache<string, string>({ max: ACCEPT_HEADERS_KEPT });
   private readonly queryHashes = new WeakMap<ReadyQuery, string>();
+  /** Requests whose compiled run had errors here: Apollo runs them on graphql-js alone. */
+  private readonly failed = new WeakSet<FastifyRequest>();
 
   constructor(
     private readonly execution: CompiledExecution<RequestContext>,
@@ -74,7 +76,10 @@ export class DirectExecution {
     let data: unknown;
     try {
       const result = await this.execution.runReady(ready, body.query, body.variables, contextValue);
-      if (!result) return undefined;
+      if (!result) {
+        this.failed.add(request);
+        return undefined;
+      }
       data = result.data;
     } catch {
       return undefined;
@@ -97,6 +102,11 @@ export class DirectExecution {
       this.queryHashes.set(ready, hash);
     }
     return hash;
+  }
+
+  /** Whether this request's compiled run failed here (so Apollo need not run the compiled code again). */
+  compiledRunFailed(request: FastifyRequest): boolean {
+    return this.failed.has(request);
   }
 
   /** After Apollo answered a POST: remembers the content type it chose for the request's Accept header. */

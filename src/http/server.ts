@@ -119,8 +119,10 @@ function registerGraphQLRoute(
     const { access, session, report } = scopeOf(request);
     return { requestId: request.id, access, services: deps.services, session, log: request.log, report };
   };
-  const executeGraphQL = fastifyApolloHandler(apollo, { context: async (request) => contextOf(request) });
   const direct = deps.config.directExecution === false ? null : new DirectExecution(deps.execution, limits, contextOf);
+  const executeGraphQL = fastifyApolloHandler(apollo, {
+    context: async (request) => ({ ...contextOf(request), compiledRunFailed: direct?.compiledRunFailed(request) }),
+  });
   const execute = async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
     const answer = await direct?.answer(request, reply);
     if (answer !== undefined) return answer;
