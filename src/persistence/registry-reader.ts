@@ -430,7 +430,7 @@ export class RegistryReader {
       });
       statements.push(this.query<ResourceRow & { k: number }>(parts.join(' UNION ALL '), params));
     }
-    const counting = window.count === false ? null : this.countByTypeSets(ordered, bounds.outside);
+    const counting = window.count === false ? null : this.countByTypeSets(ordered, bounds.beyondStart);
     const [chunks, counts] = await Promise.all([Promise.all(statements), counting]);
     const items = new Map<number, ResourceRecord[]>();
     for (const row of chunks.flat()) {
@@ -448,16 +448,17 @@ export class RegistryReader {
     return pages;
   }
 
-  /** The totals for resourcePagesByTypeSets, and the rows outside each window, in one statement. */
+  /** The totals for resourcePagesByTypeSets, and the rows beyond the cursor each window starts from, in one statement. */
   private async countByTypeSets(
     sets: readonly { key: string; typeIds: readonly string[] }[],
-    outside: { sql: string; params: unknown[] },
+    beyondStart: { sql: string; params: unknown[] } | null,
   ): Promise<Map<string, { n: number | string; outside: number | string }>> {
     const pairs = sets.flatMap((set) => set.typeIds.map((typeId) => [set.key, typeId] as const));
     const { cte, params } = this.sql.pairsTable('m', 'k', 't', pairs);
     const counts = await this.query<{ k: string; n: number | string; outside: number | string }>(
-      `WITH ${cte} SELECT m.k, COUNT(*) AS n, ${outside.sql} AS outside FROM m JOIN ${RESOURCE.name} r ON r.${R.typeId} = m.t GROUP BY m.k`,
-      [...params, ...outside.params],
+      `WITH ${cte} SELECT m.k, COUNT(*) AS n, ${beyondStart ? `COUNT(CASE WHEN ${beyondStart.sql} THEN 1 END)` : '0'} AS outside ` +
+        `FROM m JOIN ${RESOURCE.name} r ON r.${R.typeId} = m.t GROUP BY m.k`,
+      [...params, ...(beyondStart?.params ?? [])],
     );
     return new Map(counts.map((row) => [row.k, row] as const));
   }
@@ -637,22 +638,16 @@ export class RegistryReader {
 }
 
 /**
- * The conditions of a keyset window on a (compound) key, and of the rows
- * beyond the cursor the page starts from (at or before `after` for a page
- * from the start, at or after `before` for a page from the end): their count
- * as an aggregate (`outside`, for counts grouped by set), and the condition
- * itself (`beyondStart`, for an EXISTS); neither when the page starts at an end.
+ * The conditions of a keyset window on a (compound) key, and the condition of
+ * the rows beyond the cursor the page starts from (at or before `after` for a
+ * page from the start, at or after `before` for a page from the end), or null
+ * when the page starts at an end.
  */
 function windowBounds<K>(
   key: readonly string[],
   values: (bound: K) => unknown[],
   window: Window<K>,
-): {
-  where: string[];
-  params: unknown[];
-  outside: { sql: string; params: unknown[] };
-  beyondStart: { sql: string; params: unknown[] } | null;
-} {
+): { where: string[]; params: unknown[]; beyondStart: { sql: string; params: unknown[] } | null } {
   const where: string[] = [];
   const params: unknown[] = [];
   if (window.after !== null) {
@@ -666,13 +661,10 @@ function windowBounds<K>(
     params.push(...beyond.params);
   }
   const start = window.fromEnd ? window.before : window.after;
-  if (start === null) return { where, params, outside: { sql: '0', params: [] }, beyondStart: null };
-  const inside = keyBeyond(key, window.fromEnd ? '<' : '>', values(start));
   return {
     where,
     params,
-    outside: { sql: `COUNT(CASE WHEN NOT ${inside.sql} THEN 1 END)`, params: inside.params },
-    beyondStart: keyBeyond(key, window.fromEnd ? '>=' : '<=', values(start)),
+    beyondStart: start === null ? null : keyBeyond(key, window.fromEnd ? '>=' : '<=', values(start)),
   };
 }
 
