@@ -109,7 +109,8 @@ export interface CompiledExecutionStats {
 export interface ReadyQuery {
   readonly document: DocumentNode;
   readonly operation: OperationDefinitionNode;
-  /** The operation name the request gave, if any (the key the query was compiled under). */
+  /** The query text and the operation name the request gave, if any: the key the query was compiled under. */
+  readonly source: string;
   readonly operationName: string | null;
 }
 
@@ -137,6 +138,8 @@ export class CompiledExecution<TContext> {
     directDeclined: 0,
   };
   private readonly plans: LRUCache<string, Plan>;
+  /** The compiled code of each ready query handed out (it lives as long as its plan is referenced). */
+  private readonly compiledOf = new WeakMap<ReadyQuery, CompiledQuery>();
 
   constructor(
     private readonly schema: GraphQLSchema,
@@ -212,20 +215,19 @@ export class CompiledExecution<TContext> {
    */
   async runReady(
     ready: ReadyQuery,
-    source: string,
     variables: Record<string, unknown>,
     contextValue: TContext,
   ): Promise<ExecutionResult | null> {
-    const plan = this.plans.get(planKey(source, ready.operationName));
-    if (!plan?.compiled || plan.ready !== ready) return null;
-    const result = await plan.compiled.query(undefined, contextValue, variables);
+    const compiled = this.compiledOf.get(ready);
+    if (!compiled) return null;
+    const result = await compiled.query(undefined, contextValue, variables);
     if (result.errors?.length) {
       this.stats.directDeclined += 1;
       return null;
     }
     this.stats.direct += 1;
     await this.answered(
-      { document: ready.document, source, operationName: ready.operationName, variables, contextValue },
+      { document: ready.document, source: ready.source, operationName: ready.operationName, variables, contextValue },
       result,
     );
     return result;
@@ -281,13 +283,13 @@ export class CompiledExecution<TContext> {
         return null;
       }
       this.sightings.delete(key);
-      plan = this.compile(request.document, request.operationName ?? null);
+      plan = this.compile(request.document, request.source, request.operationName ?? null);
       this.plans.set(key, plan);
     }
     return plan.compiled;
   }
 
-  private compile(document: DocumentNode, operationName: string | null): Plan {
+  private compile(document: DocumentNode, source: string, operationName: string | null): Plan {
     const operation = getOperationAST(document, operationName);
     if (!operation) return { compiled: null, reason: 'no operation' };
     if (operation.operation !== OperationTypeNode.QUERY) return { compiled: null, reason: operation.operation };
@@ -300,7 +302,9 @@ export class CompiledExecution<TContext> {
     });
     if (!isCompiledQuery(compiled)) return { compiled: null, reason: 'not compiled' };
     this.stats.compilations += 1;
-    return { compiled, ready: { document, operation, operationName } };
+    const ready: ReadyQuery = { document, operation, source, operationName };
+    this.compiledOf.set(ready, compiled);
+    return { compiled, ready };
   }
 
   private executeWithGraphqlJs(request: ExecutionRequest<TContext>, contextValue: TContext): Promise<ExecutionResult> {

@@ -513,7 +513,7 @@ export interface OperationToAdmit {
   readonly operation: OperationDefinitionNode | null | undefined;
   readonly operationName: string | undefined;
   readonly variables: Record<string, unknown>;
-  /** What identifies the query text (Apollo's query hash, or the text itself). */
+  /** What identifies the query text: Apollo's query hash (sha256 of it, in hex). */
   readonly queryKey: string;
   readonly contextValue: RequestContext;
 }

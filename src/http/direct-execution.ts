@@ -67,7 +67,7 @@ export class DirectExecution {
         operation: ready.operation,
         operationName: body.operationName ?? undefined,
         variables: body.variables,
-        queryKey: this.queryHashOf(ready, body.query),
+        queryKey: this.queryHashOf(ready),
         contextValue,
       });
     } catch {
@@ -75,7 +75,7 @@ export class DirectExecution {
     }
     let data: unknown;
     try {
-      const result = await this.execution.runReady(ready, body.query, body.variables, contextValue);
+      const result = await this.execution.runReady(ready, body.variables, contextValue);
       if (!result) {
         this.failed.add(request);
         return undefined;
@@ -95,10 +95,10 @@ export class DirectExecution {
   }
 
   /** Apollo's query hash of a ready query's text, so that the limits' memo keeps one verdict for both paths. */
-  private queryHashOf(ready: ReadyQuery, query: string): string {
+  private queryHashOf(ready: ReadyQuery): string {
     let hash = this.queryHashes.get(ready);
     if (hash === undefined) {
-      hash = createHash('sha256').update(query).digest('hex');
+      hash = createHash('sha256').update(ready.source).digest('hex');
       this.queryHashes.set(ready, hash);
     }
     return hash;
