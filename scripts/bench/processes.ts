@@ -142,10 +142,10 @@ export function productionStart(root: string): { env: Record<string, string>; ar
   const script = manifest.scripts?.['start:built'];
   const words = typeof script === 'string' ? script.trim().split(/\s+/) : [];
   const env: Record<string, string> = {};
-  for (let setting = /^([A-Z_][A-Z0-9_]*)=(\S*)$/.exec(words[0] ?? ''); setting;) {
-    env[setting[1]] = setting[2];
+  const setting = /^([A-Z_][A-Z0-9_]*)=(\S*)$/;
+  for (let found = setting.exec(words[0] ?? ''); found; found = setting.exec(words[0] ?? '')) {
+    env[found[1]] = found[2];
     words.shift();
-    setting = /^([A-Z_][A-Z0-9_]*)=(\S*)$/.exec(words[0] ?? '');
   }
   if (words[0] !== 'node' || !words.includes('dist/src/main.js'))
     throw new Error(
