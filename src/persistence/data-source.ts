@@ -2,7 +2,7 @@ import { DataSource, type DataSourceOptions, type Logger } from 'typeorm';
 import type { DatabaseConfig } from '../config';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
-import { SQLITE_BUSY_TIMEOUT_MS } from './read-connection';
+import { configureSqliteConnection, SQLITE_BUSY_TIMEOUT_MS } from './read-connection';
 
 /** Options for TypeORM's DataSource on the configured database: migrations and write transactions. */
 export function dataSourceOptions(database: DatabaseConfig, options: { logger?: Logger } = {}): DataSourceOptions {
@@ -27,7 +27,7 @@ export function dataSourceOptions(database: DatabaseConfig, options: { logger?: 
     timeout: SQLITE_BUSY_TIMEOUT_MS,
     statementCacheSize: 200,
     prepareDatabase: (db: { pragma(source: string): unknown }) => {
-      db.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+      configureSqliteConnection(db);
       db.pragma('synchronous = FULL');
     },
   };

@@ -11,21 +11,31 @@ describe('SQLite settings', () => {
   });
   after(() => server.close());
 
-  it('runs with WAL, synchronous=FULL, a busy timeout and foreign keys on', async () => {
+  it('runs with WAL, synchronous=FULL, a busy timeout, foreign keys on and a 4 MB page cache on both connections', async () => {
     const [journal] = await server.app.db.read<{ journal_mode: string }>('PRAGMA journal_mode');
     const [fk] = await server.app.db.read<{ foreign_keys: number }>('PRAGMA foreign_keys');
     const [busy] = await server.app.db.read<{ timeout: number }>('PRAGMA busy_timeout');
+    const [readerCache] = await server.app.db.read<{ cache_size: number }>('PRAGMA cache_size');
     const sync = await server.app.db.write((tx) => tx.query<{ synchronous: number }>('PRAGMA synchronous'));
+    const [writerBusy] = await server.app.db.write((tx) => tx.query<{ timeout: number }>('PRAGMA busy_timeout'));
+    const [writerCache] = await server.app.db.write((tx) => tx.query<{ cache_size: number }>('PRAGMA cache_size'));
     expect({
       journal: journal.journal_mode,
       fk: fk.foreign_keys,
       busy: busy.timeout,
+      writerBusy: writerBusy.timeout,
       synchronous: sync[0].synchronous,
+      // better-sqlite3's own build default is -16000 (16 MB a connection).
+      readerCache: readerCache.cache_size,
+      writerCache: writerCache.cache_size,
     }).to.deep.equal({
       journal: 'wal',
       fk: 1,
       busy: 5000,
+      writerBusy: 5000,
       synchronous: 2,
+      readerCache: -4096,
+      writerCache: -4096,
     });
   });
 
