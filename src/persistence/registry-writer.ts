@@ -5,7 +5,6 @@ import type { WriteTransaction } from './database';
 import {
   ProjectEntity,
   ProjectResourceEntity,
-  RegistryChangeEntity,
   ResourceEntity,
   ResourceSlotEntity,
   ResourceTypeEntity,
@@ -15,10 +14,21 @@ import {
 import type { ChangeRecord, ProjectRecord, RegistryState, ResourceRecord, ToolRecord, TypeRecord } from './records';
 import { CHANGE_CHANNEL } from './change-listener';
 import { RegistryReader } from './registry-reader';
-import { PROJECT, PROJECT_RESOURCE, REGISTRY_STATE } from './tables';
+import {
+  PROJECT,
+  PROJECT_RESOURCE,
+  REGISTRY_CHANGE,
+  REGISTRY_STATE,
+  RESOURCE_SLOT,
+  RESOURCE_TYPE_PARENT,
+  type TableDefinition,
+} from './tables';
 
 const V = REGISTRY_STATE.columns;
 const L = PROJECT_RESOURCE.columns;
+
+/** Rows per INSERT statement of `insertRows`: a longer list takes several statements. */
+const ROWS_PER_INSERT = 100;
 
 /** Called with each edit just before the writer makes it (binding impact takes its "before" there). */
 export type EditObserver = (edit: RegistryEdit) => Promise<void>;
@@ -272,9 +282,8 @@ export class RegistryWriter {
 
   /** Appends entries to the change log, in this transaction. */
   async appendChanges(entries: readonly ChangeRecord[]): Promise<void> {
-    if (entries.length === 0) return;
-    await this.tx.manager.insert(
-      RegistryChangeEntity,
+    await this.insertRows(
+      REGISTRY_CHANGE,
       entries.map((entry) => ({
         ...entry,
         bindingChanges: entry.bindingChanges.length > 0 ? JSON.stringify(entry.bindingChanges) : null,
@@ -292,9 +301,8 @@ export class RegistryWriter {
   }
 
   private async insertParents(type: TypeNode): Promise<void> {
-    if (type.parentIds.length === 0) return;
-    await this.tx.manager.insert(
-      ResourceTypeParentEntity,
+    await this.insertRows(
+      RESOURCE_TYPE_PARENT,
       type.parentIds.map((parentId, ordinal) => ({ typeId: type.id, parentId, ordinal })),
     );
   }
@@ -306,9 +314,8 @@ export class RegistryWriter {
   }
 
   private async insertSlots(toolId: string, slots: readonly SlotDefinition[]): Promise<void> {
-    if (slots.length === 0) return;
-    await this.tx.manager.insert(
-      ResourceSlotEntity,
+    await this.insertRows(
+      RESOURCE_SLOT,
       slots.map((slot, ordinal) => ({
         toolId,
         ordinal,
@@ -320,5 +327,28 @@ export class RegistryWriter {
         required: slot.required,
       })),
     );
+  }
+
+  /**
+   * Inserts rows with every value bound as a parameter, so that a statement's
+   * text depends only on the table and the number of rows. (TypeORM's
+   * `insert` on SQLite writes numbers into the text: each change-log entry,
+   * with its version, was a statement of its own, prepared for one use; the
+   * evicted statements held about 40 MB of SQLite's memory outside the
+   * JavaScript heap until they were collected, and it stayed with the
+   * process.)
+   */
+  private async insertRows<C extends Record<string, string>>(
+    table: TableDefinition<C>,
+    rows: readonly { readonly [K in keyof C]: unknown }[],
+  ): Promise<void> {
+    const keys = Object.keys(table.columns) as (keyof C & string)[];
+    const columns = keys.map((key) => table.columns[key]).join(', ');
+    const row = `(${keys.map(() => '?').join(', ')})`;
+    for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
+      const chunk = rows.slice(start, start + ROWS_PER_INSERT);
+      const params = chunk.flatMap((r) => keys.map((key) => this.tx.sql.param(r[key])));
+      await this.tx.query(`INSERT INTO ${table.name} (${columns}) VALUES ${chunk.map(() => row).join(', ')}`, params);
+    }
   }
 }

@@ -77,6 +77,11 @@ export class SqlDialect {
     };
   }
 
+  /** A value as a statement parameter: a boolean as 0/1 on SQLite (it has no boolean type), anything else as it is. */
+  param(value: unknown): unknown {
+    return typeof value === 'boolean' && this.dialect === 'sqlite' ? (value ? 1 : 0) : value;
+  }
+
   /** A boolean read back from a row (SQLite stores 0/1). */
   bool(value: unknown): boolean {
     return value === true || value === 1 || value === '1';

@@ -184,6 +184,34 @@ describeEachBackend('SQL statement counts of mutations', (backend) => {
     expect(counted).to.deep.equal(Object.fromEntries(MUTATIONS.map(([name, , n]) => [name, n + notify])));
   });
 
+  it('writes with the same shape send the same statement texts: every value a parameter, none in the text', async () => {
+    // Prepared statements are kept by their text; a number written into the text (as TypeORM's SQLite insert
+    // does) made each change-log entry, with its version, a statement prepared for one use.
+    const texts = async (name: string, required: [boolean, boolean]) => {
+      server.app.db.counter.startRecording();
+      await server.data(`mutation($input: RegisterToolInput!) { registerTool(input: $input) { tool { id } } }`, {
+        input: {
+          name,
+          resourceSlots: [
+            { name: 'a', resourceType: 'vcs', required: required[0] },
+            { name: 'b', resourceType: 'git-checkout', required: required[1] },
+          ],
+        },
+      });
+      return server.app.db.counter.stopRecording();
+    };
+    await texts('same-shape-0', [true, true]); // the first write after the fixture also reads the type hierarchy
+    const first = await texts('same-shape-1', [true, false]);
+    const second = await texts('same-shape-2', [false, true]);
+    expect(first.some((s) => /INSERT INTO "?registry_change/.test(s))).to.equal(true);
+    expect(first.some((s) => /INSERT INTO "?resource_slot/.test(s))).to.equal(true);
+    expect(second).to.deep.equal(first);
+    for (const text of first.filter((s) => /^INSERT/i.test(s))) {
+      // (PostgreSQL's placeholders are $1, $2, …)
+      expect(text.replace(/\$\d+/g, '?'), text).to.not.match(/VALUES .*\b\d+\b/);
+    }
+  });
+
   it('a dry run sends the same statements as the real mutation, but the change-log insert, and commits none', async () => {
     await server.data(`{ resourceType(ref: "vcs") { id } }`);
     const before = server.statements();
