@@ -22,6 +22,7 @@ import { formatSize, type BenchOptions } from './options';
 import {
   BENCH_ADMIN_TOKEN,
   rssBytes,
+  RssSampler,
   sleep,
   startHttpBaseline,
   waitForSubscribers,
@@ -373,6 +374,26 @@ export async function runFull(root: string, options: BenchOptions): Promise<Full
   let freeServer: FullReport['freeServer'] = null;
   await withServer(root, registry, async (running) => {
     const at = settings(options, running);
+    // The server's RSS over its whole run, between the loads too (the subscriber runs, the impact previews).
+    const lifetime = new RssSampler(running.process.pid);
+    lifetime.start(200);
+    try {
+      await serverRun(running, at);
+    } finally {
+      lifetime.stop();
+    }
+    await sleep(500);
+    const after = rssBytes(running.process.pid) ?? 0;
+    const duringMax = Math.max(0, ...loads.map((l) => l.rssMaxBytes ?? 0));
+    server = {
+      startupMs: running.startupMs,
+      rssMaxBytes: Math.max(duringMax, lifetime.maxBytes, after),
+      rssAfterBytes: after,
+    };
+    progress(`server RSS: max ${mb(server.rssMaxBytes)} MB, after the loads ${mb(after)} MB`);
+  });
+
+  async function serverRun(running: RegistryServer, at: LoadSettings): Promise<void> {
     const floorBody = graphqlBody(FLOOR_QUERY);
     loads.push(
       await measured(
@@ -528,13 +549,7 @@ export async function runFull(root: string, options: BenchOptions): Promise<Full
         `impact: ${i.name}: ${i.ms.toFixed(0)} ms, ${i.totalCount} changes${i.complete ? '' : ' (work cap reached)'}, ${i.statements} SQL`,
       );
     }
-
-    await sleep(500);
-    const after = rssBytes(running.process.pid) ?? 0;
-    const duringMax = Math.max(0, ...loads.map((l) => l.rssMaxBytes ?? 0));
-    server = { startupMs: running.startupMs, rssMaxBytes: Math.max(duringMax, after), rssAfterBytes: after };
-    progress(`server RSS: max ${mb(server.rssMaxBytes)} MB, after the loads ${mb(after)} MB`);
-  });
+  }
 
   // The unique loads again, on a second server whose repeated reads cost nothing (BENCH_FREE_READS=1): the headroom
   // above the data access. Its reads never see writes, so it gets read-only loads only.
