@@ -10,9 +10,9 @@ const ENTRY_OVERHEAD_BYTES = 96;
  * The default budget. The benchmark's 5,000 resolve pairs at the default size
  * (50,000 resources) fill 38 MB of it, so they are all answered from memory;
  * loads over the whole registry fill any budget, and each MB of it costs the
- * process about 1.5 MB of resident memory, since V8 sizes its heap from the
- * live data (64 MB: RSS max 308 MB over the benchmark's run, 48 MB: 295 MB,
- * with the same statements per request).
+ * process about 1.5 MB of resident memory, since V8 keeps its heap at 1.5-1.8
+ * times the live data (it was 64 MB: the benchmark's RSS max went from 308 to
+ * 295-300 MB, with the same statements per request).
  */
 export const RECORD_CACHE_BYTES = 48 * 1024 * 1024;
 
