@@ -384,12 +384,7 @@ export async function runFull(root: string, options: BenchOptions): Promise<Full
     }
     await sleep(500);
     const after = rssBytes(running.process.pid) ?? 0;
-    const duringMax = Math.max(0, ...loads.map((l) => l.rssMaxBytes ?? 0));
-    server = {
-      startupMs: running.startupMs,
-      rssMaxBytes: Math.max(duringMax, lifetime.maxBytes, after),
-      rssAfterBytes: after,
-    };
+    server = { startupMs: running.startupMs, rssMaxBytes: Math.max(lifetime.maxBytes, after), rssAfterBytes: after };
     progress(`server RSS: max ${mb(server.rssMaxBytes)} MB, after the loads ${mb(after)} MB`);
   });
 
