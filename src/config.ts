@@ -25,6 +25,11 @@ export interface AppConfig {
   readonly introspection: boolean;
   /** Keep whole responses to read-only operations, per registry version (RESPONSE_CACHE, default on). */
   readonly responseCache: boolean;
+  /**
+   * Keep registry records in memory across versions, each checked against the writes since it was read
+   * (RECORD_CACHE, default on; absent means on). Off: every request reads its records from the database.
+   */
+  readonly recordCache?: boolean;
   /** Run queries as compiled code (graphql-jit) instead of graphql-js (COMPILED_EXECUTION, default on; absent means on). */
   readonly compiledExecution?: boolean;
   /**
@@ -83,6 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     countSql: parseBoolean('BENCH_COUNT_SQL', env.BENCH_COUNT_SQL, false),
     benchFreeReads: parseBoolean('BENCH_FREE_READS', env.BENCH_FREE_READS, false),
     responseCache: parseBoolean('RESPONSE_CACHE', env.RESPONSE_CACHE, true),
+    recordCache: parseBoolean('RECORD_CACHE', env.RECORD_CACHE, true),
     compiledExecution: parseBoolean('COMPILED_EXECUTION', env.COMPILED_EXECUTION, true),
     directExecution: parseBoolean('DIRECT_EXECUTION', env.DIRECT_EXECUTION, true),
     subscriptionQueue: parseCount('SUBSCRIPTION_QUEUE', env.SUBSCRIPTION_QUEUE, 1000),

@@ -105,7 +105,7 @@ export async function bootstrap(
       execution,
       services,
       logger,
-      newSession: () => versioning.session(),
+      newSession: () => versioning.session({ fresh: config.recordCache === false }),
       unreadiness: () => db.unreadiness(),
       debugRoutes: config.countSql
         ? {

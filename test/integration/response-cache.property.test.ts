@@ -10,7 +10,9 @@ import { startServer, type TestServer } from '../support/server';
  * answered through the cache and compared with the same read answered
  * without it, on the same data. On PostgreSQL, two instances with caches
  * share the database, writes alternate between them, and a third instance
- * without a cache gives the answers to compare with.
+ * without a response cache or a record cache gives the answers to compare
+ * with: the record cache, which keeps records across writes too, is checked
+ * along with the response cache.
  */
 
 interface Read {
@@ -101,15 +103,20 @@ describeEachBackend('response cache (property-based): answers survive writes, no
     let stale = 0;
     await fc.assert(
       fc.asyncProperty(registry, fc.array(operation, { minLength: 10, maxLength: 10 }), async (spec, ops) => {
-        // Cached instances, and the reference: on SQLite the same server asked to bypass its cache (one server
-        // owns the file); on PostgreSQL two cached instances and one without a cache, on one database.
+        // Cached instances, and the reference: on SQLite the same server asked to bypass its response cache (one
+        // server owns the file); on PostgreSQL two cached instances and one without a response cache or a record
+        // cache (every record read from the database), on one database.
         const first = await startServer(backend);
         const cached: TestServer[] = [first];
         let reference: { ask: (read: Read) => Promise<string> };
         const extra: TestServer[] = [];
         if (backend.name === 'postgres') {
           const second = await startServer(backend, { database: first.config.database });
-          const plain = await startServer(backend, { database: first.config.database, responseCache: false });
+          const plain = await startServer(backend, {
+            database: first.config.database,
+            responseCache: false,
+            recordCache: false,
+          });
           cached.push(second);
           extra.push(second, plain);
           reference = { ask: async (read) => JSON.stringify((await plain.gql(read.query, read.variables)).body) };

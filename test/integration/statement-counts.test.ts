@@ -19,11 +19,12 @@ describeEachBackend('SQL statement counts', (backend) => {
   let writes = 0;
   /**
    * Statements for a request right after a write, past the response cache (which keeps answers a write does not
-   * touch): the record cache is empty for the new registry version.
+   * touch) and with the record cache emptied (which keeps records a write does not touch): every record is read.
    */
   async function cold(query: string, variables?: Record<string, unknown>): Promise<number> {
     await server.data(query, variables); // the type hierarchy loads once after type changes; it is not what is measured
     await server.data(`mutation { createProject(input: { name: "bump-${++writes}" }) { project { id } } }`);
+    server.app.versioning.clearRecordCache();
     const before = server.statements();
     await server.data(query, variables, { 'cache-control': 'no-cache' });
     return server.statements() - before;
@@ -95,7 +96,7 @@ describeEachBackend('SQL statement counts', (backend) => {
   });
 
   it('batches the page: one statement each for slots and static resources', async () => {
-    await server.data(`mutation { createProject(input: { name: "bump-batch" }) { project { id } } }`);
+    server.app.versioning.clearRecordCache();
     server.app.db.counter.startRecording();
     await server.data(DASHBOARD, { first: 50 }, { 'cache-control': 'no-cache' });
     const statements = server.app.db.counter.stopRecording();
@@ -128,6 +129,36 @@ describeEachBackend('SQL statement counts', (backend) => {
     }
     expect(await cold(resolve('tool-09'))).to.equal(6 + version);
     expect(await cold(DASHBOARD, { first: 50 })).to.equal(4 + version);
+  });
+
+  it('keeps the records a write did not touch, and reads again only those it did', async () => {
+    const r = registryOf(server);
+    await r.project('kept');
+    await r.link('kept', 'static/r5');
+    const resolve = `{ resolveBindings(tool: "tool-05", project: "kept", params: [{ slot: "param", resource: "static/r3" }]) { slotName resource { name } } }`;
+    const afterWrite = async (mutation: string) => {
+      await server.data(mutation);
+      const before = server.statements();
+      const data = await server.data(resolve, undefined, { 'cache-control': 'no-cache' });
+      return { statements: server.statements() - before, data };
+    };
+    expect(await warm(resolve, undefined, true)).to.equal(version);
+    // A write elsewhere: every record comes from the record cache, at the new version.
+    const elsewhere = await afterWrite(`mutation { createProject(input: { name: "elsewhere" }) { project { id } } }`);
+    expect(elsewhere.statements).to.equal(version);
+    // A new link of the project: the project and its links are read again (tool, slots, resources are kept).
+    const linked = await afterWrite(
+      `mutation { linkResource(input: { project: "kept", resource: "static/r0" }) { project { id } } }`,
+    );
+    expect(linked.statements).to.equal(2 + version);
+    // The static resource renamed: it is read again, and the answer shows its new name.
+    const renamed = await afterWrite(
+      `mutation { updateResource(input: { ref: "static/r5", name: "static/r5-renamed" }) { resource { id } } }`,
+    );
+    expect(renamed.statements).to.be.greaterThan(version);
+    const names = renamed.data.resolveBindings.map((s: any) => s.resource?.name ?? null);
+    expect(names).to.include('static/r5-renamed');
+    expect(names).to.not.include('static/r5');
   });
 });
 

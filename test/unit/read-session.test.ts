@@ -108,10 +108,11 @@ describe('ReadSession', () => {
 
   it('forgets what it read after a write (clearAll), and reads the new registry version', async () => {
     const { reader, batches, bumpVersion } = spyReader();
-    const loaders = new ReadSession(reader, caches(reader));
+    const shared = caches(reader);
+    const loaders = new ReadSession(reader, shared);
     await loaders.resourceById.load('a');
     await loaders.currentVersion();
-    bumpVersion(); // what a write does
+    shared.changes.committed(bumpVersion(), ['resource:a']); // what a write to resource a does
     loaders.reset();
     await loaders.resourceById.load('a');
     await loaders.currentVersion();
@@ -128,32 +129,106 @@ describe('ReadSession', () => {
     expect(again.map((r) => (r instanceof Error ? 'error' : (r?.id ?? null)))).to.deep.equal(['a', null, 'b']);
   });
 
-  it('reads everything again once the registry version moves', async () => {
+  it('keeps records across a registry version a write moved, except those the write touched', async () => {
     const { reader, batches, bumpVersion } = spyReader();
     const shared = caches(reader);
-    await new ReadSession(reader, shared).resourceById.load('a');
-    bumpVersion();
-    await new ReadSession(reader, shared).resourceById.load('a');
-    expect(batches.resourcesByIds).to.deep.equal([['a'], ['a']]);
+    await new ReadSession(reader, shared).resourceById.loadMany(['a', 'b', 'missing']);
+    const version = bumpVersion(); // a write that touched resource b, and one that created resource "missing"
+    shared.changes.committed(version, ['resource:b', 'resource:missing', 'resources']);
+    const again = await new ReadSession(reader, shared).resourceById.loadMany(['a', 'b', 'missing']);
+    expect(batches.resourcesByIds).to.deep.equal([
+      ['a', 'b', 'missing'],
+      ['b', 'missing'],
+    ]);
+    expect(again.map((r) => (r instanceof Error ? 'error' : (r?.id ?? null)))).to.deep.equal(['a', 'b', null]);
+  });
+
+  it("reads a tool's slots again after a write to that tool, and a name's lookup after a write to that name", async () => {
+    const { reader, batches, bumpVersion } = spyReader();
+    const shared = caches(reader);
+    const first = new ReadSession(reader, shared);
+    await Promise.all([first.slotsByToolId.loadMany(['t1', 't2']), first.resourceByRef.loadMany(['n/x', 'n/y'])]);
+    shared.changes.committed(bumpVersion(), ['tool:t2', 'resource@n/y']);
+    const second = new ReadSession(reader, shared);
+    await Promise.all([second.slotsByToolId.loadMany(['t1', 't2']), second.resourceByRef.loadMany(['n/x', 'n/y'])]);
+    expect(batches.slots).to.deep.equal([['t1', 't2'], ['t2']]);
+    expect(batches.resourcesByRefs).to.deep.equal([['n/x', 'n/y'], ['n/y']]);
+  });
+
+  it('reads again what it cannot vouch for: writes of another instance are read from the change log first', async () => {
+    const { reader, batches, bumpVersion } = spyReader();
+    const logged: { version: number; keys: string }[] = [];
+    const shared = {
+      ...caches(reader),
+      changes: new ChangeIndex(
+        1,
+        async (after, upTo) =>
+          logged
+            .filter((e) => e.version > after.version && e.version <= upTo)
+            .map((e, seq) => ({
+              id: `c${seq}`,
+              version: e.version,
+              seq,
+              kind: 'RESOURCE' as const,
+              action: 'UPDATED' as const,
+              entityId: e.keys,
+              entityName: `n/${e.keys}`,
+              previousName: null,
+              relatedId: null,
+              at: new Date(0),
+              actor: null,
+              summary: '',
+              before: null,
+              after: null,
+            })) as never,
+      ),
+    };
+    await new ReadSession(reader, shared).resourceById.loadMany(['a', 'b']);
+    logged.push({ version: bumpVersion(), keys: 'a' }); // committed elsewhere: this process only sees the version move
+    await new ReadSession(reader, shared).resourceById.loadMany(['a', 'b']);
+    expect(batches.resourcesByIds).to.deep.equal([['a', 'b'], ['a']]);
   });
 });
 
 describe('RecordCache', () => {
-  it('ignores values read at an older version than it holds', () => {
+  it('keeps an entry known right at a newer version over a value read at an older one', () => {
     const cache = new RecordCache();
     cache.store(5, 'tool', [['t', 'new']]);
     cache.store(4, 'tool', [
       ['t', 'old'],
       ['u', 'old'],
     ]);
-    expect(cache.lookup(5, 'tool', ['t', 'u'])).to.deep.equal(['new', undefined]);
+    expect(cache.lookup(5, 'tool', ['t'])).to.deep.equal(['new']);
+    expect(cache.lookup(4, 'tool', ['t', 'u'])).to.deep.equal([undefined, 'old']);
   });
 
-  it('starts empty at a new version', () => {
+  it('answers at a later version only what stillRight vouches for, which then counts as right at that version', () => {
     const cache = new RecordCache();
-    cache.store(1, 'tool', [['t', 'v1']]);
-    expect(cache.lookup(2, 'tool', ['t'])).to.deep.equal([undefined]);
-    expect(cache.lookup(1, 'tool', ['t'])).to.deep.equal([undefined]);
+    cache.store(1, 'tool', [
+      ['t', 'v1'],
+      ['u', 'v1'],
+      ['m', null],
+    ]);
+    const asked: [string, unknown, number][] = [];
+    const found = cache.lookup<string>(3, 'tool', ['t', 'u', 'm'], (key, value, since) => {
+      asked.push([key, value, since]);
+      return key !== 'u';
+    });
+    expect(found).to.deep.equal(['v1', undefined, null]);
+    expect(asked).to.deep.equal([
+      ['t', 'v1', 1],
+      ['u', 'v1', 1],
+      ['m', null, 1],
+    ]);
+    // t and m now count as right at 3 (not asked again there), u is gone; none is used for an older version.
+    expect(cache.lookup(3, 'tool', ['t', 'u', 'm'], () => expect.fail('asked again'))).to.deep.equal([
+      'v1',
+      undefined,
+      null,
+    ]);
+    expect(cache.lookup(2, 'tool', ['t', 'm'])).to.deep.equal([undefined, undefined]);
+    // Without a stillRight, nothing older is vouched for.
+    expect(cache.lookup(4, 'tool', ['t'])).to.deep.equal([undefined]);
   });
 
   it('keeps its entries within a budget of bytes, least recently used out first, misses included', () => {

@@ -66,11 +66,26 @@ export class ChangeIndex {
     if (version > current) return false;
     if (version === current) return true;
     await this.catchUpTo(current);
+    return this.unchangedSinceKnown(version, keys, current);
+  }
+
+  /**
+   * What unchangedSince answers, without reading the change log: false when
+   * the index has not caught up to `current` yet (see `caughtUpTo`), since
+   * it cannot vouch for what it has not seen.
+   */
+  unchangedSinceKnown(version: number, keys: readonly DependencyKey[], current: number): boolean {
+    if (version > current || this.known < current) return false;
     for (const key of keys) {
-      const changed = this.lastChanged.get(key);
+      const changed = this.lastChanged.peek(key);
       if (changed === undefined ? version < this.forgottenUpTo : changed > version) return false;
     }
     return true;
+  }
+
+  /** Nothing when every write up to `current` is recorded; else the promise of reading the rest from the change log. */
+  caughtUpTo(current: number): Promise<void> | undefined {
+    return this.known >= current ? undefined : this.catchUpTo(current);
   }
 
   /** The version up to which every write is recorded (for tests and the debug route). */

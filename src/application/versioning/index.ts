@@ -83,9 +83,14 @@ export class RegistryVersioning {
     return new RegistryVersioning(db, reader, clock, (await clock.current()).version);
   }
 
+  /** Forgets the cached records (for tests that count what a request reads from the database). */
+  clearRecordCache(): void {
+    this.caches.records.clear();
+  }
+
   /** A new read session for one request (or one unit of work). */
-  session(): ReadSession {
-    return new ReadSession(this.#reader, this.caches);
+  session(options: { fresh?: boolean } = {}): ReadSession {
+    return new ReadSession(this.#reader, this.caches, options.fresh === true);
   }
 
   /** The counters now. */

@@ -78,9 +78,15 @@ export class ReadSession implements VersionProbe {
   /** A true private field: not even a cast reaches it from outside. */
   readonly #reader: RegistryReader;
 
+  /**
+   * @param fresh the request asked for a fresh answer (Cache-Control: no-cache):
+   *   its records are read from the database, not the record cache (what it
+   *   reads is stored there all the same).
+   */
   constructor(
     reader: RegistryReader,
     private readonly caches: SessionCaches,
+    private readonly fresh = false,
   ) {
     this.#reader = reader;
   }
@@ -346,8 +352,10 @@ export class ReadSession implements VersionProbe {
   }
 
   /**
-   * A batch through the record cache: what the pinned version has cached is
-   * answered from memory, the rest is read in one statement.
+   * A batch through the record cache: what is cached and still right at the
+   * pinned version (no write since touched what it depends on, the same keys
+   * the request records) is answered from memory, the rest is read in one
+   * statement.
    */
   private cachedBatch<V>(
     kind: string,
@@ -356,12 +364,19 @@ export class ReadSession implements VersionProbe {
   ): (keys: readonly string[]) => Promise<(V | null)[]> {
     return async (keys) => {
       const { version } = await this.pin();
-      const found = this.caches.records.lookup<V>(version, kind, keys);
+      const { changes, records } = this.caches;
+      const catchingUp = this.fresh ? undefined : changes.caughtUpTo(version);
+      if (catchingUp) await catchingUp;
+      const found = this.fresh
+        ? keys.map(() => undefined)
+        : records.lookup<V>(version, kind, keys, (key, value, since) =>
+            changes.unchangedSinceKnown(since, dependsOn(key, value), version),
+          );
       const missing = keys.filter((_, i) => found[i] === undefined);
       let values = found as (V | null)[];
       if (missing.length > 0) {
         const loaded = await this.read((reader) => load(reader, missing));
-        this.caches.records.store(
+        records.store(
           version,
           kind,
           missing.map((key, i) => [key, loaded[i]] as const),
