@@ -254,3 +254,26 @@ describeEachBackend('SQL statement counts of mutations', (backend) => {
     expect(statements.some((s) => s.includes('registry_change'))).to.equal(false);
   });
 });
+
+describeEachBackend('SQL statement counts with RECORD_CACHE=false', (backend) => {
+  it('reads every record from the database on every request', async () => {
+    const server = await startServer(backend, { recordCache: false });
+    try {
+      const r = registryOf(server);
+      await r.type('kind');
+      await r.resource('x/thing', 'kind');
+      await r.project('p');
+      await r.link('p', 'x/thing');
+      await r.tool('t', [{ name: 'thing', resourceType: 'kind' }]);
+      const resolve = `{ resolveBindings(tool: "t", project: "p") { slotName resource { name } } }`;
+      const fresh = { 'cache-control': 'no-cache' };
+      expect((await server.data(resolve, undefined, fresh)).resolveBindings[0].resource.name).to.equal('x/thing');
+      const before = server.statements();
+      await server.data(resolve, undefined, fresh);
+      // tool, project, slots, links, every time (+ the version on PostgreSQL)
+      expect(server.statements() - before).to.equal(4 + (backend.name === 'postgres' ? 1 : 0));
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -50,6 +50,11 @@ describe('loadConfig', () => {
     expect(loadConfig({ COMPILED_EXECUTION: 'false' })).to.deep.include({ compiledExecution: false });
   });
 
+  it('reads RECORD_CACHE (on by default)', () => {
+    expect(loadConfig({})).to.deep.include({ recordCache: true });
+    expect(loadConfig({ RECORD_CACHE: 'false' })).to.deep.include({ recordCache: false });
+  });
+
   it('accepts sqlite::memory:', () => {
     expect(parseDatabaseUrl('sqlite::memory:')).to.deep.equal({ kind: 'sqlite', path: ':memory:' });
   });
@@ -62,6 +67,7 @@ describe('loadConfig', () => {
       [{ DATABASE_URL: 'sqlite:' }, /^DATABASE_URL /],
       [{ DEMO_DATA: 'maybe' }, /^DEMO_DATA /],
       [{ COMPILED_EXECUTION: 'sometimes' }, /^COMPILED_EXECUTION /],
+      [{ RECORD_CACHE: 'maybe' }, /^RECORD_CACHE /],
       [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL /],
       [{ NODE_ENV: 'production' }, /^ADMIN_TOKEN is required when NODE_ENV=production/],
       [{ NODE_ENV: 'production', ADMIN_TOKEN: 'short' }, /^ADMIN_TOKEN must be at least 16 characters/],
