@@ -105,7 +105,7 @@ export async function bootstrap(
       execution,
       services,
       logger,
-      newSession: () => versioning.session({ fresh: config.recordCache === false }),
+      newSession: () => versioning.session({ recordCache: config.recordCache !== false }),
       unreadiness: () => db.unreadiness(),
       debugRoutes: config.countSql
         ? {

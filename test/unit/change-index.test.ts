@@ -38,6 +38,21 @@ function log(entries: ChangeRecord[]) {
 }
 
 describe('ChangeIndex: which write last touched what an answer read', () => {
+  it('answers synchronously only once caught up: before, it vouches for nothing; caughtUpTo reads the rest of the log', async () => {
+    const { read, reads } = log([toolEntry(3, 0, 'T1', 'one')]);
+    const index = new ChangeIndex(2, read);
+    const t2 = [DEPENDS.thing('tool', 'T2')];
+    expect(index.unchangedSinceKnown(2, t2, 3)).to.equal(false); // not caught up to 3
+    expect(index.caughtUpTo(2)).to.equal(undefined);
+    await index.caughtUpTo(3);
+    expect(reads).to.have.length(1);
+    expect(index.caughtUpTo(3)).to.equal(undefined);
+    expect(index.unchangedSinceKnown(2, t2, 3)).to.equal(true);
+    expect(index.unchangedSinceKnown(2, [DEPENDS.thing('tool', 'T1')], 3)).to.equal(false);
+    expect(index.unchangedSinceKnown(3, [DEPENDS.thing('tool', 'T1')], 3)).to.equal(true);
+    expect(index.unchangedSinceKnown(4, t2, 3)).to.equal(false); // from a version after the current one
+  });
+
   const A = DEPENDS.thing('tool', 'A');
   const B = DEPENDS.thing('tool', 'B');
 

@@ -88,9 +88,9 @@ export class RegistryVersioning {
     this.caches.records.clear();
   }
 
-  /** A new read session for one request (or one unit of work). */
-  session(options: { fresh?: boolean } = {}): ReadSession {
-    return new ReadSession(this.#reader, this.caches, options.fresh === true);
+  /** A new read session for one request (or one unit of work); `recordCache: false` reads every record from the database. */
+  session(options: { recordCache?: boolean } = {}): ReadSession {
+    return new ReadSession(this.#reader, this.caches, options.recordCache !== false);
   }
 
   /** The counters now. */

@@ -79,14 +79,13 @@ export class ReadSession implements VersionProbe {
   readonly #reader: RegistryReader;
 
   /**
-   * @param fresh the request asked for a fresh answer (Cache-Control: no-cache):
-   *   its records are read from the database, not the record cache (what it
-   *   reads is stored there all the same).
+   * @param useRecordCache false (RECORD_CACHE=false): every record is read
+   *   from the database, and none is kept.
    */
   constructor(
     reader: RegistryReader,
     private readonly caches: SessionCaches,
-    private readonly fresh = false,
+    private readonly useRecordCache = true,
   ) {
     this.#reader = reader;
   }
@@ -365,22 +364,23 @@ export class ReadSession implements VersionProbe {
     return async (keys) => {
       const { version } = await this.pin();
       const { changes, records } = this.caches;
-      const catchingUp = this.fresh ? undefined : changes.caughtUpTo(version);
+      const catchingUp = this.useRecordCache ? changes.caughtUpTo(version) : undefined;
       if (catchingUp) await catchingUp;
-      const found = this.fresh
-        ? keys.map(() => undefined)
-        : records.lookup<V>(version, kind, keys, (key, value, since) =>
+      const found = this.useRecordCache
+        ? records.lookup<V>(version, kind, keys, (key, value, since) =>
             changes.unchangedSinceKnown(since, dependsOn(key, value), version),
-          );
+          )
+        : keys.map(() => undefined);
       const missing = keys.filter((_, i) => found[i] === undefined);
       let values = found as (V | null)[];
       if (missing.length > 0) {
         const loaded = await this.read((reader) => load(reader, missing));
-        records.store(
-          version,
-          kind,
-          missing.map((key, i) => [key, loaded[i]] as const),
-        );
+        if (this.useRecordCache)
+          records.store(
+            version,
+            kind,
+            missing.map((key, i) => [key, loaded[i]] as const),
+          );
         let next = 0;
         values = found.map((value) => (value === undefined ? loaded[next++] : value));
       }
