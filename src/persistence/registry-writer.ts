@@ -15,6 +15,7 @@ import type { ChangeRecord, ProjectRecord, RegistryState, ResourceRecord, ToolRe
 import { CHANGE_CHANNEL } from './change-listener';
 import { RegistryReader } from './registry-reader';
 import {
+  columnList,
   PROJECT,
   PROJECT_RESOURCE,
   REGISTRY_CHANGE,
@@ -343,7 +344,7 @@ export class RegistryWriter {
     rows: readonly { readonly [K in keyof C]: unknown }[],
   ): Promise<void> {
     const keys = Object.keys(table.columns) as (keyof C & string)[];
-    const columns = keys.map((key) => table.columns[key]).join(', ');
+    const columns = columnList(table.columns);
     const row = `(${keys.map(() => '?').join(', ')})`;
     for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
       const chunk = rows.slice(start, start + ROWS_PER_INSERT);
