@@ -71,7 +71,7 @@ export async function bootstrap(
     if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
     await db.requireWritable();
 
-    const versioning = await RegistryVersioning.open(db);
+    const versioning = await RegistryVersioning.open(db, { recordCache: config.recordCache });
     const services = createServices(versioning, { subscriptionQueue: config.subscriptionQueue });
     // The live change log: signalled by this process's own commits, and on PostgreSQL by every instance's NOTIFY.
     await services.feed.start();
@@ -105,7 +105,7 @@ export async function bootstrap(
       execution,
       services,
       logger,
-      newSession: () => versioning.session({ recordCache: config.recordCache !== false }),
+      newSession: () => versioning.session(),
       unreadiness: () => db.unreadiness(),
       debugRoutes: config.countSql
         ? {

@@ -66,31 +66,33 @@ export class RegistryVersioning {
     reader: RegistryReader,
     clock: RegistryClock,
     startVersion: number,
+    recordCache: boolean,
   ) {
     this.#reader = reader;
     const changes = new ChangeIndex(startVersion, (after, upTo, limit) => reader.changesAfter(after, upTo, limit));
-    this.caches = { clock, hierarchy: new HierarchyCache(), records: new RecordCache(), changes };
+    this.caches = { clock, hierarchy: new HierarchyCache(), records: recordCache ? new RecordCache() : null, changes };
   }
 
   /**
    * Opens versioning over a migrated database. On SQLite this process owns the
    * file (a lock refuses a second server), so the version lives in memory; on
    * PostgreSQL, where several instances share the database, it is read per request.
+   * `recordCache: false` (RECORD_CACHE=false): every session reads every record from the database.
    */
-  static async open(db: Database): Promise<RegistryVersioning> {
+  static async open(db: Database, options: { recordCache?: boolean } = {}): Promise<RegistryVersioning> {
     const reader = new RegistryReader(db.read, db.sql);
     const clock = db.dialect === 'sqlite' ? await LocalClock.start(reader) : new SharedDatabaseClock(reader);
-    return new RegistryVersioning(db, reader, clock, (await clock.current()).version);
+    return new RegistryVersioning(db, reader, clock, (await clock.current()).version, options.recordCache !== false);
   }
 
   /** Forgets the cached records (for tests that count what a request reads from the database). */
   clearRecordCache(): void {
-    this.caches.records.clear();
+    this.caches.records?.clear();
   }
 
-  /** A new read session for one request (or one unit of work); `recordCache: false` reads every record from the database. */
-  session(options: { recordCache?: boolean } = {}): ReadSession {
-    return new ReadSession(this.#reader, this.caches, options.recordCache !== false);
+  /** A new read session for one request (or one unit of work). */
+  session(): ReadSession {
+    return new ReadSession(this.#reader, this.caches);
   }
 
   /** The counters now. */

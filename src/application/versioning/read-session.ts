@@ -49,7 +49,8 @@ export interface CompatibleResourcesKey {
 export interface SessionCaches {
   readonly clock: RegistryClock;
   readonly hierarchy: HierarchyCache;
-  readonly records: RecordCache;
+  /** Null when records are not cached (RECORD_CACHE=false): every record is read from the database. */
+  readonly records: RecordCache | null;
   /** Which version last touched each dependency key. */
   readonly changes: ChangeIndex;
 }
@@ -78,14 +79,9 @@ export class ReadSession implements VersionProbe {
   /** A true private field: not even a cast reaches it from outside. */
   readonly #reader: RegistryReader;
 
-  /**
-   * @param useRecordCache false (RECORD_CACHE=false): every record is read
-   *   from the database, and none is kept.
-   */
   constructor(
     reader: RegistryReader,
     private readonly caches: SessionCaches,
-    private readonly useRecordCache = true,
   ) {
     this.#reader = reader;
   }
@@ -364,9 +360,9 @@ export class ReadSession implements VersionProbe {
     return async (keys) => {
       const { version } = await this.pin();
       const { changes, records } = this.caches;
-      const catchingUp = this.useRecordCache ? changes.caughtUpTo(version) : undefined;
+      const catchingUp = records ? changes.caughtUpTo(version) : undefined;
       if (catchingUp) await catchingUp;
-      const found = this.useRecordCache
+      const found = records
         ? records.lookup<V>(version, kind, keys, (key, value, since) =>
             changes.unchangedSinceKnown(since, dependsOn(key, value), version),
           )
@@ -375,12 +371,11 @@ export class ReadSession implements VersionProbe {
       let values = found as (V | null)[];
       if (missing.length > 0) {
         const loaded = await this.read((reader) => load(reader, missing));
-        if (this.useRecordCache)
-          records.store(
-            version,
-            kind,
-            missing.map((key, i) => [key, loaded[i]] as const),
-          );
+        records?.store(
+          version,
+          kind,
+          missing.map((key, i) => [key, loaded[i]] as const),
+        );
         let next = 0;
         values = found.map((value) => (value === undefined ? loaded[next++] : value));
       }
