@@ -13,6 +13,7 @@ import { authChecker } from './authorization';
 import { nodeTypeName } from './types/node.type';
 import { validateArgument } from './validation';
 import { shareTime } from './fair-share';
+import { callFieldResolversDirectly } from './direct-resolvers';
 
 /** Every resolver class of the API. */
 export const RESOLVERS = [
@@ -35,6 +36,15 @@ export const RESOLVERS = [
  * field by its full path.
  */
 export async function buildRegistrySchema(): Promise<GraphQLSchema> {
+  const schema = await buildTypeGraphqlSchema();
+  // Field resolvers that need nothing of type-graphql's per-call wrapper are called directly (./direct-resolvers.ts).
+  callFieldResolversDirectly(schema, RESOLVERS);
+  // Then every resolver shares the thread fairly with other requests (./fair-share.ts).
+  return shareTime(schema);
+}
+
+/** The schema as type-graphql builds it from the resolvers, with what type-graphql cannot say set on it. */
+export async function buildTypeGraphqlSchema(): Promise<GraphQLSchema> {
   const schema = await buildSchema({
     resolvers: [...RESOLVERS],
     validate: true,
@@ -54,7 +64,7 @@ export async function buildRegistrySchema(): Promise<GraphQLSchema> {
   // type-graphql wraps a custom resolveType in an async function; graphql-jit does not await one (graphql-jit#69).
   // Node's needs nothing to await: the value carries its kind.
   assertInterfaceType(schema.getType('Node')).resolveType = nodeTypeName;
-  return shareTime(schema);
+  return schema;
 }
 
 const ROOT_DESCRIPTIONS = {
