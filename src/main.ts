@@ -5,7 +5,7 @@ import { RegistryVersioning } from './application/versioning';
 import { checkConfig, ConfigError, loadConfig, type AppConfig } from './config';
 import { loadDemoData } from './demo/demo-data';
 import { CompiledExecution, type ExecutionCheck } from './graphql/compiled-execution';
-import type { RequestContext } from './graphql/context';
+import { REQUEST_ASSEMBLY, type RequestContext } from './graphql/context';
 import { buildRegistrySchema } from './graphql/schema';
 import { createHttpServer } from './http/server';
 import { createLogger } from './logging';
@@ -98,6 +98,8 @@ export async function bootstrap(
       check: options.executionCheck,
       compileAfter: options.compileAfter,
       graphqlJsOnly: (context) => context.compiledRunFailed === true,
+      // Pages are assembled from kept parts only while records are kept (RECORD_CACHE=false keeps neither).
+      assembly: config.recordCache === false ? undefined : REQUEST_ASSEMBLY,
     });
     const { fastify } = await createHttpServer({
       config,

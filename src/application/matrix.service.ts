@@ -1,7 +1,7 @@
 import { cellOf, type MatrixCell } from '../core/binding-matrix';
 import { resolveSlots } from '../core/binding-resolution';
 import type { ResourceInfo } from '../core/model';
-import type { Page, PageRequest, ProjectRecord, ToolRecord } from '../persistence/records';
+import type { NamedItem, Page, PageRequest, ProjectRecord, ToolRecord } from '../persistence/records';
 import type { ProjectService } from './project.service';
 import type { ToolService } from './tool.service';
 import { loaded, type ReadSession } from './versioning';
@@ -12,12 +12,15 @@ export interface MatrixRequest {
   readonly linksResource: string | null;
   readonly tools: PageRequest;
   readonly slotType: string | null;
+  /** Whether the pages' items must be whole records; false: their ids and names do (read from the name index). */
+  readonly projectRecords?: boolean;
+  readonly toolRecords?: boolean;
 }
 
-/** A page of projects, a page of tools, and a cell for every pair of them. */
+/** A page of projects, a page of tools (whole records when asked for), and a cell for every pair of them. */
 export interface BindingMatrix {
-  readonly projects: Page<ProjectRecord>;
-  readonly tools: Page<ToolRecord>;
+  readonly projects: Page<ProjectRecord> | Page<NamedItem>;
+  readonly tools: Page<ToolRecord> | Page<NamedItem>;
   readonly cells: MatrixCell[];
 }
 
@@ -44,12 +47,16 @@ export class MatrixService {
     pause: () => Promise<void> | undefined = () => undefined,
   ): Promise<BindingMatrix> {
     const [projects, tools] = await Promise.all([
-      this.projects.list(request.projects, session, request.linksResource),
-      this.tools.list(request.tools, session, request.slotType),
+      request.projectRecords === false
+        ? this.projects.listNames(request.projects, session, request.linksResource)
+        : this.projects.list(request.projects, session, request.linksResource),
+      request.toolRecords === false
+        ? this.tools.listNames(request.tools, session, request.slotType)
+        : this.tools.list(request.tools, session, request.slotType),
     ]);
     const [slotLists, linkLists, hierarchy] = await Promise.all([
-      session.slotsByToolId.loadMany(tools.items.map((t) => t.id)),
-      session.linksByProjectId.loadMany(projects.items.map((p) => p.id)),
+      session.slotsByToolId.loadMany((tools.items as readonly NamedItem[]).map((t) => t.id)),
+      session.linksByProjectId.loadMany((projects.items as readonly NamedItem[]).map((p) => p.id)),
       session.hierarchy(),
     ]);
     const slots = slotLists.map((entry) => loaded(entry) ?? []);
@@ -61,10 +68,11 @@ export class MatrixService {
       if (resource) staticResources.set(resource.id, resource);
     }
     const cells: MatrixCell[] = [];
-    for (const [p, project] of projects.items.entries()) {
+    const toolItems: readonly NamedItem[] = tools.items;
+    for (const [p, project] of (projects.items as readonly NamedItem[]).entries()) {
       const wait = pause();
       if (wait) await wait;
-      tools.items.forEach((tool, t) => {
+      toolItems.forEach((tool, t) => {
         const resolutions = resolveSlots(slots[t], {
           projectName: project.name,
           hierarchy,

@@ -1,6 +1,6 @@
 import { ConflictError, NotFoundError } from '../core/errors';
 import type { LinkState } from '../core/registry-edit';
-import type { Page, PageRequest, ProjectRecord } from '../persistence/records';
+import type { NamedItem, Page, PageRequest, ProjectRecord } from '../persistence/records';
 import { newId } from './ids';
 import { nameTakenMessage, requireFreeName } from './names';
 import {
@@ -55,6 +55,15 @@ export class ProjectService {
     session: ReadSession,
     linksResource: string | null = null,
   ): Promise<Page<ProjectRecord>> {
+    return session.recordsOf(await this.listNames(request, session, linksResource), session.projectById);
+  }
+
+  /** The same page as `list`, each project by its id and name alone (read from the name index, no record looked up). */
+  async listNames(
+    request: PageRequest,
+    session: ReadSession,
+    linksResource: string | null = null,
+  ): Promise<Page<NamedItem>> {
     let resourceId: string | null = null;
     if (linksResource !== null) {
       requireWellFormedRef('filter.linksResource', linksResource);
@@ -62,9 +71,7 @@ export class ProjectService {
       if (!resource) throw new NotFoundError('resource', linksResource);
       resourceId = resource.id;
     }
-    const page = await session.pageProjects(request, resourceId);
-    for (const project of page.items) session.projectById.prime(project.id, project);
-    return page;
+    return session.pageProjects(request, resourceId);
   }
 
   /** Creates a project; the name is unique, ignoring case. */

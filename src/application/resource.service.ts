@@ -1,7 +1,7 @@
 import { ConflictError, NotFoundError } from '../core/errors';
 import { shortNameOf } from '../core/grammar';
 import type { ResourceInfo } from '../core/model';
-import type { Page, PageRequest, ProjectRecord, ResourceRecord, ToolRecord } from '../persistence/records';
+import type { NamedItem, Page, PageRequest, ProjectRecord, ResourceRecord, ToolRecord } from '../persistence/records';
 import { newId } from './ids';
 import { nameTakenMessage, requireFreeName } from './names';
 import { requireWellFormedRef, type ChangeOutcome, type ChangeRequest, type RegistryWrites } from './registry-writes';
@@ -52,6 +52,15 @@ export class ResourceService {
     typeFilter: ResourceTypeFilter | null,
     session: ReadSession,
   ): Promise<Page<ResourceInfo>> {
+    return session.recordsOf(await this.listNames(request, typeFilter, session), session.resourceById);
+  }
+
+  /** The same page as `list`, each resource by its id and name alone (read from the name index, no record looked up). */
+  async listNames(
+    request: PageRequest,
+    typeFilter: ResourceTypeFilter | null,
+    session: ReadSession,
+  ): Promise<Page<NamedItem>> {
     let typeIds: string[] | null = null;
     let typeCount = 0;
     if (typeFilter) {
@@ -62,9 +71,7 @@ export class ResourceService {
       typeIds = typeFilter.includeSubtypes ? [type.id, ...types.descendantsOf(type.id).map((t) => t.id)] : [type.id];
       typeCount = types.size;
     }
-    const page = await session.pageResources(request, typeIds, typeCount);
-    for (const resource of page.items) session.resourceById.prime(resource.id, resource);
-    return page;
+    return session.pageResources(request, typeIds, typeCount);
   }
 
   /** Who uses a resource, through the request's session (batched across many resources). */

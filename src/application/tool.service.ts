@@ -3,7 +3,7 @@ import { isIdRef } from '../core/grammar';
 import type { ResourceInfo, SlotDefinition } from '../core/model';
 import { validateToolSlots, withDefaults, type SlotDraft } from '../core/tool-validation';
 import type { TypeHierarchy } from '../core/type-hierarchy';
-import type { Page, PageRequest, ToolRecord } from '../persistence/records';
+import type { NamedItem, Page, PageRequest, ToolRecord } from '../persistence/records';
 import { newId } from './ids';
 import { loaded, type ReadSession } from './versioning';
 import { nameTakenMessage, requireFreeName } from './names';
@@ -39,6 +39,15 @@ export class ToolService {
 
   /** A page of tools by name; `slotType` keeps those that need a resource of that type, sub-types included. */
   async list(request: PageRequest, session: ReadSession, slotType: string | null = null): Promise<Page<ToolRecord>> {
+    return session.recordsOf(await this.listNames(request, session, slotType), session.toolById);
+  }
+
+  /** The same page as `list`, each tool by its id and name alone (read from the name index, no record looked up). */
+  async listNames(
+    request: PageRequest,
+    session: ReadSession,
+    slotType: string | null = null,
+  ): Promise<Page<NamedItem>> {
     let slotTypeIds: string[] | null = null;
     if (slotType !== null) {
       requireWellFormedRef('filter.slotType', slotType);
@@ -47,9 +56,7 @@ export class ToolService {
       if (!type) throw new NotFoundError('resource type', slotType);
       slotTypeIds = [type.id, ...types.descendantsOf(type.id).map((t) => t.id)];
     }
-    const page = await session.pageTools(request, slotTypeIds);
-    for (const tool of page.items) session.toolById.prime(tool.id, tool);
-    return page;
+    return session.pageTools(request, slotTypeIds);
   }
 
   /**

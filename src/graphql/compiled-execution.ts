@@ -2,6 +2,9 @@ import type { ApolloServerOptionsWithGateway, BaseContext } from '@apollo/server
 import {
   execute,
   getOperationAST,
+  NoUnusedVariablesRule,
+  specifiedRules,
+  validate,
   Kind,
   OperationTypeNode,
   visit,
@@ -23,6 +26,7 @@ import {
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { LRUCache } from 'lru-cache';
 import { documentBytes } from './document-cache';
+import { PageAssembly, type AssemblyHost, type AssemblyStats, type CompileQuery } from './page-assembly';
 
 /** How much memory the compiled queries may hold, counted as below (lru-cache's `maxSize`). */
 export const COMPILED_CACHE_BYTES = 8 * 1024 * 1024;
@@ -100,6 +104,8 @@ export interface CompiledExecutionStats {
   direct: number;
   /** Direct runs that had errors, handed back to the full pipeline (which runs them again, for its exact errors). */
   directDeclined: number;
+  /** Direct runs answered from kept parts (./page-assembly.ts). */
+  readonly assembly: AssemblyStats;
 }
 
 /**
@@ -119,6 +125,12 @@ type Plan =
   | { readonly compiled: CompiledQuery; readonly ready: ReadyQuery }
   | { readonly compiled: null; readonly reason: string };
 
+/** A ready query's compiled code, and its pages' assembly from kept parts when it has one. */
+interface ReadyCode<TContext> {
+  readonly compiled: CompiledQuery;
+  readonly assembly: PageAssembly<TContext> | null;
+}
+
 /**
  * Runs queries with graphql-jit, compiled once per (query text, operation
  * name) and kept in an LRU bounded by bytes; everything else with graphql-js:
@@ -136,10 +148,11 @@ export class CompiledExecution<TContext> {
     compilations: 0,
     direct: 0,
     directDeclined: 0,
+    assembly: { assembled: 0, partsUsed: 0, partsComputed: 0, declined: 0 },
   };
   private readonly plans: LRUCache<string, Plan>;
   /** The compiled code of each ready query handed out (it lives as long as its plan is referenced). */
-  private readonly compiledOf = new WeakMap<ReadyQuery, CompiledQuery>();
+  private readonly compiledOf = new WeakMap<ReadyQuery, ReadyCode<TContext>>();
 
   constructor(
     private readonly schema: GraphQLSchema,
@@ -152,6 +165,8 @@ export class CompiledExecution<TContext> {
       readonly check?: ExecutionCheck<TContext>;
       /** A request for graphql-js whatever its plan: its compiled code has already failed once for it. */
       readonly graphqlJsOnly?: (contextValue: TContext) => boolean;
+      /** What assembling pages from kept parts needs of a context (./page-assembly.ts); absent: never assembled. */
+      readonly assembly?: AssemblyHost<TContext>;
     },
   ) {
     this.plans = new LRUCache<string, Plan>({
@@ -210,27 +225,45 @@ export class CompiledExecution<TContext> {
 
   /**
    * Runs a ready query's compiled code, for an answer sent without Apollo's
-   * pipeline. Null when the run had any error: the caller then runs the
-   * request through the full pipeline, which gives graphql-js's exact errors.
+   * pipeline: the answer's body as Apollo would send it (its JSON and a
+   * newline), assembled from kept parts when its pages can be
+   * (./page-assembly.ts). Null when the run had any error: the caller then
+   * runs the request through the full pipeline, which gives graphql-js's
+   * exact errors.
    */
   async runReady(
     ready: ReadyQuery,
     variables: Record<string, unknown>,
     contextValue: TContext,
-  ): Promise<ExecutionResult | null> {
-    const compiled = this.compiledOf.get(ready);
-    if (!compiled) return null;
-    const result = await compiled.query(undefined, contextValue, variables);
+  ): Promise<string | Buffer | null> {
+    const code = this.compiledOf.get(ready);
+    if (!code) return null;
+    const request = {
+      document: ready.document,
+      source: ready.source,
+      operationName: ready.operationName,
+      variables,
+      contextValue,
+    };
+    const assembled = code.assembly ? await code.assembly.run(variables, contextValue) : null;
+    if (assembled?.body) {
+      this.stats.direct += 1;
+      if (this.options.check)
+        await this.answered(request, JSON.parse(assembled.body.toString('utf8')) as ExecutionResult);
+      else this.stats.compiled += 1;
+      return assembled.body;
+    }
+    const result = await code.compiled.query(undefined, contextValue, variables);
     if (result.errors?.length) {
       this.stats.directDeclined += 1;
       return null;
     }
+    // The page ran whole because parts were missing: they are computed now, for the next page that shows them.
+    if (assembled?.fill) await assembled.fill();
     this.stats.direct += 1;
-    await this.answered(
-      { document: ready.document, source: ready.source, operationName: ready.operationName, variables, contextValue },
-      result,
-    );
-    return result;
+    await this.answered(request, result);
+    // Apollo's serialization of a result without errors or extensions.
+    return `${JSON.stringify({ data: result.data })}\n`;
   }
 
   /** Counts a compiled answer without errors, and hands it to the tests' check. */
@@ -296,16 +329,35 @@ export class CompiledExecution<TContext> {
     if (readsIntrospection(document)) return { compiled: null, reason: 'introspection' };
     if (operation.variableDefinitions?.some((definition) => omitsRequiredDefaults(this.schema, definition.type)))
       return { compiled: null, reason: 'input fields that are required and have a default' };
-    const compiled = compileQuery(this.schema, document, operationName ?? undefined, {
+    const compiled = this.compileJit(document, operationName ?? undefined);
+    if (!compiled) return { compiled: null, reason: 'not compiled' };
+    this.stats.compilations += 1;
+    const ready: ReadyQuery = { document, operation, source, operationName };
+    const host = this.options.assembly;
+    const assembly = host
+      ? PageAssembly.plan(this.schema, document, operation, this.compileDerived, host, this.stats.assembly)
+      : null;
+    this.compiledOf.set(ready, { compiled, assembly });
+    return { compiled, ready };
+  }
+
+  private compileJit(document: DocumentNode, operationName: string | undefined): CompiledQuery | null {
+    const compiled = compileQuery(this.schema, document, operationName, {
       // An error is run again by graphql-js, which gives its own: jit's stacks would be thrown away.
       disablingCapturingStackErrors: true,
     });
-    if (!isCompiledQuery(compiled)) return { compiled: null, reason: 'not compiled' };
-    this.stats.compilations += 1;
-    const ready: ReadyQuery = { document, operation, source, operationName };
-    this.compiledOf.set(ready, compiled);
-    return { compiled, ready };
+    return isCompiledQuery(compiled) ? compiled : null;
   }
+
+  /**
+   * Compiles a query derived from one Apollo validated (a page's skeleton or
+   * part), after validating it too, all but the unused-variable rule: each
+   * derived query keeps every variable of the original.
+   */
+  private readonly compileDerived: CompileQuery = (document, operationName) => {
+    if (validate(this.schema, document, DERIVED_QUERY_RULES).length > 0) return null;
+    return this.compileJit(document, operationName);
+  };
 
   private executeWithGraphqlJs(request: ExecutionRequest<TContext>, contextValue: TContext): Promise<ExecutionResult> {
     return Promise.resolve(
@@ -319,6 +371,9 @@ export class CompiledExecution<TContext> {
     );
   }
 }
+
+/** The rules a derived query is validated by: graphql's own, but for unused variables (see compileDerived). */
+const DERIVED_QUERY_RULES = specifiedRules.filter((rule) => rule !== NoUnusedVariablesRule);
 
 /**
  * A plan's key: the operation name first, length-prefixed, so no two (name,

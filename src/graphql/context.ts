@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Services } from '../application/services';
 import type { ReadSession } from '../application/versioning';
 import type { FairShare } from './fair-share';
+import type { AssemblyHost } from './page-assembly';
 
 export type { Services } from '../application/services';
 
@@ -46,3 +47,11 @@ export interface RequestContext {
    */
   readonly compiledRunFailed?: boolean;
 }
+
+/** What assembling pages from kept parts needs of a request's context (./page-assembly.ts). */
+export const REQUEST_ASSEMBLY: AssemblyHost<RequestContext> = {
+  sessionOf: (context) => context.session,
+  withSession: (context, session) => ({ ...context, session }),
+  // Reading and writing are all an answer can differ by: no field shows more to a writer, but none is assumed not to.
+  audienceOf: (context) => `${context.access.canRead ? 'r' : '-'}${context.access.canWrite ? 'w' : '-'}`,
+};

@@ -39,3 +39,17 @@ export function withCount<W extends Window<unknown>>(window: W, info: GraphQLRes
     return window;
   return { ...window, count: false };
 }
+
+/** The fields of an item that a page by name reads from its index alone (see NamedItem). */
+const NAME_INDEX_FIELDS = new Set(['id', 'name', '__typename']);
+
+/**
+ * Whether the items under the path (a connection's `edges`, `node` by
+ * default) are asked for nothing but their id and name, or not at all: then
+ * the page's items need no record (`listNames`).
+ */
+export function namesOnly(info: GraphQLResolveInfo, ...path: string[]): boolean {
+  for (const name of selectedFields(info, ...(path.length > 0 ? path : ['edges', 'node'])))
+    if (!NAME_INDEX_FIELDS.has(name)) return false;
+  return true;
+}

@@ -50,7 +50,7 @@ export class DirectExecution {
   ) {}
 
   /** The response body of a direct answer (status and headers set on the reply), or undefined: run it through Apollo. */
-  async answer(request: FastifyRequest, reply: FastifyReply): Promise<string | undefined> {
+  async answer(request: FastifyRequest, reply: FastifyReply): Promise<string | Buffer | undefined> {
     if (request.method !== 'POST') return undefined;
     const contentType = this.contentTypes.get(acceptOf(request));
     const body = directBody(request.body);
@@ -73,14 +73,14 @@ export class DirectExecution {
     } catch {
       return undefined; // refused: Apollo refuses it again, with its status and log line
     }
-    let data: unknown;
+    let answer: string | Buffer;
     try {
-      const result = await this.execution.runReady(ready, body.variables, contextValue);
-      if (!result) {
+      const ran = await this.execution.runReady(ready, body.variables, contextValue);
+      if (ran === null) {
         this.failed.add(request);
         return undefined;
       }
-      data = result.data;
+      answer = ran;
     } catch {
       return undefined;
     } finally {
@@ -90,8 +90,7 @@ export class DirectExecution {
     report.operationName = body.operationName ?? ready.operation.name?.value ?? null;
     report.operationType = 'query';
     void reply.code(200).header('content-type', contentType);
-    // Apollo's serialization of a result without errors or extensions.
-    return `${JSON.stringify({ data })}\n`;
+    return answer;
   }
 
   /** Apollo's query hash of a ready query's text, so that the limits' memo keeps one verdict for both paths. */

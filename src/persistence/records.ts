@@ -56,6 +56,12 @@ export interface PageRequest extends Window<string> {
   readonly nameContains: string | null;
 }
 
+/** What a page by name reads of each item from the name index alone: its id and name. */
+export interface NamedItem {
+  readonly id: string;
+  readonly name: string;
+}
+
 /** One page, in order, and the size of the whole filtered list. */
 export interface Page<T> {
   readonly items: T[];

@@ -8,6 +8,7 @@ import type {
   ChangePosition,
   ChangeRecord,
   LinkRecord,
+  NamedItem,
   Page,
   PageRequest,
   ProjectRecord,
@@ -58,10 +59,7 @@ export type NamedTable = keyof NamedTables;
 const NAMED = { resource_type: RESOURCE_TYPE, resource: RESOURCE, project: PROJECT, tool: TOOL } as const;
 
 /** A thing's id and name. */
-export interface IdAndName {
-  readonly id: string;
-  readonly name: string;
-}
+export type IdAndName = NamedItem;
 
 /**
  * Batched reads of the registry. Every method is one SQL statement (two for a
@@ -468,14 +466,14 @@ export class RegistryReader {
     return this.page('resource_type', columnList(RESOURCE_TYPE.columns), request, [], toNamed);
   }
 
-  /** A page of resources by name, optionally only of the given types. */
-  async pageResources(
+  /** A page of resources by name (ids and names), optionally only of the given types. */
+  async pageResourceNames(
     request: PageRequest,
     typeIds: readonly string[] | null,
     typeCount = 0,
-  ): Promise<Page<ResourceRecord>> {
+  ): Promise<Page<NamedItem>> {
     const where = typeIds === null ? [] : [this.ofTypes(R.typeId, typeIds, typeCount)];
-    return this.page('resource', columnList(R), request, where, toResource);
+    return this.page('resource', `${R.id}, ${R.name}`, request, where, namedItem);
   }
 
   /**
@@ -487,8 +485,8 @@ export class RegistryReader {
     return { sql, params: [this.sql.listParam(typeIds)] };
   }
 
-  /** A page of projects by name, optionally only those linking a resource. */
-  async pageProjects(request: PageRequest, linksResourceId: string | null = null): Promise<Page<ProjectRecord>> {
+  /** A page of projects by name (ids and names), optionally only those linking a resource. */
+  async pageProjectNames(request: PageRequest, linksResourceId: string | null = null): Promise<Page<NamedItem>> {
     const where =
       linksResourceId === null
         ? []
@@ -498,11 +496,11 @@ export class RegistryReader {
               params: [linksResourceId],
             },
           ];
-    return this.page('project', columnList(PROJECT.columns), request, where, toNamed);
+    return this.page('project', `${PROJECT.columns.id}, ${PROJECT.columns.name}`, request, where, namedItem);
   }
 
-  /** A page of tools by name, optionally only those with a slot of one of the types. */
-  async pageTools(request: PageRequest, slotTypeIds: readonly string[] | null = null): Promise<Page<ToolRecord>> {
+  /** A page of tools by name (ids and names), optionally only those with a slot of one of the types. */
+  async pageToolNames(request: PageRequest, slotTypeIds: readonly string[] | null = null): Promise<Page<NamedItem>> {
     const where =
       slotTypeIds === null
         ? []
@@ -512,7 +510,7 @@ export class RegistryReader {
               params: [this.sql.listParam(slotTypeIds)],
             },
           ];
-    return this.page('tool', columnList(TOOL.columns), request, where, toNamed);
+    return this.page('tool', `${TOOL.columns.id}, ${TOOL.columns.name}`, request, where, namedItem);
   }
 
   private async slotUses(column: string, value: string, limit: number): Promise<{ tool: string; slot: string }[]> {
@@ -712,6 +710,14 @@ export function toResource(row: ResourceRow): ResourceRecord {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
+}
+
+/**
+ * A row's id and name: a page of these reads the name index alone (it holds
+ * both), and whatever else is shown of the items comes from the record cache.
+ */
+function namedItem(row: { id: string; name: string }): NamedItem {
+  return { id: row.id, name: row.name };
 }
 
 function toNamed(row: {

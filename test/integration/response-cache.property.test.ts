@@ -10,9 +10,11 @@ import { startServer, type TestServer } from '../support/server';
  * answered through the cache and compared with the same read answered
  * without it, on the same data. On PostgreSQL, two instances with caches
  * share the database, writes alternate between them, and a third instance
- * without a response cache or a record cache gives the answers to compare
- * with: the record cache, which keeps records across writes too, is checked
- * along with the response cache.
+ * without a response cache or a record cache (so without kept page parts
+ * either) gives the answers to compare with: the record cache and the kept
+ * parts, which last across writes too, are checked along with the response
+ * cache. On SQLite the reference is the same server asked through Apollo's
+ * pipeline, past the response cache and the kept parts.
  */
 
 interface Read {
@@ -79,6 +81,15 @@ async function readPool(server: TestServer, state: State): Promise<Read[]> {
     });
   }
   add(`{ tools(first: 100) { totalCount edges { node { name description } } } }`);
+  // Pages whose items are answered from kept parts (src/graphql/page-assembly.ts): each item's part reads its slots,
+  // types, static resources, links or usage, so a write to any of them must reach it.
+  add(`{ tools(first: 100) { edges { cursor node { name resourceSlots { name binding required
+    resourceType { name ancestors { name } } staticResource { name type { name } } } } } } }`);
+  add(`{ resources(first: 100) { totalCount edges { node { name shortName type { name ancestors { name } }
+    usedBy { staticBindings { slotName tool { name } } links { alias project { name } } } } } } }`);
+  add(
+    `{ projects(first: 100) { edges { node { name updatedAt resources { alias resource { name type { name } } } } } } }`,
+  );
   add(`{ resourceTypes(first: 100) { edges { node { name } } } }`);
   add(`{ changes(last: 3) { totalCount edges { node { version summary impactCount } } } }`);
   add(
@@ -101,6 +112,9 @@ describeEachBackend('response cache (property-based): answers survive writes, no
     let compared = 0;
     let hitsAfterWrites = 0;
     let stale = 0;
+    /** Pages answered from kept parts by the cached instances, and parts they used. */
+    let assembled = 0;
+    let partsUsed = 0;
     await fc.assert(
       fc.asyncProperty(registry, fc.array(operation, { minLength: 10, maxLength: 10 }), async (spec, ops) => {
         // Cached instances, and the reference: on SQLite the same server asked to bypass its response cache (one
@@ -121,9 +135,17 @@ describeEachBackend('response cache (property-based): answers survive writes, no
           extra.push(second, plain);
           reference = { ask: async (read) => JSON.stringify((await plain.gql(read.query, read.variables)).body) };
         } else {
+          // A body with `extensions` is never kept nor answered by the response cache, and runs through Apollo's
+          // pipeline, where no page is assembled from kept parts (the record cache is this same server's).
           reference = {
-            ask: async (read) =>
-              JSON.stringify((await first.gql(read.query, read.variables, { 'cache-control': 'no-cache' })).body),
+            ask: async (read) => {
+              const response = await fetch(first.url, {
+                method: 'POST',
+                headers: { 'content-type': 'application/json' },
+                body: JSON.stringify({ ...read, extensions: {} }),
+              });
+              return JSON.stringify(await response.json());
+            },
           };
         }
         try {
@@ -132,22 +154,28 @@ describeEachBackend('response cache (property-based): answers survive writes, no
           const readAll = async (afterWrite: boolean) => {
             for (const [i, read] of pool.entries()) {
               const server = cached[i % cached.length];
-              const response = await fetch(server.url, {
-                method: 'POST',
-                headers: { 'content-type': 'application/json' },
-                body: JSON.stringify(read),
-              });
-              const answer = JSON.stringify(await response.json());
-              const hit = response.headers.get('x-registry-cache') === 'hit';
-              const expected = await reference.ask(read);
-              compared++;
-              if (afterWrite && hit) hitsAfterWrites++;
-              if (answer !== expected) {
-                stale++;
-                expect(
-                  answer,
-                  `${hit ? 'cached' : 'fresh'} answer to ${read.query} ${JSON.stringify(read.variables)}`,
-                ).to.equal(expected);
+              // Pages are asked past the response cache as well, so that each is answered from kept parts too.
+              const asked: Record<string, string>[] = read.query.includes('edges')
+                ? [{}, { 'cache-control': 'no-cache' }]
+                : [{}];
+              for (const headers of asked) {
+                const response = await fetch(server.url, {
+                  method: 'POST',
+                  headers: { 'content-type': 'application/json', ...headers },
+                  body: JSON.stringify(read),
+                });
+                const answer = JSON.stringify(await response.json());
+                const hit = response.headers.get('x-registry-cache') === 'hit';
+                const expected = await reference.ask(read);
+                compared++;
+                if (afterWrite && hit) hitsAfterWrites++;
+                if (answer !== expected) {
+                  stale++;
+                  expect(
+                    answer,
+                    `${hit ? 'cached' : 'fresh'} answer to ${read.query} ${JSON.stringify(read.variables)}`,
+                  ).to.equal(expected);
+                }
               }
             }
           };
@@ -162,6 +190,10 @@ describeEachBackend('response cache (property-based): answers survive writes, no
             await readAll(true);
           }
         } finally {
+          for (const server of cached) {
+            assembled += server.app.execution.stats.assembly.assembled;
+            partsUsed += server.app.execution.stats.assembly.partsUsed;
+          }
           await Promise.all(extra.map((s) => s.close()));
           await first.close();
         }
@@ -171,6 +203,10 @@ describeEachBackend('response cache (property-based): answers survive writes, no
     expect(stale).to.equal(0);
     // The cache must have answered after writes (writes no longer empty it for everyone), and not only that.
     expect(hitsAfterWrites, `${hitsAfterWrites} of ${compared}`).to.be.greaterThan(compared / 10);
-    if (process.env.SHOW_TALLY) console.log({ compared, hitsAfterWrites });
+    // And pages must have been answered from kept parts after writes too, so those were compared as well.
+    expect(assembled, 'pages assembled from kept parts').to.be.greaterThan(runs * 10);
+    // (Each run asks its pages past the response cache after each of its writes.)
+    expect(partsUsed).to.be.greaterThan(assembled);
+    if (process.env.SHOW_TALLY) console.log({ compared, hitsAfterWrites, assembled, partsUsed });
   });
 });

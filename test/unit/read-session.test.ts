@@ -10,6 +10,7 @@ import type { RegistryReader } from '../../src/persistence/registry-reader';
 const caches = (reader: RegistryReader) => ({
   hierarchy: new HierarchyCache(),
   records: new RecordCache(),
+  parts: new RecordCache(),
   clock: new SharedDatabaseClock(reader),
   changes: new ChangeIndex(0, () => Promise.resolve([])),
 });
@@ -83,6 +84,7 @@ describe('ReadSession', () => {
     const first = new ReadSession(reader, {
       hierarchy: cache,
       records: new RecordCache(),
+      parts: new RecordCache(),
       clock: new SharedDatabaseClock(reader),
       changes: new ChangeIndex(0, () => Promise.resolve([])),
     });
@@ -90,6 +92,7 @@ describe('ReadSession', () => {
     const second = new ReadSession(reader, {
       hierarchy: cache,
       records: new RecordCache(),
+      parts: new RecordCache(),
       clock: new SharedDatabaseClock(reader),
       changes: new ChangeIndex(0, () => Promise.resolve([])),
     });
@@ -100,6 +103,7 @@ describe('ReadSession', () => {
     await new ReadSession(reader, {
       hierarchy: cache,
       records: new RecordCache(),
+      parts: new RecordCache(),
       clock: new SharedDatabaseClock(reader),
       changes: new ChangeIndex(0, () => Promise.resolve([])),
     }).hierarchy();

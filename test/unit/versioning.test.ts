@@ -55,6 +55,7 @@ describe('the read session (the only way to read the registry)', () => {
       clock,
       hierarchy: new HierarchyCache(),
       records: new RecordCache(),
+      parts: new RecordCache(),
       changes: new ChangeIndex(0, () => Promise.resolve([])),
     });
     return { log, session, reader, pins: () => pins };
@@ -85,6 +86,11 @@ describe('the read session (the only way to read the registry)', () => {
     nameCandidates: (s) => s.nameCandidates('tool', 'acme/lint'),
     renamedFrom: (s) => s.renamedFrom('TOOL', 'acme/lint'),
     changesAfter: (s) => s.changesAfter({ version: 1, seq: 0 }, 5, 10),
+    recordsOf: (s) =>
+      s.recordsOf(
+        { items: [{ id: 'T', name: 't/x' }], totalCount: 1, hasNextPage: false, hasPreviousPage: false },
+        s.toolById,
+      ),
   };
   /** Members that read nothing by themselves, and the session's internals. */
   const NOT_READS = [
@@ -97,8 +103,24 @@ describe('the read session (the only way to read the registry)', () => {
     'loadedResource',
     'dependencies',
     'unchangedSince',
+    // A fork pins and reads through the same loaders; kept parts are in memory, read after pinning.
+    'fork',
+    'depend',
+    'keepsParts',
+    'parts',
+    'keepParts',
   ];
-  const INTERNALS = ['pin', 'read', 'loader', 'cachedBatch', 'cachedGroups', 'compatiblePages'];
+  const INTERNALS = [
+    'pin',
+    'read',
+    'pageRead',
+    'loader',
+    'recordingLoads',
+    'cachedLoader',
+    'byIdOrName',
+    'cachedBatch',
+    'compatiblePages',
+  ];
 
   it('offers no member this test does not know, so a new read cannot slip past the checks below', () => {
     const members = Object.getOwnPropertyNames(ReadSession.prototype);

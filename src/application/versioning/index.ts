@@ -24,7 +24,15 @@ import { RecordCache } from './record-cache';
 import { LocalClock, SharedDatabaseClock, type RegistryClock } from './registry-clock';
 import { ReadSession, type SessionCaches } from './read-session';
 
-export { ReadSession, loaded, type VersionProbe, type CompatibleResourcesKey } from './read-session';
+export { ReadSession, loaded, type AnswerPart, type VersionProbe, type CompatibleResourcesKey } from './read-session';
+
+/**
+ * The budget of the answer parts kept across requests (see ReadSession.parts),
+ * as the record cache counts bytes (strings at two a character): at the
+ * benchmark's default size, every tool's part of a dashboard page (5,000 of
+ * about 940 characters, with their dependencies) is about 11 MB of it.
+ */
+export const ANSWER_PARTS_BYTES = 16 * 1024 * 1024;
 
 /** Reads inside a write transaction: they see the write's own changes. */
 export type WriteReader = RegistryWriter['reader'];
@@ -70,7 +78,13 @@ export class RegistryVersioning {
   ) {
     this.#reader = reader;
     const changes = new ChangeIndex(startVersion, (after, upTo, limit) => reader.changesAfter(after, upTo, limit));
-    this.caches = { clock, hierarchy: new HierarchyCache(), records: recordCache ? new RecordCache() : null, changes };
+    this.caches = {
+      clock,
+      hierarchy: new HierarchyCache(),
+      records: recordCache ? new RecordCache() : null,
+      parts: recordCache ? new RecordCache(ANSWER_PARTS_BYTES) : null,
+      changes,
+    };
   }
 
   /**
@@ -85,9 +99,10 @@ export class RegistryVersioning {
     return new RegistryVersioning(db, reader, clock, (await clock.current()).version, options.recordCache !== false);
   }
 
-  /** Forgets the cached records (for tests that count what a request reads from the database). */
+  /** Forgets the cached records and answer parts (for tests that count what a request reads from the database). */
   clearRecordCache(): void {
     this.caches.records?.clear();
+    this.caches.parts?.clear();
   }
 
   /** A new read session for one request (or one unit of work). */

@@ -6,6 +6,7 @@ import type {
   ChangePageRequest,
   ChangeRecord,
   LinkRecord,
+  NamedItem,
   Page,
   PageRequest,
   ProjectRecord,
@@ -39,6 +40,26 @@ export interface VersionProbe {
   unchangedSince(version: number, dependencies: readonly DependencyKey[]): Promise<boolean>;
 }
 
+/**
+ * A part of an answer that a later request may use again: a serialized piece
+ * (GraphQL's page assembly keeps the JSON of one item under one selection),
+ * with what its computation read.
+ */
+export interface AnswerPart {
+  /** Its text, as UTF-8. */
+  readonly bytes: Buffer;
+  readonly dependencies: readonly DependencyKey[];
+}
+
+/** A loader as a session hands it out: one key or many, batched with the other loads of the request. */
+export type Loader<K, V> = Pick<DataLoader<K, V>, 'load' | 'loadMany'>;
+
+/** A loader and what a load's answer depends on. */
+interface MadeLoader<K = never, V = unknown> {
+  readonly loader: DataLoader<K, V, unknown>;
+  readonly dependsOn: (key: K, value: V | null) => DependencyKey[];
+}
+
 /** Which page of which type's compatible resources. */
 export interface CompatibleResourcesKey {
   readonly typeId: string;
@@ -51,6 +72,8 @@ export interface SessionCaches {
   readonly hierarchy: HierarchyCache;
   /** Null when records are not cached (RECORD_CACHE=false): every record is read from the database. */
   readonly records: RecordCache | null;
+  /** Parts of answers kept for later requests (see `parts`); null when records are not cached either. */
+  readonly parts: RecordCache | null;
   /** Which version last touched each dependency key. */
   readonly changes: ChangeIndex;
 }
@@ -72,10 +95,19 @@ export class ReadSession implements VersionProbe {
   private pinnedState: RegistryState | undefined;
   private hierarchyPromise: Promise<TypeHierarchy> | null = null;
   private hierarchyLoaded: TypeHierarchy | undefined;
-  private readonly made = new Map<string, DataLoader<never, unknown, unknown>>();
-  /** What the cached batches answered, by kind and key, for the synchronous `loaded…` reads. */
-  private readonly answered = new Map<string, Map<string, unknown>>();
+  /** The loaders, made on first use by the root session of the request and shared with its forks. */
+  private made = new Map<string, MadeLoader>();
+  /** What the cached batches answered, by kind and key, for the synchronous `loaded…` reads (shared with forks). */
+  private answered = new Map<string, Map<string, unknown>>();
+  /** The request's own session: itself, or for a fork the session it was forked from (see `fork`). */
+  private root: ReadSession = this;
+  /** The pages read so far, by their arguments (shared with forks, as the loaders are). */
+  private pageReads = new Map<string, Promise<Page<NamedItem>>>();
+  /** This session's views of the loaders (see `loader`). */
+  private readonly views = new Map<string, Loader<never, unknown>>();
   private readonly depends = new Set<DependencyKey>();
+  /** Lists of keys depended on as a whole (a kept part's, a fork's), joined to `depends` only when asked for. */
+  private readonly dependsOnLists: (readonly DependencyKey[])[] = [];
   /** A true private field: not even a cast reaches it from outside. */
   readonly #reader: RegistryReader;
 
@@ -84,6 +116,66 @@ export class ReadSession implements VersionProbe {
     private readonly caches: SessionCaches,
   ) {
     this.#reader = reader;
+  }
+
+  /**
+   * A session for a part of this request's work whose dependencies must be
+   * told apart: it reads at this session's registry version (pinning it first
+   * if need be) through the same loaders, so that parts computed together are
+   * read in the same batches as one request's reads are, and it records for
+   * itself what each of its reads depended on (`dependencies()`), which this
+   * session takes only when told to (`depend`).
+   */
+  async fork(): Promise<ReadSession> {
+    await this.pin();
+    const fork = new ReadSession(this.#reader, this.caches);
+    fork.root = this.root;
+    fork.made = this.root.made;
+    fork.answered = this.root.answered;
+    fork.pageReads = this.root.pageReads;
+    fork.pinned = this.pinned;
+    fork.pinnedState = this.pinnedState;
+    fork.hierarchyPromise = this.hierarchyPromise;
+    fork.hierarchyLoaded = this.hierarchyLoaded;
+    return fork;
+  }
+
+  /** Records that this request's answer depends on `keys` too (e.g. what a fork or a kept part read). */
+  depend(keys: readonly DependencyKey[]): void {
+    this.dependsOnLists.push(keys);
+  }
+
+  /** Whether answer parts are kept at all (RECORD_CACHE=false keeps none). */
+  get keepsParts(): boolean {
+    return this.caches.parts !== null;
+  }
+
+  /**
+   * The kept parts of `kind` for `keys`, right at the pinned version (no
+   * write since each was computed touched what it read), or undefined where
+   * none is; the answer then depends on what each part found read.
+   */
+  async parts(kind: string, keys: readonly string[]): Promise<(AnswerPart | undefined)[]> {
+    const { version } = await this.pin();
+    const { changes, parts } = this.caches;
+    if (!parts) return keys.map(() => undefined);
+    const catchingUp = changes.caughtUpTo(version);
+    if (catchingUp) await catchingUp;
+    const found = parts.lookup<AnswerPart>(version, kind, keys, (_key, part, since) =>
+      part === null ? false : changes.unchangedSinceKnown(since, part.dependencies, version),
+    );
+    return found.map((part) => {
+      if (!part) return undefined;
+      this.depend(part.dependencies);
+      return part;
+    });
+  }
+
+  /** Keeps parts computed at this session's pinned version, for later requests. */
+  keepParts(kind: string, entries: readonly (readonly [string, AnswerPart])[]): void {
+    const version = this.pinnedState?.version;
+    if (version === undefined || !this.caches.parts) return;
+    this.caches.parts.store(version, kind, entries);
   }
 
   // --- the version -----------------------------------------------------------
@@ -97,7 +189,10 @@ export class ReadSession implements VersionProbe {
   }
 
   dependencies(): readonly DependencyKey[] {
-    return [...this.depends];
+    if (this.dependsOnLists.length === 0) return [...this.depends];
+    const all = new Set(this.depends);
+    for (const list of this.dependsOnLists) for (const key of list) all.add(key);
+    return [...all];
   }
 
   async unchangedSince(version: number, dependencies: readonly DependencyKey[]): Promise<boolean> {
@@ -112,7 +207,9 @@ export class ReadSession implements VersionProbe {
     this.hierarchyLoaded = undefined;
     this.answered.clear();
     this.depends.clear();
-    for (const loader of this.made.values()) loader.clearAll();
+    this.dependsOnLists.length = 0;
+    for (const made of this.made.values()) made.loader.clearAll();
+    this.pageReads.clear();
   }
 
   // --- reads -----------------------------------------------------------------
@@ -127,34 +224,48 @@ export class ReadSession implements VersionProbe {
 
   /** The hierarchy if this session has loaded it already, so field resolvers can answer without a promise. */
   loadedHierarchy(): TypeHierarchy | undefined {
+    // A fork may hold the hierarchy its parent loaded: what it answers with, it depends on.
+    if (this.hierarchyLoaded) this.depends.add(DEPENDS.types);
     return this.hierarchyLoaded;
   }
 
   /**
-   * A tool's slots if this session has loaded them already (through
+   * A tool's slots if this request has loaded them already (through
    * slotsByToolId), so field resolvers can answer without a promise.
    */
   loadedSlots(toolId: string): SlotRecord[] | undefined {
     const slots = this.answered.get('slots')?.get(toolId) as SlotRecord[] | null | undefined;
+    if (slots === undefined) return undefined;
+    // Loaded by this request, perhaps for another of its parts: the answer depends on them here too.
+    this.depends.add(DEPENDS.thing('tool', toolId));
     return slots === null ? [] : slots;
   }
 
   /** A resource (null: none) if this session has loaded it already through resourceById; undefined if not. */
   loadedResource(id: string): ResourceRecord | null | undefined {
-    return this.answered.get('resource')?.get(id) as ResourceRecord | null | undefined;
+    const resource = this.answered.get('resource')?.get(id) as ResourceRecord | null | undefined;
+    if (resource !== undefined) this.depends.add(DEPENDS.thing('resource', id));
+    return resource;
   }
 
-  /** A page of tools by name, optionally only those with a slot of one of the types. */
-  pageTools(request: PageRequest, slotTypeIds: readonly string[] | null = null): Promise<Page<ToolRecord>> {
-    return this.read((reader) => reader.pageTools(request, slotTypeIds), DEPENDS.list('tool'));
+  /**
+   * A page of tools by name, optionally only those with a slot of one of the
+   * types: each item's id and name, from the name index alone (for their
+   * records, `recordsOf`). Read once per request for the same page (a page's
+   * skeleton and the page run whole read the same one).
+   */
+  pageTools(request: PageRequest, slotTypeIds: readonly string[] | null = null): Promise<Page<NamedItem>> {
+    return this.pageRead(['tool', request, slotTypeIds], [DEPENDS.list('tool')], (reader) =>
+      reader.pageToolNames(request, slotTypeIds),
+    );
   }
 
-  /** A page of projects by name, optionally only those linking a resource. */
-  pageProjects(request: PageRequest, linksResourceId: string | null = null): Promise<Page<ProjectRecord>> {
-    return this.read(
-      (reader) => reader.pageProjects(request, linksResourceId),
-      DEPENDS.list('project'),
-      ...(linksResourceId === null ? [] : [DEPENDS.links]),
+  /** A page of projects by name, optionally only those linking a resource (ids and names, as pageTools). */
+  pageProjects(request: PageRequest, linksResourceId: string | null = null): Promise<Page<NamedItem>> {
+    return this.pageRead(
+      ['project', request, linksResourceId],
+      [DEPENDS.list('project'), ...(linksResourceId === null ? [] : [DEPENDS.links])],
+      (reader) => reader.pageProjectNames(request, linksResourceId),
     );
   }
 
@@ -163,9 +274,45 @@ export class ReadSession implements VersionProbe {
     return this.read((reader) => reader.pageTypes(request), DEPENDS.types);
   }
 
-  /** A page of resources by name, optionally only of the given types. */
-  pageResources(request: PageRequest, typeIds: readonly string[] | null, typeCount = 0): Promise<Page<ResourceRecord>> {
-    return this.read((reader) => reader.pageResources(request, typeIds, typeCount), DEPENDS.list('resource'));
+  /** A page of resources by name, optionally only of the given types (ids and names, as pageTools). */
+  pageResources(request: PageRequest, typeIds: readonly string[] | null, typeCount = 0): Promise<Page<NamedItem>> {
+    return this.pageRead(['resource', request, typeIds], [DEPENDS.list('resource')], (reader) =>
+      reader.pageResourceNames(request, typeIds, typeCount),
+    );
+  }
+
+  /** A page read once per request (and its forks) for the same arguments; each asker records the dependencies. */
+  private pageRead(
+    args: readonly unknown[],
+    depends: readonly DependencyKey[],
+    read: (reader: RegistryReader) => Promise<Page<NamedItem>>,
+  ): Promise<Page<NamedItem>> {
+    for (const key of depends) this.depends.add(key);
+    const key = JSON.stringify(args);
+    let page = this.pageReads.get(key);
+    if (!page) {
+      page = this.read(read);
+      this.pageReads.set(key, page);
+      // A failed read is not kept: the next asker reads again.
+      page.catch(() => this.pageReads.delete(key));
+    }
+    return page;
+  }
+
+  /**
+   * A page of items as a page of their records, through a loader (the record
+   * cache, then one statement for the rest). An item whose record is gone (a
+   * delete committed between the two reads) is left out: the page then shows
+   * the registry as it stands after that delete, which the write's version says.
+   */
+  async recordsOf<T>(page: Page<NamedItem>, loader: Loader<string, T | null>): Promise<Page<T>> {
+    const records = await loader.loadMany(page.items.map((item) => item.id));
+    const items: T[] = [];
+    for (const record of records) {
+      const found = loaded(record);
+      if (found !== null) items.push(found);
+    }
+    return { ...page, items };
   }
 
   /** A page of the change log, oldest first. */
@@ -191,19 +338,18 @@ export class ReadSession implements VersionProbe {
     return this.read((reader) => reader.renamedFrom(kind, name), DEPENDS.changes);
   }
 
-  get resourceById(): DataLoader<string, ResourceRecord | null> {
-    return this.loader('resourceById', () =>
-      this.cachedBatch(
-        'resource',
-        async (r, ids) => byKey(ids, await r.resourcesByIds(ids), (x) => x.id),
-        byIdDependency('resource'),
-      ),
+  get resourceById(): Loader<string, ResourceRecord | null> {
+    return this.cachedLoader(
+      'resource',
+      async (r, ids) => byKey(ids, await r.resourcesByIds(ids), (x) => x.id),
+      byIdDependency('resource'),
     );
   }
 
-  get resourceByRef(): DataLoader<string, ResourceRecord | null> {
-    return this.loader('resourceByRef', () =>
-      this.cachedBatch(
+  get resourceByRef(): Loader<string, ResourceRecord | null> {
+    return this.byIdOrName(
+      this.resourceById,
+      this.cachedLoader(
         'resource-ref',
         async (r, refs) => byRef(refs, await r.resourcesByRefs(refs)),
         byRefDependency('resource'),
@@ -211,35 +357,33 @@ export class ReadSession implements VersionProbe {
     );
   }
 
-  get toolById(): DataLoader<string, ToolRecord | null> {
-    return this.loader('toolById', () =>
-      this.cachedBatch(
-        'tool',
-        async (r, ids) => byKey(ids, await r.toolsByIds(ids), (x) => x.id),
-        byIdDependency('tool'),
-      ),
+  get toolById(): Loader<string, ToolRecord | null> {
+    return this.cachedLoader(
+      'tool',
+      async (r, ids) => byKey(ids, await r.toolsByIds(ids), (x) => x.id),
+      byIdDependency('tool'),
     );
   }
 
-  get toolByRef(): DataLoader<string, ToolRecord | null> {
-    return this.loader('toolByRef', () =>
-      this.cachedBatch('tool-ref', async (r, refs) => byRef(refs, await r.toolsByRefs(refs)), byRefDependency('tool')),
+  get toolByRef(): Loader<string, ToolRecord | null> {
+    return this.byIdOrName(
+      this.toolById,
+      this.cachedLoader('tool-ref', async (r, refs) => byRef(refs, await r.toolsByRefs(refs)), byRefDependency('tool')),
     );
   }
 
-  get projectById(): DataLoader<string, ProjectRecord | null> {
-    return this.loader('projectById', () =>
-      this.cachedBatch(
-        'project',
-        async (r, ids) => byKey(ids, await r.projectsByIds(ids), (x) => x.id),
-        byIdDependency('project'),
-      ),
+  get projectById(): Loader<string, ProjectRecord | null> {
+    return this.cachedLoader(
+      'project',
+      async (r, ids) => byKey(ids, await r.projectsByIds(ids), (x) => x.id),
+      byIdDependency('project'),
     );
   }
 
-  get projectByRef(): DataLoader<string, ProjectRecord | null> {
-    return this.loader('projectByRef', () =>
-      this.cachedBatch(
+  get projectByRef(): Loader<string, ProjectRecord | null> {
+    return this.byIdOrName(
+      this.projectById,
+      this.cachedLoader(
         'project-ref',
         async (r, refs) => byRef(refs, await r.projectsByRefs(refs)),
         byRefDependency('project'),
@@ -247,69 +391,93 @@ export class ReadSession implements VersionProbe {
     );
   }
 
+  /**
+   * A lookup by ref: an id through the by-id loader (the same record, read
+   * and cached once, with the same dependency), a name through `byName`.
+   */
+  private byIdOrName<V>(byId: Loader<string, V>, byName: Loader<string, V>): Loader<string, V> {
+    return {
+      load: (ref) => (isIdRef(ref) ? byId : byName).load(ref),
+      loadMany: async (keys) => {
+        const refs = Array.from(keys);
+        const ids = refs.filter(isIdRef);
+        if (ids.length === 0) return byName.loadMany(refs);
+        if (ids.length === refs.length) return byId.loadMany(refs);
+        const [byIds, byNames] = await Promise.all([
+          byId.loadMany(ids),
+          byName.loadMany(refs.filter((ref) => !isIdRef(ref))),
+        ]);
+        let i = 0;
+        let n = 0;
+        return refs.map((ref) => (isIdRef(ref) ? byIds[i++] : byNames[n++]));
+      },
+    };
+  }
+
   /** Change-log entries by id (entries never change, but the pinned version decides which exist). */
-  get changeById(): DataLoader<string, ChangeRecord | null> {
+  get changeById(): Loader<string, ChangeRecord | null> {
     return this.loader(
       'changeById',
-      () => (ids) => this.read(async (r) => byKey(ids, await r.changesByIds(ids), (x) => x.id), DEPENDS.changes),
+      (root) => new DataLoader((ids) => root.read(async (r) => byKey(ids, await r.changesByIds(ids), (x) => x.id))),
+      () => [DEPENDS.changes],
     );
   }
 
   /** Each tool's slots, in declaration order. */
-  get slotsByToolId(): DataLoader<string, SlotRecord[]> {
-    return this.loader('slotsByToolId', () =>
-      this.cachedGroups(
-        'slots',
-        async (r, ids) => groupBy(ids, await r.slotsByToolIds(ids), (x) => x.toolId),
-        (id) => [DEPENDS.thing('tool', id)],
-      ),
+  get slotsByToolId(): Loader<string, SlotRecord[]> {
+    return this.cachedLoader(
+      'slots',
+      async (r, ids) => groupBy(ids, await r.slotsByToolIds(ids), (x) => x.toolId),
+      (id) => [DEPENDS.thing('tool', id)],
+      [],
     );
   }
 
   /** Each project's links with their resources, ordered by resource name. */
-  get linksByProjectId(): DataLoader<string, LinkRecord[]> {
-    return this.loader('linksByProjectId', () =>
-      this.cachedGroups(
-        'links',
-        async (r, ids) => groupBy(ids, await r.linksByProjectIds(ids), (x) => x.projectId),
-        // A link carries its resource's record, so the answer depends on each linked resource too.
-        (id, links) => [
-          DEPENDS.thing('project', id),
-          ...(links ?? []).map((l) => DEPENDS.thing('resource', l.resource.id)),
-        ],
-      ),
+  get linksByProjectId(): Loader<string, LinkRecord[]> {
+    return this.cachedLoader(
+      'links',
+      async (r, ids) => groupBy(ids, await r.linksByProjectIds(ids), (x) => x.projectId),
+      // A link carries its resource's record, so the answer depends on each linked resource too.
+      (id, links) => [
+        DEPENDS.thing('project', id),
+        ...(links ?? []).map((l) => DEPENDS.thing('resource', l.resource.id)),
+      ],
+      [],
     );
   }
 
   /** The tool slots that bind a resource statically. */
-  get staticSlotsByResourceId(): DataLoader<string, { toolId: string; slot: string }[]> {
+  get staticSlotsByResourceId(): Loader<string, { toolId: string; slot: string }[]> {
     return this.loader(
       'staticSlotsByResourceId',
-      () => (ids) =>
-        this.read(
-          async (r) => groupBy(ids, await r.staticSlotsByResourceIds(ids), (x) => x.resourceId),
-          DEPENDS.staticBindings,
+      (root) =>
+        new DataLoader((ids: readonly string[]) =>
+          root.read(async (r) => groupBy(ids, await r.staticSlotsByResourceIds(ids), (x) => x.resourceId)),
         ),
+      () => [DEPENDS.staticBindings],
     );
   }
 
   /** The projects that link a resource, with the alias. */
-  get linksByResourceId(): DataLoader<string, { projectId: string; alias: string | null }[]> {
-    return this.loader('linksByResourceId', () => (ids) => {
-      for (const id of ids) this.depends.add(DEPENDS.linksOf(id));
-      return this.read(async (r) => groupBy(ids, await r.linksByResourceIds(ids), (x) => x.resourceId));
-    });
+  get linksByResourceId(): Loader<string, { projectId: string; alias: string | null }[]> {
+    return this.loader(
+      'linksByResourceId',
+      (root) =>
+        new DataLoader((ids: readonly string[]) =>
+          root.read(async (r) => groupBy(ids, await r.linksByResourceIds(ids), (x) => x.resourceId)),
+        ),
+      (id) => [DEPENDS.linksOf(id)],
+    );
   }
 
   /** A page of the resources that fill a slot of a type (the type and its sub-types). */
-  get compatibleResources(): DataLoader<CompatibleResourcesKey, Page<ResourceRecord>, string> {
-    let loader = this.made.get('compatibleResources') as
-      DataLoader<CompatibleResourcesKey, Page<ResourceRecord>, string> | undefined;
-    if (!loader) {
-      loader = new DataLoader((keys) => this.compatiblePages(keys), { cacheKeyFn: compatibleKey });
-      this.made.set('compatibleResources', loader);
-    }
-    return loader;
+  get compatibleResources(): Loader<CompatibleResourcesKey, Page<ResourceRecord>> {
+    return this.loader(
+      'compatibleResources',
+      (root) => new DataLoader((keys) => root.compatiblePages(keys), { cacheKeyFn: compatibleKey }),
+      () => [DEPENDS.types, DEPENDS.list('resource')],
+    );
   }
 
   // --- the one way to the reader ---------------------------------------------
@@ -333,17 +501,64 @@ export class ReadSession implements VersionProbe {
     return use(this.#reader);
   }
 
-  /** The loader of this name, made on first use. */
-  private loader<V>(
+  /**
+   * The loader of this name, made on first use by the request's root session
+   * (its batches read through the root, so a fork's loads are batched with
+   * the rest of the request's). Each load records what its answer depends on
+   * (`dependsOn`) in the session that asked, the root or a fork: so a fork's
+   * dependencies are its own, even for keys another part loaded first.
+   */
+  private loader<K, V>(
     name: string,
-    batch: () => (keys: readonly string[]) => Promise<(V | Error)[]>,
-  ): DataLoader<string, V> {
-    let loader = this.made.get(name) as DataLoader<string, V> | undefined;
-    if (!loader) {
-      loader = new DataLoader<string, V>(batch());
-      this.made.set(name, loader);
+    make: (root: ReadSession) => DataLoader<K, V, unknown>,
+    dependsOn: (key: K, value: V | null) => DependencyKey[],
+  ): Loader<K, V> {
+    let view = this.views.get(name) as Loader<K, V> | undefined;
+    if (view) return view;
+    let made = this.made.get(name) as MadeLoader<K, V> | undefined;
+    if (!made) {
+      made = { loader: make(this.root), dependsOn };
+      this.made.set(name, made as MadeLoader);
     }
-    return loader;
+    view = this.recordingLoads(made);
+    this.views.set(name, view);
+    return view;
+  }
+
+  /** A session's view of a shared loader: the same batches, and after each load its answer's dependencies recorded here. */
+  private recordingLoads<K, V>(made: MadeLoader<K, V>): Loader<K, V> {
+    const record = (key: K, value: V | Error) => {
+      if (!(value instanceof Error)) for (const dependency of made.dependsOn(key, value)) this.depends.add(dependency);
+    };
+    return {
+      load: async (key) => {
+        const value = await made.loader.load(key);
+        record(key, value);
+        return value;
+      },
+      loadMany: async (keys) => {
+        const values = await made.loader.loadMany(keys);
+        for (let i = 0; i < keys.length; i++) record(keys[i], values[i]);
+        return values;
+      },
+    };
+  }
+
+  /** A loader through the record cache (see cachedBatch); `empty`: what a key with nothing found answers (lists). */
+  private cachedLoader<V>(
+    kind: string,
+    load: (reader: RegistryReader, keys: readonly string[]) => Promise<(V | null)[]>,
+    dependsOn: (key: string, value: V | null) => DependencyKey[],
+    empty: V | null = null,
+  ): Loader<string, V> {
+    return this.loader<string, V>(
+      kind,
+      (root) =>
+        new DataLoader<string, V>(async (keys) =>
+          (await root.cachedBatch(kind, load, dependsOn)(keys)).map((value) => value ?? (empty as V)),
+        ),
+      dependsOn,
+    );
   }
 
   /**
@@ -379,25 +594,12 @@ export class ReadSession implements VersionProbe {
         let next = 0;
         values = found.map((value) => (value === undefined ? loaded[next++] : value));
       }
-      // Whether from the record cache or the database, the answer depends on what was read.
+      // For the synchronous `loaded…` reads. (What each answer depends on, each load records: see `loader`.)
       let answered = this.answered.get(kind);
       if (!answered) this.answered.set(kind, (answered = new Map<string, unknown>()));
-      keys.forEach((key, i) => {
-        for (const dependency of dependsOn(key, values[i])) this.depends.add(dependency);
-        answered.set(key, values[i]);
-      });
+      keys.forEach((key, i) => answered.set(key, values[i]));
       return values;
     };
-  }
-
-  /** Like cachedBatch, for lookups whose every key has a list (never a miss). */
-  private cachedGroups<V>(
-    kind: string,
-    load: (reader: RegistryReader, keys: readonly string[]) => Promise<V[][]>,
-    dependsOn: (key: string, value: V[] | null) => DependencyKey[],
-  ): (keys: readonly string[]) => Promise<V[][]> {
-    const batch = this.cachedBatch<V[]>(kind, load, dependsOn);
-    return async (keys) => (await batch(keys)).map((group) => group ?? []);
   }
 
   /** One pair of statements per distinct window; a dashboard asks the same page of every row. */

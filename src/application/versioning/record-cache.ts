@@ -111,7 +111,8 @@ function keyOf(kind: string, key: string): string {
 
 /**
  * An estimate of the heap a record takes: strings at two bytes a character
- * plus a header, numbers and booleans at 8, Dates at 48, each object and array
+ * plus a header, numbers and booleans at 8, Dates at 48, bytes (a Buffer) at
+ * their length plus a header, each object and array
  * a header plus 16 bytes a property or element. Shared sub-objects are
  * counted each time they are reached (an over-estimate); nesting deeper than
  * 8 levels counts as 1 KB.
@@ -133,6 +134,8 @@ export function approximateBytes(value: unknown, depth = 0): number {
   }
   if (depth >= 8) return 1024;
   if (value instanceof Date) return 48;
+  // Bytes (a Buffer) live outside the JavaScript heap, behind a small object.
+  if (ArrayBuffer.isView(value)) return 96 + value.byteLength;
   if (Array.isArray(value)) {
     return value.reduce((bytes: number, item) => bytes + 16 + approximateBytes(item, depth + 1), 32);
   }

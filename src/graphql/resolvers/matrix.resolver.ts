@@ -1,4 +1,5 @@
-import { Arg, Authorized, Ctx, Int, Query, Resolver } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Authorized, Ctx, Info, Int, Query, Resolver } from 'type-graphql';
 import { BadInputError, type FieldProblem } from '../../core/errors';
 import { checkPageSize } from '../../core/grammar';
 import { READ } from '../authorization';
@@ -8,6 +9,7 @@ import { ProjectFilter, ToolFilter } from '../inputs/connection.args';
 import { decodeCursor, toItemPage, windowOf } from '../pagination';
 import { MATRIX_DEFAULTS } from '../query-limits';
 import { BindingMatrix } from '../types/binding-matrix.type';
+import { namesOnly } from '../selection';
 
 @Resolver(() => BindingMatrix)
 export class MatrixResolver {
@@ -49,6 +51,7 @@ export class MatrixResolver {
     @Arg('toolsBefore', () => String, { nullable: true, description: 'Only tools before this cursor.' })
     toolsBefore: string | null,
     @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
   ) {
     const problems: FieldProblem[] = [];
     for (const [field, size] of [
@@ -85,6 +88,9 @@ export class MatrixResolver {
         linksResource: projects?.linksResource ?? null,
         tools: { ...toolWindow, nameContains: tools?.nameContains || null },
         slotType: tools?.slotType ?? null,
+        // The axes' records only when their nodes ask for more than ids and names (the cells need neither).
+        projectRecords: !namesOnly(info, 'projects', 'nodes'),
+        toolRecords: !namesOnly(info, 'tools', 'nodes'),
       },
       ctx.session,
       () => pauseIfDue(ctx.fairShare),

@@ -18,7 +18,7 @@ import {
   UpdateLinkPayload,
   UpdateProjectPayload,
 } from '../types/payloads.type';
-import { withCount } from '../selection';
+import { namesOnly, withCount } from '../selection';
 import { pageRequest, toConnection } from '../pagination';
 import { Project, ProjectConnection, ProjectResource } from '../types/project.type';
 
@@ -42,12 +42,13 @@ export class ProjectResolver {
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
   ) {
+    const request = withCount(pageRequest(args, filter), info);
+    const linksResource = filter?.linksResource ?? null;
+    const projects = ctx.services.projects;
     return toConnection(
-      await ctx.services.projects.list(
-        withCount(pageRequest(args, filter), info),
-        ctx.session,
-        filter?.linksResource ?? null,
-      ),
+      namesOnly(info)
+        ? await projects.listNames(request, ctx.session, linksResource)
+        : await projects.list(request, ctx.session, linksResource),
     );
   }
 

@@ -9,7 +9,7 @@ import { UpdateResourceInput } from '../inputs/update.inputs';
 import { changeRequest, deletePayload, DRY_RUN, objectPayload } from '../mutations';
 import { DeleteResourcePayload, RegisterResourcePayload, UpdateResourcePayload } from '../types/payloads.type';
 import { fromHierarchy } from '../hierarchy-access';
-import { withCount } from '../selection';
+import { namesOnly, withCount } from '../selection';
 import { pageRequest, toConnection } from '../pagination';
 import { ResourceType } from '../types/resource-type.type';
 import { Resource, ResourceConnection } from '../types/resource.type';
@@ -38,8 +38,12 @@ export class ResourceResolver {
     @Info() info: GraphQLResolveInfo,
   ) {
     const typeFilter = filter?.type ? { type: filter.type, includeSubtypes: filter.includeSubtypes ?? true } : null;
+    const request = withCount(pageRequest(args, filter), info);
+    const resources = ctx.services.resources;
     return toConnection(
-      await ctx.services.resources.list(withCount(pageRequest(args, filter), info), typeFilter, ctx.session),
+      namesOnly(info)
+        ? await resources.listNames(request, typeFilter, ctx.session)
+        : await resources.list(request, typeFilter, ctx.session),
     );
   }
 

@@ -12,7 +12,7 @@ import { UpdateToolInput } from '../inputs/update.inputs';
 import { changeRequest, deletePayload, DRY_RUN, objectPayload } from '../mutations';
 import { RegisterToolPayload, UnregisterToolPayload, UpdateToolPayload } from '../types/payloads.type';
 import { fromHierarchy } from '../hierarchy-access';
-import { selectedFields, withCount } from '../selection';
+import { namesOnly, selectedFields, withCount } from '../selection';
 import { pageRequest, toConnection } from '../pagination';
 import { BindingExplanation } from '../types/binding-explanation.type';
 import { toExplanation } from '../explanation';
@@ -40,11 +40,10 @@ export class ToolResolver {
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    const page = await ctx.services.tools.list(
-      withCount(pageRequest(args, filter), info),
-      ctx.session,
-      filter?.slotType ?? null,
-    );
+    const request = withCount(pageRequest(args, filter), info);
+    const slotType = filter?.slotType ?? null;
+    if (namesOnly(info)) return toConnection(await ctx.services.tools.listNames(request, ctx.session, slotType));
+    const page = await ctx.services.tools.list(request, ctx.session, slotType);
     await preloadSlots(page.items, ctx, info);
     return toConnection(page);
   }

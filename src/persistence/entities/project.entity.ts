@@ -4,7 +4,7 @@ import { PROJECT } from '../tables';
 /** A project: the context in which contextual slots find their resources. */
 @Entity({ name: PROJECT.name })
 @Unique('uq_project_name_key', ['nameKey'])
-@Index('idx_project_name', ['name'])
+@Index('idx_project_name_id', ['name', 'id'])
 export class ProjectEntity {
   @PrimaryColumn({ type: 'varchar', length: 26, primaryKeyConstraintName: 'pk_project' })
   id!: string;

@@ -5,7 +5,7 @@ import { RESOURCE } from '../tables';
 /** A registered resource; `short_name` is the last segment of `name`. */
 @Entity({ name: RESOURCE.name })
 @Unique('uq_resource_name_key', ['nameKey'])
-@Index('idx_resource_name', ['name'])
+@Index('idx_resource_name_id', ['name', 'id'])
 @Index('idx_resource_type', ['typeId'])
 @Index('idx_resource_short_name', ['shortName'])
 export class ResourceEntity {

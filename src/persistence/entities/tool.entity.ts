@@ -4,7 +4,7 @@ import { TOOL } from '../tables';
 /** A registered tool. Its slots live in resource_slot. */
 @Entity({ name: TOOL.name })
 @Unique('uq_tool_name_key', ['nameKey'])
-@Index('idx_tool_name', ['name'])
+@Index('idx_tool_name_id', ['name', 'id'])
 export class ToolEntity {
   @PrimaryColumn({ type: 'varchar', length: 26, primaryKeyConstraintName: 'pk_tool' })
   id!: string;
