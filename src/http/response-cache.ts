@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
+import { Doorkeeper } from './doorkeeper';
 import type { VersionProbe } from '../application/versioning';
 import type { Access, RequestReport } from '../graphql/context';
 import {
@@ -23,11 +24,14 @@ import {
  * another instance's from the change log, so a write on either is seen at
  * once). An entry whose request read no registry data at all
  * (`{ __typename }`, introspection) does not depend on the registry. Only
- * successful answers (200, no errors) are kept; bounded by total bytes,
- * least recently used out first (lru-cache).
+ * successful answers (200, no errors) are kept, and only from the second
+ * time their request is seen (./doorkeeper.ts: a request seen once costs
+ * the cache nothing and evicts nothing); bounded by total bytes, least
+ * recently used out first (lru-cache).
  */
 export interface CachedResponse {
-  readonly body: string;
+  /** The body's bytes, written as they are on every hit (kept outside the JavaScript heap, encoded once). */
+  readonly body: Buffer;
   readonly contentType: string;
   /** The registry version the answer was computed at, or null when it reads no registry data. */
   readonly version: number | null;
@@ -54,6 +58,8 @@ const DEPENDENCY_OVERHEAD_BYTES = 24;
  */
 export class ResponseCache {
   private readonly entries: LRUCache<string, CachedResponse>;
+  /** The requests seen before: an answer is kept the second time its request is seen (./doorkeeper.ts). */
+  private readonly doorkeeper = new Doorkeeper();
 
   constructor(maxBytes = 16 * 1024 * 1024) {
     this.entries = new LRUCache<string, CachedResponse>({
@@ -61,7 +67,7 @@ export class ResponseCache {
       maxEntrySize: maxBytes / 8,
       sizeCalculation: (entry, key) =>
         Buffer.byteLength(key) +
-        Buffer.byteLength(entry.body) +
+        entry.body.length +
         entry.dependencies.reduce((bytes, dependency) => bytes + dependency.length + DEPENDENCY_OVERHEAD_BYTES, 0) +
         ENTRY_OVERHEAD_BYTES,
     });
@@ -90,6 +96,15 @@ export class ResponseCache {
     this.entries.set(key, entry);
   }
 
+  /**
+   * Whether an answer to this request should be kept: when the request was
+   * seen before (recently), not the first time (see ./doorkeeper.ts). Either
+   * way the request counts as seen from now on.
+   */
+  worthKeeping(key: string): boolean {
+    return this.doorkeeper.seen(key);
+  }
+
   /** Number of entries (for tests). */
   get size(): number {
     return this.entries.size;
@@ -113,7 +128,9 @@ export interface HttpCaching {
 /**
  * Wraps the GraphQL route: a repeated read-only request is answered from the
  * cache while the registry still holds the version its answer was computed at;
- * anything else runs through GraphQL, and a successful query answer is kept.
+ * anything else runs through GraphQL, and a successful query answer is kept
+ * when its request was seen before (the second time it is asked, it is kept;
+ * the third, it is a hit).
  * Every answer says `x-registry-cache: hit | miss | bypass`. With no cache
  * (RESPONSE_CACHE=false) every request runs.
  *
@@ -183,7 +200,7 @@ export function withResponseCache(
     // Every registry read pins the version first, so an answer that pinned none read no registry data.
     const success =
       key !== null &&
-      typeof body === 'string' &&
+      (typeof body === 'string' || Buffer.isBuffer(body)) &&
       reply.statusCode === 200 &&
       report.operationType === 'query' &&
       report.errorCodes.length === 0;
@@ -194,9 +211,12 @@ export function withResponseCache(
     }
     const version = scope.version.pinnedVersion() ?? null;
     const etag = tag ? etagOf(tag, version) : undefined;
-    if (cached) {
+    let sent: string | Buffer = body;
+    if (cached && cache.worthKeeping(key)) {
+      // Encoded once: this miss sends the same bytes that later hits will.
+      sent = typeof body === 'string' ? Buffer.from(body) : body;
       cache.set(key, {
-        body,
+        body: sent,
         contentType: String(reply.getHeader('content-type')),
         version,
         dependencies: version === null ? [] : scope.version.dependencies(),
@@ -208,7 +228,7 @@ export function withResponseCache(
       if (matchesAny(tags, etag)) return notModified(etag);
       markCacheable(etag);
     }
-    return body;
+    return sent;
   };
 }
 

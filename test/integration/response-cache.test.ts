@@ -32,8 +32,21 @@ describe('response cache (SQLite; PostgreSQL is covered by the two-instance test
   it('answers a repeated query from memory, with no SQL on SQLite (the version is kept in memory)', async () => {
     const first = await post(QUERY);
     const second = await post(QUERY);
+    const third = await post(QUERY);
+    // Kept the second time it is asked (a request seen once is not: the doorkeeper), a hit from the third.
     expect(first.cache).to.equal('miss');
-    expect(second).to.deep.include({ cache: 'hit', text: first.text, statements: 0 });
+    expect(second).to.deep.include({ cache: 'miss', text: first.text });
+    expect(third).to.deep.include({ cache: 'hit', text: first.text, statements: 0 });
+  });
+
+  it('keeps an answer only from the second time its request is seen', async () => {
+    const once = (n: number) => post(`query Once($n: Int) { tools(first: $n) { totalCount } }`, { n, unused: n });
+    for (let n = 1; n <= 20; n++) expect((await once(n)).cache).to.equal('miss');
+    // Each of those asked again is kept now, and a hit the time after.
+    expect((await once(7)).cache).to.equal('miss');
+    expect((await once(7)).cache).to.equal('hit');
+    expect((await once(8)).cache).to.equal('miss');
+    expect((await once(8)).cache).to.equal('hit');
   });
 
   it('misses after a write that touches what it read, and shows the write', async () => {
@@ -55,6 +68,8 @@ describe('response cache (SQLite; PostgreSQL is covered by the two-instance test
     await r.resource('cache/unrelated', 'git-checkout');
     await r.project('cache-elsewhere');
     await r.link('cache-elsewhere', 'cache/unrelated');
+    // Asked once before the writes, now again: kept from this second time (the doorkeeper).
+    for (const query of [RESOLVE, USAGE]) expect((await post(query)).cache).to.equal('miss');
     for (const query of [RESOLVE, USAGE]) {
       expect(await post(query)).to.deep.include({ cache: 'hit', statements: 0 });
     }
@@ -94,7 +109,12 @@ describe('response cache (SQLite; PostgreSQL is covered by the two-instance test
     expect(await byName('One', 1)).to.equal('miss');
     expect(await byName('One', 2)).to.equal('miss');
     expect(await byName('Two', 1)).to.equal('miss');
+    expect(await byName('One', 1)).to.equal('miss'); // seen before: kept now
+    expect(await byName('One', 2)).to.equal('miss');
+    expect(await byName('Two', 1)).to.equal('miss');
     expect(await byName('One', 1)).to.equal('hit');
+    expect(await byName('One', 2)).to.equal('hit');
+    expect(await byName('Two', 1)).to.equal('hit');
   });
 
   it('never keeps an answer with errors, nor a mutation', async () => {
@@ -114,6 +134,7 @@ describe('response cache (SQLite; PostgreSQL is covered by the two-instance test
   });
 
   it('keeps meta-only answers without reading the registry', async () => {
+    await post('{ __typename }');
     await post('{ __typename }');
     expect(await post('{ __typename }')).to.deep.include({ cache: 'hit', statements: 0 });
   });
@@ -148,6 +169,7 @@ describe('response cache (SQLite; PostgreSQL is covered by the two-instance test
           body: JSON.stringify({ query: QUERY }),
         });
       await send('read-token-0123456789');
+      await send('read-token-0123456789');
       expect((await send('read-token-0123456789')).headers.get('x-registry-cache')).to.equal('hit');
       const anonymous = await send();
       expect(anonymous.status).to.equal(401);
@@ -168,8 +190,17 @@ describe('response cache (SQLite; PostgreSQL is covered by the two-instance test
       );
     });
 
+    it('finds an answer worth keeping from the second time its request is seen', () => {
+      const cache = new ResponseCache();
+      expect([cache.worthKeeping('a'), cache.worthKeeping('b'), cache.worthKeeping('a')]).to.deep.equal([
+        false,
+        false,
+        true,
+      ]);
+    });
+
     const entryOf = (body: string) => ({
-      body,
+      body: Buffer.from(body),
       contentType: 'application/json',
       version: 1,
       dependencies: [],
