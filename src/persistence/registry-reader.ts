@@ -461,6 +461,13 @@ export class RegistryReader {
     return new Map(counts.map((row) => [row.k, row] as const));
   }
 
+  /** Every tool, project or resource by name (ids and names, from the name index alone), in name order. */
+  async allNames(table: Exclude<NamedTable, 'resource_type'>): Promise<NamedItem[]> {
+    const { id, name } = NAMED[table].columns;
+    const rows = await this.query<{ id: string; name: string }>(`SELECT ${id}, ${name} FROM ${table} ORDER BY ${name}`);
+    return rows.map(namedItem);
+  }
+
   /** A page of types by name. */
   async pageTypes(request: PageRequest): Promise<Page<Omit<TypeRecord, 'parentIds'>>> {
     return this.page('resource_type', columnList(RESOURCE_TYPE.columns), request, [], toNamed);
@@ -690,7 +697,12 @@ function keyBeyond(
  * size + 1, the extra one past the end the page is taken from. With the
  * total, and how many rows lie beyond the cursor the page starts from.
  */
-function pageOf<T>(ascending: readonly T[], window: Window<unknown>, totalCount: number, outside: number): Page<T> {
+export function pageOf<T>(
+  ascending: readonly T[],
+  window: Window<unknown>,
+  totalCount: number,
+  outside: number,
+): Page<T> {
   const more = ascending.length > window.size;
   if (!window.fromEnd) {
     return { items: ascending.slice(0, window.size), totalCount, hasNextPage: more, hasPreviousPage: outside > 0 };

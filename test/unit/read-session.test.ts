@@ -11,6 +11,7 @@ const caches = (reader: RegistryReader) => ({
   hierarchy: new HierarchyCache(),
   records: new RecordCache(),
   parts: new RecordCache(),
+  names: null,
   clock: new SharedDatabaseClock(reader),
   changes: new ChangeIndex(0, () => Promise.resolve([])),
 });
@@ -85,6 +86,7 @@ describe('ReadSession', () => {
       hierarchy: cache,
       records: new RecordCache(),
       parts: new RecordCache(),
+      names: null,
       clock: new SharedDatabaseClock(reader),
       changes: new ChangeIndex(0, () => Promise.resolve([])),
     });
@@ -93,6 +95,7 @@ describe('ReadSession', () => {
       hierarchy: cache,
       records: new RecordCache(),
       parts: new RecordCache(),
+      names: null,
       clock: new SharedDatabaseClock(reader),
       changes: new ChangeIndex(0, () => Promise.resolve([])),
     });
@@ -104,6 +107,7 @@ describe('ReadSession', () => {
       hierarchy: cache,
       records: new RecordCache(),
       parts: new RecordCache(),
+      names: null,
       clock: new SharedDatabaseClock(reader),
       changes: new ChangeIndex(0, () => Promise.resolve([])),
     }).hierarchy();

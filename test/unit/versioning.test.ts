@@ -56,6 +56,7 @@ describe('the read session (the only way to read the registry)', () => {
       hierarchy: new HierarchyCache(),
       records: new RecordCache(),
       parts: new RecordCache(),
+      names: null,
       changes: new ChangeIndex(0, () => Promise.resolve([])),
     });
     return { log, session, reader, pins: () => pins };

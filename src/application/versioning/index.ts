@@ -20,6 +20,7 @@ import { RegistryWriter } from '../../persistence/registry-writer';
 import { ChangeIndex } from './change-index';
 import { keysTouchedBy, type DependencyKey } from './dependencies';
 import { HierarchyCache } from './hierarchy-cache';
+import { NameIndexes } from './name-index';
 import { RecordCache } from './record-cache';
 import { LocalClock, SharedDatabaseClock, type RegistryClock } from './registry-clock';
 import { ReadSession, type SessionCaches } from './read-session';
@@ -83,6 +84,7 @@ export class RegistryVersioning {
       hierarchy: new HierarchyCache(),
       records: recordCache ? new RecordCache() : null,
       parts: recordCache ? new RecordCache(ANSWER_PARTS_BYTES) : null,
+      names: recordCache ? new NameIndexes(changes) : null,
       changes,
     };
   }
@@ -99,10 +101,11 @@ export class RegistryVersioning {
     return new RegistryVersioning(db, reader, clock, (await clock.current()).version, options.recordCache !== false);
   }
 
-  /** Forgets the cached records and answer parts (for tests that count what a request reads from the database). */
+  /** Forgets the cached records, answer parts and name lists (for tests that count what a request reads from the database). */
   clearRecordCache(): void {
     this.caches.records?.clear();
     this.caches.parts?.clear();
+    this.caches.names?.clear();
   }
 
   /** A new read session for one request (or one unit of work). */
@@ -155,6 +158,7 @@ export class RegistryVersioning {
     if (!outcome.dryRun) {
       // The index first, then the clock: a request that sees the new version finds what it touched recorded.
       this.caches.changes.committed(outcome.state.version, touchedBy(outcome.edits));
+      this.caches.names?.committed(outcome.state.version, outcome.edits);
       this.caches.clock.committed(outcome.state);
     }
     return outcome;

@@ -22,6 +22,7 @@ import type { ChangeKind } from '../../core/registry-edit';
 import type { HierarchyCache } from './hierarchy-cache';
 import type { ChangeIndex } from './change-index';
 import { DEPENDS, type DependencyKey, type Named } from './dependencies';
+import type { NameIndexes } from './name-index';
 import type { RecordCache } from './record-cache';
 import type { RegistryClock } from './registry-clock';
 
@@ -74,6 +75,8 @@ export interface SessionCaches {
   readonly records: RecordCache | null;
   /** Parts of answers kept for later requests (see `parts`); null when records are not cached either. */
   readonly parts: RecordCache | null;
+  /** Every tool, project and resource by name, for pages with no filter; null when records are not cached either. */
+  readonly names: NameIndexes | null;
   /** Which version last touched each dependency key. */
   readonly changes: ChangeIndex;
 }
@@ -255,16 +258,16 @@ export class ReadSession implements VersionProbe {
    * skeleton and the page run whole read the same one).
    */
   pageTools(request: PageRequest, slotTypeIds: readonly string[] | null = null): Promise<Page<NamedItem>> {
-    return this.pageRead(['tool', request, slotTypeIds], [DEPENDS.list('tool')], (reader) =>
-      reader.pageToolNames(request, slotTypeIds),
-    );
+    return this.pageRead('tool', request, slotTypeIds, [], (reader) => reader.pageToolNames(request, slotTypeIds));
   }
 
   /** A page of projects by name, optionally only those linking a resource (ids and names, as pageTools). */
   pageProjects(request: PageRequest, linksResourceId: string | null = null): Promise<Page<NamedItem>> {
     return this.pageRead(
-      ['project', request, linksResourceId],
-      [DEPENDS.list('project'), ...(linksResourceId === null ? [] : [DEPENDS.links])],
+      'project',
+      request,
+      linksResourceId,
+      linksResourceId === null ? [] : [DEPENDS.links],
       (reader) => reader.pageProjectNames(request, linksResourceId),
     );
   }
@@ -276,22 +279,36 @@ export class ReadSession implements VersionProbe {
 
   /** A page of resources by name, optionally only of the given types (ids and names, as pageTools). */
   pageResources(request: PageRequest, typeIds: readonly string[] | null, typeCount = 0): Promise<Page<NamedItem>> {
-    return this.pageRead(['resource', request, typeIds], [DEPENDS.list('resource')], (reader) =>
+    return this.pageRead('resource', request, typeIds, [], (reader) =>
       reader.pageResourceNames(request, typeIds, typeCount),
     );
   }
 
-  /** A page read once per request (and its forks) for the same arguments; each asker records the dependencies. */
+  /**
+   * A page by name, read once per request (and its forks) for the same
+   * arguments; each asker records the dependencies. With no filter at all it
+   * comes from the kept list of every name of the kind (./name-index.ts),
+   * else from its statements.
+   */
   private pageRead(
-    args: readonly unknown[],
+    kind: Named,
+    request: PageRequest,
+    filter: unknown,
     depends: readonly DependencyKey[],
     read: (reader: RegistryReader) => Promise<Page<NamedItem>>,
   ): Promise<Page<NamedItem>> {
+    this.depends.add(DEPENDS.list(kind));
     for (const key of depends) this.depends.add(key);
-    const key = JSON.stringify(args);
+    const key = JSON.stringify([kind, request, filter]);
     let page = this.pageReads.get(key);
     if (!page) {
-      page = this.read(read);
+      const { names } = this.caches;
+      page =
+        names && filter === null && !request.nameContains
+          ? this.pin().then((state) =>
+              names.page(kind, request, state.version, () => this.read((reader) => reader.allNames(kind))),
+            )
+          : this.read(read);
       this.pageReads.set(key, page);
       // A failed read is not kept: the next asker reads again.
       page.catch(() => this.pageReads.delete(key));
