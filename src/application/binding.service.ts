@@ -10,7 +10,7 @@ import {
 } from '../core/binding-resolution';
 import type { ResourceInfo } from '../core/model';
 import type { ProjectRecord, ToolRecord } from '../persistence/records';
-import { loaded, type ReadSession } from './versioning';
+import { allNow, isPromise, loaded, loadManyNow, loadNow, type ReadSession } from './versioning';
 import { requireWellFormedRef } from './registry-writes';
 
 /** An invocation param: the resource (ref) for a PARAMETER slot. */
@@ -57,7 +57,10 @@ export class BindingService {
     if (sizeProblem) throw new BadInputError([{ field: 'params', message: `params ${sizeProblem}` }]);
     params.forEach((p, i) => requireWellFormedRef(`params[${i}].resource`, p.resource));
 
-    const [tool, project] = await Promise.all([session.toolByRef.load(toolRef), session.projectByRef.load(projectRef)]);
+    // Pinned first, so that what the record cache holds at that version answers at once, without a batch or a wait.
+    await session.currentVersion();
+    const loads = allNow([loadNow(session.toolByRef, toolRef), loadNow(session.projectByRef, projectRef)] as const);
+    const [tool, project] = isPromise(loads) ? await loads : loads;
     if (!tool) throw new NotFoundError('tool', toolRef);
     if (!project) throw new NotFoundError('project', projectRef);
     return this.explainFor(tool, project, params, session);
@@ -77,17 +80,23 @@ export class BindingService {
     params: readonly BindingParam[],
     session: ReadSession,
   ): Promise<ToolResolution> {
-    const slots = await session.slotsByToolId.load(tool.id);
+    const slotsNow = loadNow(session.slotsByToolId, tool.id);
+    const slots = isPromise(slotsNow) ? await slotsNow : slotsNow;
     const paramProblems = checkParams(tool.name, slots, params);
     if (paramProblems.length > 0) throw new BadInputError(paramProblems);
 
     const staticIds = slots.flatMap((s) => (s.staticResourceId ? [s.staticResourceId] : []));
-    const [hierarchy, links, staticResources, paramResources] = await Promise.all([
-      session.hierarchy(),
-      session.linksByProjectId.load(project.id),
-      session.resourceById.loadMany(staticIds),
-      session.resourceByRef.loadMany(params.map((p) => p.resource)),
-    ]);
+    // Each read answers at once when the record cache holds it at the pinned version; the rest are waited for together.
+    const reads = allNow([
+      session.loadedHierarchy() ?? session.hierarchy(),
+      loadNow(session.linksByProjectId, project.id),
+      loadManyNow(session.resourceById, staticIds),
+      loadManyNow(
+        session.resourceByRef,
+        params.map((p) => p.resource),
+      ),
+    ] as const);
+    const [hierarchy, links, staticResources, paramResources] = isPromise(reads) ? await reads : reads;
 
     const staticById = new Map<string, ResourceInfo>();
     for (const entry of staticResources) {

@@ -21,6 +21,7 @@ import {
   churnRequests,
   dashboardRequests,
   DASHBOARD_QUERY,
+  graphqlBody,
   RESOLVE_QUERY,
   resolveRequests,
   resourceWriteRequests,
@@ -318,7 +319,15 @@ describe('benchmark: synthetic registry', function () {
       try {
         const { pairs } = chooseResolvePairs(model, new Random('pairs'), 5);
         const pages = dashboardRequests(model);
-        const requests = [...resolveRequests(pairs), ...pages];
+        // A filtered page is read with statements (an unfiltered one comes from the kept names, its tools from parts).
+        const filtered = {
+          body: graphqlBody(
+            'query($q: String) { tools(first: 5, filter: { nameContains: $q }) { totalCount edges { node { name } } } }',
+            { q: 'tool' },
+          ),
+          expect: null,
+        };
+        const requests = [...resolveRequests(pairs), ...pages, filtered];
         // Every body unique (a new tag each time), so the response cache never answers: only the reads can be saved.
         const statementsFor = async (target: typeof server, tag: string) => {
           const next = uniqueRequests<unknown>(requests, new Random('free'), tag);

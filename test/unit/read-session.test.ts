@@ -280,3 +280,37 @@ describe('LocalClock', () => {
     expect(reads).to.equal(1);
   });
 });
+
+describe('ReadSession: answers at once from the record cache (peek), and forks', () => {
+  it('peeks nothing before pinning or before a load, then what the cache holds at the pinned version', async () => {
+    const { reader, batches } = spyReader();
+    const shared = caches(reader);
+    const first = new ReadSession(reader, shared);
+    expect(first.resourceById.peek('T'), 'not pinned yet').to.equal(undefined);
+    await first.resourceById.load('T');
+    const second = new ReadSession(reader, shared);
+    await second.currentVersion();
+    const peeked = second.resourceById.peek('T');
+    expect(peeked?.id).to.equal('T');
+    expect(batches.resourcesByIds, 'read once, by the first session').to.have.length(1);
+    expect(second.dependencies()).to.include('resource:T');
+    expect(second.resourceById.peek('never-loaded')).to.equal(undefined);
+  });
+
+  it('a fork shares the loaders (one batch for its loads and its parent’s) and records only its own dependencies', async () => {
+    const { reader, batches } = spyReader();
+    const session = new ReadSession(reader, caches(reader));
+    const fork = await session.fork();
+    const other = await session.fork();
+    await Promise.all([fork.resourceById.load('A'), other.resourceById.load('B'), session.resourceById.load('C')]);
+    expect(batches.resourcesByIds).to.deep.equal([['A', 'B', 'C']]);
+    expect(fork.dependencies()).to.deep.equal(['resource:A']);
+    expect(other.dependencies()).to.deep.equal(['resource:B']);
+    // A key another part loaded first still counts for the fork that asks it.
+    await fork.resourceById.load('B');
+    expect(fork.dependencies()).to.have.members(['resource:A', 'resource:B']);
+    expect(session.dependencies()).to.deep.equal(['resource:C']);
+    session.depend(fork.dependencies());
+    expect(session.dependencies()).to.have.members(['resource:A', 'resource:B', 'resource:C']);
+  });
+});

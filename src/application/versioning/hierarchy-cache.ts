@@ -12,6 +12,11 @@ export class HierarchyCache {
   private current: { typesVersion: number; hierarchy: TypeHierarchy } | null = null;
   private loading: { typesVersion: number; promise: Promise<TypeHierarchy> } | null = null;
 
+  /** The hierarchy at `typesVersion` or newer if this copy is one, else undefined (nothing is loaded). */
+  peek(typesVersion: number): TypeHierarchy | undefined {
+    return this.current && this.current.typesVersion >= typesVersion ? this.current.hierarchy : undefined;
+  }
+
   /** The hierarchy at `typesVersion` or newer; loads it with `load` when this copy is older. */
   get(typesVersion: number, load: () => Promise<TypeNode[]>): Promise<TypeHierarchy> {
     if (this.current && this.current.typesVersion >= typesVersion) return Promise.resolve(this.current.hierarchy);

@@ -25,7 +25,17 @@ import { RecordCache } from './record-cache';
 import { LocalClock, SharedDatabaseClock, type RegistryClock } from './registry-clock';
 import { ReadSession, type SessionCaches } from './read-session';
 
-export { ReadSession, loaded, type AnswerPart, type VersionProbe, type CompatibleResourcesKey } from './read-session';
+export {
+  ReadSession,
+  allNow,
+  isPromise,
+  loaded,
+  loadManyNow,
+  loadNow,
+  type AnswerPart,
+  type VersionProbe,
+  type CompatibleResourcesKey,
+} from './read-session';
 
 /**
  * The budget of the answer parts kept across requests (see ReadSession.parts),

@@ -52,13 +52,28 @@ export interface AnswerPart {
   readonly dependencies: readonly DependencyKey[];
 }
 
-/** A loader as a session hands it out: one key or many, batched with the other loads of the request. */
-export type Loader<K, V> = Pick<DataLoader<K, V>, 'load' | 'loadMany'>;
+/**
+ * A loader as a session hands it out: one key or many, batched with the
+ * other loads of the request; `peek` gives the answer at once when it is
+ * known without reading (loaded by this request already, or in the record
+ * cache and right at the pinned version), else undefined.
+ */
+export interface Loader<K, V> extends Pick<DataLoader<K, V>, 'load' | 'loadMany'> {
+  peek(key: K): V | undefined;
+}
 
-/** A loader and what a load's answer depends on. */
+/** A loader (its DataLoader made on its first load), how a load records what it depends on, and how to peek. */
 interface MadeLoader<K = never, V = unknown> {
-  readonly loader: DataLoader<K, V, unknown>;
-  readonly dependsOn: (key: K, value: V | null) => DependencyKey[];
+  loader(): DataLoader<K, V, unknown>;
+  /** Records in `session` what the answer for `key` depends on. */
+  readonly record: (session: ReadSession, key: K, value: V) => void;
+  readonly peek?: (key: K) => V | undefined;
+}
+
+/** An answer of a cached batch, and the dependency keys of reading it. */
+interface Answered {
+  readonly value: unknown;
+  readonly dependencies: readonly DependencyKey[];
 }
 
 /** Which page of which type's compatible resources. */
@@ -100,8 +115,12 @@ export class ReadSession implements VersionProbe {
   private hierarchyLoaded: TypeHierarchy | undefined;
   /** The loaders, made on first use by the root session of the request and shared with its forks. */
   private made = new Map<string, MadeLoader>();
-  /** What the cached batches answered, by kind and key, for the synchronous `loaded…` reads (shared with forks). */
-  private answered = new Map<string, Map<string, unknown>>();
+  /**
+   * What the cached batches answered, by kind and key, with the dependency
+   * keys of each answer (shared with forks): for the synchronous `loaded…`
+   * reads, and for each load to record what it depends on without working it out again.
+   */
+  private answered = new Map<string, Map<string, Answered>>();
   /** The request's own session: itself, or for a fork the session it was forked from (see `fork`). */
   private root: ReadSession = this;
   /** The pages read so far, by their arguments (shared with forks, as the loaders are). */
@@ -211,7 +230,8 @@ export class ReadSession implements VersionProbe {
     this.answered.clear();
     this.depends.clear();
     this.dependsOnLists.length = 0;
-    for (const made of this.made.values()) made.loader.clearAll();
+    this.made.clear();
+    this.views.clear();
     this.pageReads.clear();
   }
 
@@ -227,6 +247,14 @@ export class ReadSession implements VersionProbe {
 
   /** The hierarchy if this session has loaded it already, so field resolvers can answer without a promise. */
   loadedHierarchy(): TypeHierarchy | undefined {
+    if (!this.hierarchyLoaded && this.pinnedState) {
+      // Pinned already, and the shared copy is the one for the pinned types version: no need to wait for it.
+      const cached = this.caches.hierarchy.peek(this.pinnedState.typesVersion);
+      if (cached) {
+        this.hierarchyLoaded = cached;
+        this.hierarchyPromise ??= Promise.resolve(cached);
+      }
+    }
     // A fork may hold the hierarchy its parent loaded: what it answers with, it depends on.
     if (this.hierarchyLoaded) this.depends.add(DEPENDS.types);
     return this.hierarchyLoaded;
@@ -237,18 +265,19 @@ export class ReadSession implements VersionProbe {
    * slotsByToolId), so field resolvers can answer without a promise.
    */
   loadedSlots(toolId: string): SlotRecord[] | undefined {
-    const slots = this.answered.get('slots')?.get(toolId) as SlotRecord[] | null | undefined;
+    const slots = this.answered.get('slots')?.get(toolId);
     if (slots === undefined) return undefined;
     // Loaded by this request, perhaps for another of its parts: the answer depends on them here too.
-    this.depends.add(DEPENDS.thing('tool', toolId));
-    return slots === null ? [] : slots;
+    this.depend(slots.dependencies);
+    return (slots.value as SlotRecord[] | null) ?? [];
   }
 
   /** A resource (null: none) if this session has loaded it already through resourceById; undefined if not. */
   loadedResource(id: string): ResourceRecord | null | undefined {
-    const resource = this.answered.get('resource')?.get(id) as ResourceRecord | null | undefined;
-    if (resource !== undefined) this.depends.add(DEPENDS.thing('resource', id));
-    return resource;
+    const resource = this.answered.get('resource')?.get(id);
+    if (resource === undefined) return undefined;
+    this.depend(resource.dependencies);
+    return resource.value as ResourceRecord | null;
   }
 
   /**
@@ -364,12 +393,14 @@ export class ReadSession implements VersionProbe {
   }
 
   get resourceByRef(): Loader<string, ResourceRecord | null> {
-    return this.byIdOrName(
-      this.resourceById,
-      this.cachedLoader(
-        'resource-ref',
-        async (r, refs) => byRef(refs, await r.resourcesByRefs(refs)),
-        byRefDependency('resource'),
+    return this.view('resourceByRef', () =>
+      this.byIdOrName(
+        this.resourceById,
+        this.cachedLoader(
+          'resource-ref',
+          async (r, refs) => byRef(refs, await r.resourcesByRefs(refs)),
+          byRefDependency('resource'),
+        ),
       ),
     );
   }
@@ -383,9 +414,15 @@ export class ReadSession implements VersionProbe {
   }
 
   get toolByRef(): Loader<string, ToolRecord | null> {
-    return this.byIdOrName(
-      this.toolById,
-      this.cachedLoader('tool-ref', async (r, refs) => byRef(refs, await r.toolsByRefs(refs)), byRefDependency('tool')),
+    return this.view('toolByRef', () =>
+      this.byIdOrName(
+        this.toolById,
+        this.cachedLoader(
+          'tool-ref',
+          async (r, refs) => byRef(refs, await r.toolsByRefs(refs)),
+          byRefDependency('tool'),
+        ),
+      ),
     );
   }
 
@@ -398,12 +435,14 @@ export class ReadSession implements VersionProbe {
   }
 
   get projectByRef(): Loader<string, ProjectRecord | null> {
-    return this.byIdOrName(
-      this.projectById,
-      this.cachedLoader(
-        'project-ref',
-        async (r, refs) => byRef(refs, await r.projectsByRefs(refs)),
-        byRefDependency('project'),
+    return this.view('projectByRef', () =>
+      this.byIdOrName(
+        this.projectById,
+        this.cachedLoader(
+          'project-ref',
+          async (r, refs) => byRef(refs, await r.projectsByRefs(refs)),
+          byRefDependency('project'),
+        ),
       ),
     );
   }
@@ -415,6 +454,7 @@ export class ReadSession implements VersionProbe {
   private byIdOrName<V>(byId: Loader<string, V>, byName: Loader<string, V>): Loader<string, V> {
     return {
       load: (ref) => (isIdRef(ref) ? byId : byName).load(ref),
+      peek: (ref) => (isIdRef(ref) ? byId : byName).peek(ref),
       loadMany: async (keys) => {
         const refs = Array.from(keys);
         const ids = refs.filter(isIdRef);
@@ -433,7 +473,7 @@ export class ReadSession implements VersionProbe {
 
   /** Change-log entries by id (entries never change, but the pinned version decides which exist). */
   get changeById(): Loader<string, ChangeRecord | null> {
-    return this.loader(
+    return this.plainLoader(
       'changeById',
       (root) => new DataLoader((ids) => root.read(async (r) => byKey(ids, await r.changesByIds(ids), (x) => x.id))),
       () => [DEPENDS.changes],
@@ -466,7 +506,7 @@ export class ReadSession implements VersionProbe {
 
   /** The tool slots that bind a resource statically. */
   get staticSlotsByResourceId(): Loader<string, { toolId: string; slot: string }[]> {
-    return this.loader(
+    return this.plainLoader(
       'staticSlotsByResourceId',
       (root) =>
         new DataLoader((ids: readonly string[]) =>
@@ -478,7 +518,7 @@ export class ReadSession implements VersionProbe {
 
   /** The projects that link a resource, with the alias. */
   get linksByResourceId(): Loader<string, { projectId: string; alias: string | null }[]> {
-    return this.loader(
+    return this.plainLoader(
       'linksByResourceId',
       (root) =>
         new DataLoader((ids: readonly string[]) =>
@@ -490,7 +530,7 @@ export class ReadSession implements VersionProbe {
 
   /** A page of the resources that fill a slot of a type (the type and its sub-types). */
   get compatibleResources(): Loader<CompatibleResourcesKey, Page<ResourceRecord>> {
-    return this.loader(
+    return this.plainLoader(
       'compatibleResources',
       (root) => new DataLoader((keys) => root.compatiblePages(keys), { cacheKeyFn: compatibleKey }),
       () => [DEPENDS.types, DEPENDS.list('resource')],
@@ -528,13 +568,16 @@ export class ReadSession implements VersionProbe {
   private loader<K, V>(
     name: string,
     make: (root: ReadSession) => DataLoader<K, V, unknown>,
-    dependsOn: (key: K, value: V | null) => DependencyKey[],
+    record: (session: ReadSession, key: K, value: V) => void,
+    peek?: (root: ReadSession) => (key: K) => V | undefined,
   ): Loader<K, V> {
     let view = this.views.get(name) as Loader<K, V> | undefined;
     if (view) return view;
     let made = this.made.get(name) as MadeLoader<K, V> | undefined;
     if (!made) {
-      made = { loader: make(this.root), dependsOn };
+      const root = this.root;
+      let loader: DataLoader<K, V, unknown> | undefined;
+      made = { loader: () => (loader ??= make(root)), record, peek: peek?.(root) };
       this.made.set(name, made as MadeLoader);
     }
     view = this.recordingLoads(made);
@@ -542,23 +585,49 @@ export class ReadSession implements VersionProbe {
     return view;
   }
 
+  /** A loader whose every answer depends on what `dependsOn` says, worked out for each load. */
+  private plainLoader<K, V>(
+    name: string,
+    make: (root: ReadSession) => DataLoader<K, V, unknown>,
+    dependsOn: (key: K) => DependencyKey[],
+  ): Loader<K, V> {
+    return this.loader(name, make, (session, key) => {
+      for (const dependency of dependsOn(key)) session.depends.add(dependency);
+    });
+  }
+
   /** A session's view of a shared loader: the same batches, and after each load its answer's dependencies recorded here. */
   private recordingLoads<K, V>(made: MadeLoader<K, V>): Loader<K, V> {
-    const record = (key: K, value: V | Error) => {
-      if (!(value instanceof Error)) for (const dependency of made.dependsOn(key, value)) this.depends.add(dependency);
-    };
     return {
       load: async (key) => {
-        const value = await made.loader.load(key);
-        record(key, value);
+        const value = await made.loader().load(key);
+        made.record(this, key, value);
         return value;
       },
       loadMany: async (keys) => {
-        const values = await made.loader.loadMany(keys);
-        for (let i = 0; i < keys.length; i++) record(keys[i], values[i]);
+        const values = await made.loader().loadMany(keys);
+        for (let i = 0; i < keys.length; i++) {
+          const value = values[i];
+          if (!(value instanceof Error)) made.record(this, keys[i], value);
+        }
         return values;
       },
+      peek: (key) => {
+        const value = made.peek?.(key);
+        if (value !== undefined) made.record(this, key, value);
+        return value;
+      },
     };
+  }
+
+  /** The view of this name, made once per session (see `loader`). */
+  private view<V>(name: string, make: () => Loader<string, V>): Loader<string, V> {
+    let view = this.views.get(name) as Loader<string, V> | undefined;
+    if (!view) {
+      view = make();
+      this.views.set(name, view);
+    }
+    return view;
   }
 
   /** A loader through the record cache (see cachedBatch); `empty`: what a key with nothing found answers (lists). */
@@ -574,8 +643,42 @@ export class ReadSession implements VersionProbe {
         new DataLoader<string, V>(async (keys) =>
           (await root.cachedBatch(kind, load, dependsOn)(keys)).map((value) => value ?? (empty as V)),
         ),
-      dependsOn,
+      // The batch (or the peek) kept each answer with its dependency keys: a load records that list as it is.
+      (session, key, value) => {
+        const answered = session.root.answered.get(kind)?.get(key);
+        if (answered) session.depend(answered.dependencies);
+        else for (const dependency of dependsOn(key, value)) session.depends.add(dependency);
+      },
+      (root) => (key) => {
+        const value = root.cachedNow(kind, key, dependsOn);
+        return value === undefined ? undefined : ((value ?? empty) as V);
+      },
     );
+  }
+
+  /**
+   * What a cached batch would answer for one key, when it is known at once:
+   * loaded by this request already, or in the record cache and right at the
+   * pinned version (the change index caught up to it). Else undefined.
+   */
+  private cachedNow<V>(
+    kind: string,
+    key: string,
+    dependsOn: (key: string, value: V | null) => DependencyKey[],
+  ): V | null | undefined {
+    let answered = this.answered.get(kind);
+    const known = answered?.get(key);
+    if (known !== undefined) return known.value as V | null;
+    const version = this.pinnedState?.version;
+    const { changes, records } = this.caches;
+    if (version === undefined || !records || changes.caughtUpTo(version) !== undefined) return undefined;
+    const entry = records.entryOf<V>(version, kind, key, (k, v, since, dependencies) =>
+      changes.unchangedSinceKnown(since, dependencies ?? dependsOn(k, v), version),
+    );
+    if (entry === undefined) return undefined;
+    if (!answered) this.answered.set(kind, (answered = new Map<string, Answered>()));
+    answered.set(key, { value: entry.value, dependencies: entry.dependencies ?? dependsOn(key, entry.value) });
+    return entry.value;
   }
 
   /**
@@ -594,28 +697,30 @@ export class ReadSession implements VersionProbe {
       const { changes, records } = this.caches;
       const catchingUp = records ? changes.caughtUpTo(version) : undefined;
       if (catchingUp) await catchingUp;
-      const found = records
-        ? records.lookup<V>(version, kind, keys, (key, value, since) =>
-            changes.unchangedSinceKnown(since, dependsOn(key, value), version),
-          )
-        : keys.map(() => undefined);
+      const found = keys.map((key) =>
+        records?.entryOf<V>(version, kind, key, (k, v, since, dependencies) =>
+          changes.unchangedSinceKnown(since, dependencies ?? dependsOn(k, v), version),
+        ),
+      );
       const missing = keys.filter((_, i) => found[i] === undefined);
-      let values = found as (V | null)[];
+      const loaded = new Map<string, Answered>();
       if (missing.length > 0) {
-        const loaded = await this.read((reader) => load(reader, missing));
-        records?.store(
-          version,
-          kind,
-          missing.map((key, i) => [key, loaded[i]] as const),
-        );
-        let next = 0;
-        values = found.map((value) => (value === undefined ? loaded[next++] : value));
+        const values = await this.read((reader) => load(reader, missing));
+        const read = missing.map((key, i) => [key, values[i], dependsOn(key, values[i])] as const);
+        records?.store(version, kind, read);
+        for (const [key, value, dependencies] of read) loaded.set(key, { value, dependencies });
       }
-      // For the synchronous `loaded…` reads. (What each answer depends on, each load records: see `loader`.)
+      // Kept for the synchronous `loaded…` reads, and for each load to record its answer's dependencies (see `loader`).
       let answered = this.answered.get(kind);
-      if (!answered) this.answered.set(kind, (answered = new Map<string, unknown>()));
-      keys.forEach((key, i) => answered.set(key, values[i]));
-      return values;
+      if (!answered) this.answered.set(kind, (answered = new Map<string, Answered>()));
+      return keys.map((key, i) => {
+        const entry = found[i];
+        const answer = entry
+          ? { value: entry.value, dependencies: entry.dependencies ?? dependsOn(key, entry.value) }
+          : loaded.get(key)!;
+        answered.set(key, answer);
+        return answer.value as V | null;
+      });
     };
   }
 
@@ -642,6 +747,36 @@ export class ReadSession implements VersionProbe {
     }
     return keys.map((key) => results.get(compatibleKey(key))!);
   }
+}
+
+/** A load that answers at once when the loader knows the answer (see Loader.peek), else the promise of it. */
+export function loadNow<V>(loader: Loader<string, V>, key: string): V | Promise<V> {
+  const known = loader.peek(key);
+  return known !== undefined ? known : loader.load(key);
+}
+
+/** loadMany the same way: every answer at once when each is known, else the promise of them all. */
+export function loadManyNow<V>(loader: Loader<string, V>, keys: readonly string[]): V[] | Promise<(V | Error)[]> {
+  const known: V[] = [];
+  for (const key of keys) {
+    const value = loader.peek(key);
+    if (value === undefined) return loader.loadMany(keys);
+    known.push(value);
+  }
+  return known;
+}
+
+/** Several reads at once: their answers now when none must be waited for, else the promise of them all. */
+export function allNow<T extends readonly unknown[]>(
+  reads: T,
+): { -readonly [K in keyof T]: Awaited<T[K]> } | Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
+  type Answers = { -readonly [K in keyof T]: Awaited<T[K]> };
+  return reads.some((read) => read instanceof Promise) ? Promise.all(reads) : (reads as unknown as Answers);
+}
+
+/** Whether a value is a promise (a load that must be waited for). */
+export function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return value instanceof Promise;
 }
 
 /** A DataLoader.loadMany entry: the value, or null for a miss; a failed load is rethrown, never read as a miss. */

@@ -1,8 +1,5 @@
 import { LRUCache } from 'lru-cache';
 
-/** What a cached miss is stored as (lru-cache keeps no null). */
-const MISS = Symbol('miss');
-
 /** What an entry costs beyond its value: the key's string, the entry object, the LRU's bookkeeping. */
 const ENTRY_OVERHEAD_BYTES = 128;
 
@@ -16,18 +13,30 @@ const ENTRY_OVERHEAD_BYTES = 128;
  */
 export const RECORD_CACHE_BYTES = 48 * 1024 * 1024;
 
-/** One cached record (or miss), and the registry version it is known to be right at. */
-interface Entry {
-  readonly value: NonNullable<unknown>;
+/**
+ * One cached record (null: a miss), the registry version it is known to be
+ * right at, and, when the caller gave them, the dependency keys of reading it
+ * (kept so that neither a check after a write nor a request that uses the
+ * record works them out again).
+ */
+export interface CachedEntry<V = unknown> {
+  readonly value: V | null;
   version: number;
+  readonly dependencies?: readonly string[];
 }
 
 /**
  * Whether a value cached at `since` is still right at the version looked up
  * (no write in between touched what it depends on: see ../versioning's
- * ChangeIndex). Called only for entries older than the lookup's version.
+ * ChangeIndex); `dependencies` are those stored with it, if any. Called only
+ * for entries older than the lookup's version.
  */
-export type StillRight<V> = (key: string, value: V | null, since: number) => boolean;
+export type StillRight<V> = (
+  key: string,
+  value: V | null,
+  since: number,
+  dependencies: readonly string[] | undefined,
+) => boolean;
 
 /**
  * Registry records (tools, slots, projects, links, resources) kept in process
@@ -44,13 +53,17 @@ export type StillRight<V> = (key: string, value: V | null, since: number) => boo
  * entries go first (lru-cache).
  */
 export class RecordCache {
-  private readonly entries: LRUCache<string, Entry>;
+  private readonly entries: LRUCache<string, CachedEntry>;
 
   constructor(maxBytes = RECORD_CACHE_BYTES) {
-    this.entries = new LRUCache<string, Entry>({
+    this.entries = new LRUCache<string, CachedEntry>({
       maxSize: maxBytes,
       maxEntrySize: maxBytes / 8,
-      sizeCalculation: (entry, key) => 2 * key.length + ENTRY_OVERHEAD_BYTES + approximateBytes(entry.value),
+      sizeCalculation: (entry, key) =>
+        2 * key.length +
+        ENTRY_OVERHEAD_BYTES +
+        approximateBytes(entry.value) +
+        (entry.dependencies ? approximateBytes(entry.dependencies) : 0),
     });
   }
 
@@ -64,29 +77,43 @@ export class RecordCache {
     keys: readonly string[],
     stillRight: StillRight<V> = () => false,
   ): (V | null | undefined)[] {
-    return keys.map((key) => {
-      const cacheKey = keyOf(kind, key);
-      const entry = this.entries.get(cacheKey);
-      if (!entry || entry.version > version) return undefined;
-      const value = entry.value === MISS ? null : (entry.value as V);
-      if (entry.version < version) {
-        if (!stillRight(key, value, entry.version)) {
-          this.entries.delete(cacheKey);
-          return undefined;
-        }
-        entry.version = version;
-      }
-      return value;
-    });
+    return keys.map((key) => this.entryOf(version, kind, key, stillRight)?.value);
   }
 
-  /** Stores values read at `version`; an entry already known right at a newer version is kept. */
-  store<V>(version: number, kind: string, entries: Iterable<readonly [string, V | null]>): void {
-    for (const [key, value] of entries) {
+  /** The entry of one key right at `version` (see `lookup`), with the dependencies stored with it; else undefined. */
+  entryOf<V>(
+    version: number,
+    kind: string,
+    key: string,
+    stillRight: StillRight<V> = () => false,
+  ): Readonly<CachedEntry<V>> | undefined {
+    const cacheKey = keyOf(kind, key);
+    const entry = this.entries.get(cacheKey) as CachedEntry<V> | undefined;
+    if (!entry || entry.version > version) return undefined;
+    if (entry.version < version) {
+      if (!stillRight(key, entry.value, entry.version, entry.dependencies)) {
+        this.entries.delete(cacheKey);
+        return undefined;
+      }
+      entry.version = version;
+    }
+    return entry;
+  }
+
+  /**
+   * Stores values read at `version` (each with the dependency keys of reading
+   * it, if given); an entry already known right at a newer version is kept.
+   */
+  store<V>(
+    version: number,
+    kind: string,
+    entries: Iterable<readonly [string, V | null] | readonly [string, V | null, readonly string[]]>,
+  ): void {
+    for (const [key, value, dependencies] of entries) {
       const cacheKey = keyOf(kind, key);
       const held = this.entries.peek(cacheKey);
       if (held && held.version > version) continue;
-      this.entries.set(cacheKey, { value: value ?? MISS, version });
+      this.entries.set(cacheKey, { value, version, dependencies });
     }
   }
 
