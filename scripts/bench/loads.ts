@@ -65,6 +65,8 @@ export interface LoadSettings {
   readonly serverPid: number | null;
   /** The PID of the process under load (the server, or the http baseline), for its CPU use. */
   readonly targetPid: number;
+  /** Other client processes whose CPU counts as the client's (the fairness probe's). */
+  readonly clientPids?: readonly number[];
 }
 
 /** Tallies of the answers of one autocannon run. */
@@ -131,7 +133,7 @@ export async function runLoad<E>(load: LoadDefinition<E>, settings: LoadSettings
   const sqlBefore = settings.serverOrigin ? await sqlStatements(settings.serverOrigin) : null;
   const sampler = settings.serverPid !== null ? new RssSampler(settings.serverPid) : null;
   sampler?.start(200);
-  const pids = [settings.targetPid, process.pid];
+  const pids = [settings.targetPid, process.pid, ...(settings.clientPids ?? [])];
   const cpuBefore = cpuSnapshot(pids);
   const { result, checks, latencies } = await fire(load, settings.durationSeconds, settings.connections);
   const cpu = cpuBetween(cpuBefore, cpuSnapshot(pids), cpus().length);
@@ -157,7 +159,14 @@ export async function runLoad<E>(load: LoadDefinition<E>, settings: LoadSettings
     sqlPerRequest: statements !== null && sent > 0 ? statements / sent : null,
     rssMaxBytes: sampler ? sampler.maxBytes : null,
     cpuCores: cpu
-      ? { target: cpu.byPid.get(settings.targetPid) ?? 0, client: cpu.byPid.get(process.pid) ?? 0, others: cpu.others }
+      ? {
+          target: cpu.byPid.get(settings.targetPid) ?? 0,
+          client: [process.pid, ...(settings.clientPids ?? [])].reduce(
+            (sum, pid) => sum + (cpu.byPid.get(pid) ?? 0),
+            0,
+          ),
+          others: cpu.others,
+        }
       : null,
     checks,
     warmup,

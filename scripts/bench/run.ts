@@ -12,7 +12,7 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { cachedRegistry, removeDatabaseFiles, type CachedRegistry } from './generate';
-import { chooseExpensiveRequests, TRIVIAL_QUERY } from './fairness';
+import { chooseExpensiveRequests } from './fairness';
 import { measureImpacts, type ImpactPreview } from './impacts';
 import { startPacedClient } from './paced-client';
 import { openSubscribers } from './subscribers';
@@ -26,6 +26,7 @@ import {
   sleep,
   startHttpBaseline,
   waitForSubscribers,
+  startProbeProcess,
   startRegistryServer,
   waitUntilQuiet,
   type RegistryServer,
@@ -222,28 +223,26 @@ function uniqueDashboardLoad(
  * connections send the slowest of the most expensive requests the limits allow (chosen and timed first).
  */
 async function measureFairness(
+  root: string,
   server: RegistryServer,
   registry: PreparedRegistry,
   at: LoadSettings,
   loads: LoadResult[],
 ): Promise<FairnessReport> {
-  const trivialBody = graphqlBody(TRIVIAL_QUERY);
-  // One client, one request at a time, past the response cache; stopping waits for the request in flight, so a probe
+  // One client, one request at a time, past the response cache, in a process of its own (scripts/bench/
+  // probe-process.ts: not beside autocannon's event loop); stopping waits for the request in flight, so a probe
   // stuck behind the expensive requests for the whole run still counts.
   const probe = async (
     name: 'fairness: { __typename } idle' | 'fairness: { __typename } beside expensive',
     seconds: number,
+    client?: Awaited<ReturnType<typeof startProbeProcess>>,
   ): Promise<LoadResult> => {
+    const running = client ?? (await startProbeProcess(root, server.graphqlUrl));
     progress(`${name}: ${seconds} s, one request at a time…`);
-    const client = startPacedClient({
-      url: server.graphqlUrl,
-      headers: NO_CACHE,
-      perSecond: Infinity,
-      next: () => ({ body: trivialBody, expect: null }),
-      verify: verifyFloor,
-    });
+    running.go();
     await sleep(seconds * 1000);
-    const result = await client.stop(name);
+    const result = await running.stop(name);
+    if (!client) running.close();
     progress(
       `${name}: ${result.requestsCompleted} answers, p50 ${result.latencyMs.p50.toFixed(2)} ms, p99 ${result.latencyMs.p99.toFixed(2)} ms` +
         (hasErrors(result) ? ' — ERRORS' : ''),
@@ -273,11 +272,15 @@ async function measureFairness(
     // Ten requests that each take a good part of a second alone queue behind one another: allow them time.
     timeoutSeconds: 120,
   };
-  // The probe starts when the expensive load's warm-up ends, and measures as long as it does.
+  // The probe starts when the expensive load's warm-up ends, and measures as long as it does; its CPU is the client's.
+  const beside = await startProbeProcess(root, server.graphqlUrl);
   const [heavy, loaded] = await Promise.all([
-    measured(expensive, { ...at, connections: FAIRNESS_CONNECTIONS }),
-    sleep(at.warmupSeconds * 1000).then(() => probe('fairness: { __typename } beside expensive', at.durationSeconds)),
+    measured(expensive, { ...at, connections: FAIRNESS_CONNECTIONS, clientPids: [beside.pid] }),
+    sleep(at.warmupSeconds * 1000).then(() =>
+      probe('fairness: { __typename } beside expensive', at.durationSeconds, beside),
+    ),
   ]);
+  beside.close();
   loads.push(loaded, heavy);
   // The expensive requests still in flight when autocannon stopped must not run into the next load.
   const waited = await waitUntilQuiet(server.process.pid);
@@ -487,7 +490,7 @@ export async function runFull(root: string, options: BenchOptions): Promise<Full
       loads.push(written);
     }
 
-    fairness = await measureFairness(running, registry, at, loads);
+    fairness = await measureFairness(root, running, registry, at, loads);
 
     // Unique query texts of several shapes for a minute: every cache churns; the server's RSS is sampled throughout.
     const churnSeconds = at.durationSeconds * CHURN_DURATION_FACTOR;

@@ -6,7 +6,11 @@ import { isObjectType, type GraphQLFieldResolver, type GraphQLSchema } from 'gra
  *
  * - **One heavy request executes at a time.** A request whose estimated cost
  *   is at least `HEAVY_COST` waits in a first-in, first-out lane before it
- *   executes; light requests never wait there. Waiting costs no CPU.
+ *   executes; light requests never wait there. Waiting costs no CPU. The
+ *   lane passes to the next heavy request on a later turn of the event loop,
+ *   so requests that arrived meanwhile are read and served between two heavy
+ *   ones (a heavy request answered from kept parts makes few resolver calls,
+ *   so without that, a queue of them would run back to back in one turn).
  * - **A heavy request runs a bounded number of resolver calls per turn of the
  *   event loop.** Every field resolver of the schema (graphql's own
  *   introspection resolvers included) is wrapped. For a heavy request, a turn
@@ -97,7 +101,9 @@ export class Lane {
       if (left) return;
       left = true;
       const next = this.waiting.shift();
-      if (next) next();
+      // Handed over on a later turn of the event loop, never within this one: what arrived meanwhile (a light
+      // request) is served before the next holder starts, however little the holders yield while they run.
+      if (next) setImmediate(next);
       else this.active--;
     };
   }

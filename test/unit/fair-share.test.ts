@@ -5,6 +5,20 @@ import DataLoader from 'dataloader';
 import { CALLS_PER_TURN, Lane, LaneFullError, newFairShare, shareTime } from '../../src/graphql/fair-share';
 
 describe('fair share', () => {
+  it('hands the lane to the next holder on a later turn of the event loop, never within the same one', async () => {
+    const lane = new Lane(1);
+    const leaveA = await lane.enter();
+    let admitted = false;
+    const b = lane.enter().then((leave) => ((admitted = true), leave));
+    leaveA();
+    expect(lane.queued, 'b has the next place').to.equal(0);
+    for (let i = 0; i < 10; i++) await Promise.resolve();
+    expect(admitted, 'not within the turn that left').to.equal(false);
+    await new Promise(setImmediate);
+    (await b)();
+    expect(admitted).to.equal(true);
+  });
+
   it('lets one holder at a time through the heavy lane, first in first out', async () => {
     const lane = new Lane(1);
     const order: string[] = [];
