@@ -116,6 +116,7 @@ export async function bootstrap(
               subscribers: services.feed.size,
               execution: execution.stats,
               memory: process.memoryUsage(),
+              caches: { ...versioning.cacheUsage(), compiled: execution.cacheUsage },
             }),
           }
         : {},

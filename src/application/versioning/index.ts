@@ -118,6 +118,16 @@ export class RegistryVersioning {
     this.caches.names?.clear();
   }
 
+  /** How much the shared caches hold (entries and bytes as they count them), for the debug route and tests. */
+  cacheUsage(): Record<'records' | 'parts', { entries: number; bytes: number }> & { names: number } {
+    const usage = (cache: RecordCache | null) => ({ entries: cache?.size ?? 0, bytes: cache?.bytes ?? 0 });
+    return {
+      records: usage(this.caches.records),
+      parts: usage(this.caches.parts),
+      names: this.caches.names?.size ?? 0,
+    };
+  }
+
   /** A new read session for one request (or one unit of work). */
   session(): ReadSession {
     return new ReadSession(this.#reader, this.caches);

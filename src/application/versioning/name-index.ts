@@ -83,6 +83,13 @@ export class NameIndexes {
     }
   }
 
+  /** How many names the lists hold in all. */
+  get size(): number {
+    let names = 0;
+    for (const list of this.lists.values()) names += list.names.length;
+    return names;
+  }
+
   /** Forgets every list (for tests that count what a request reads from the database). */
   clear(): void {
     this.lists.clear();

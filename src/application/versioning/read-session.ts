@@ -672,12 +672,12 @@ export class ReadSession implements VersionProbe {
     const version = this.pinnedState?.version;
     const { changes, records } = this.caches;
     if (version === undefined || !records || changes.caughtUpTo(version) !== undefined) return undefined;
-    const entry = records.entryOf<V>(version, kind, key, (k, v, since, dependencies) =>
-      changes.unchangedSinceKnown(since, dependencies ?? dependsOn(k, v), version),
+    const entry = records.entryOf<V>(version, kind, key, (k, v, since) =>
+      changes.unchangedSinceKnown(since, dependsOn(k, v), version),
     );
     if (entry === undefined) return undefined;
     if (!answered) this.answered.set(kind, (answered = new Map<string, Answered>()));
-    answered.set(key, { value: entry.value, dependencies: entry.dependencies ?? dependsOn(key, entry.value) });
+    answered.set(key, { value: entry.value, dependencies: dependsOn(key, entry.value) });
     return entry.value;
   }
 
@@ -698,26 +698,27 @@ export class ReadSession implements VersionProbe {
       const catchingUp = records ? changes.caughtUpTo(version) : undefined;
       if (catchingUp) await catchingUp;
       const found = keys.map((key) =>
-        records?.entryOf<V>(version, kind, key, (k, v, since, dependencies) =>
-          changes.unchangedSinceKnown(since, dependencies ?? dependsOn(k, v), version),
+        records?.entryOf<V>(version, kind, key, (k, v, since) =>
+          changes.unchangedSinceKnown(since, dependsOn(k, v), version),
         ),
       );
       const missing = keys.filter((_, i) => found[i] === undefined);
       const loaded = new Map<string, Answered>();
       if (missing.length > 0) {
         const values = await this.read((reader) => load(reader, missing));
-        const read = missing.map((key, i) => [key, values[i], dependsOn(key, values[i])] as const);
-        records?.store(version, kind, read);
-        for (const [key, value, dependencies] of read) loaded.set(key, { value, dependencies });
+        records?.store(
+          version,
+          kind,
+          missing.map((key, i) => [key, values[i]] as const),
+        );
+        missing.forEach((key, i) => loaded.set(key, { value: values[i], dependencies: dependsOn(key, values[i]) }));
       }
       // Kept for the synchronous `loaded…` reads, and for each load to record its answer's dependencies (see `loader`).
       let answered = this.answered.get(kind);
       if (!answered) this.answered.set(kind, (answered = new Map<string, Answered>()));
       return keys.map((key, i) => {
         const entry = found[i];
-        const answer = entry
-          ? { value: entry.value, dependencies: entry.dependencies ?? dependsOn(key, entry.value) }
-          : loaded.get(key)!;
+        const answer = entry ? { value: entry.value, dependencies: dependsOn(key, entry.value) } : loaded.get(key)!;
         answered.set(key, answer);
         return answer.value as V | null;
       });

@@ -13,30 +13,18 @@ const ENTRY_OVERHEAD_BYTES = 128;
  */
 export const RECORD_CACHE_BYTES = 48 * 1024 * 1024;
 
-/**
- * One cached record (null: a miss), the registry version it is known to be
- * right at, and, when the caller gave them, the dependency keys of reading it
- * (kept so that neither a check after a write nor a request that uses the
- * record works them out again).
- */
+/** One cached record (null: a miss), and the registry version it is known to be right at. */
 export interface CachedEntry<V = unknown> {
   readonly value: V | null;
   version: number;
-  readonly dependencies?: readonly string[];
 }
 
 /**
  * Whether a value cached at `since` is still right at the version looked up
  * (no write in between touched what it depends on: see ../versioning's
- * ChangeIndex); `dependencies` are those stored with it, if any. Called only
- * for entries older than the lookup's version.
+ * ChangeIndex). Called only for entries older than the lookup's version.
  */
-export type StillRight<V> = (
-  key: string,
-  value: V | null,
-  since: number,
-  dependencies: readonly string[] | undefined,
-) => boolean;
+export type StillRight<V> = (key: string, value: V | null, since: number) => boolean;
 
 /**
  * Registry records (tools, slots, projects, links, resources) kept in process
@@ -59,11 +47,7 @@ export class RecordCache {
     this.entries = new LRUCache<string, CachedEntry>({
       maxSize: maxBytes,
       maxEntrySize: maxBytes / 8,
-      sizeCalculation: (entry, key) =>
-        2 * key.length +
-        ENTRY_OVERHEAD_BYTES +
-        approximateBytes(entry.value) +
-        (entry.dependencies ? approximateBytes(entry.dependencies) : 0),
+      sizeCalculation: (entry, key) => 2 * key.length + ENTRY_OVERHEAD_BYTES + approximateBytes(entry.value),
     });
   }
 
@@ -80,7 +64,7 @@ export class RecordCache {
     return keys.map((key) => this.entryOf(version, kind, key, stillRight)?.value);
   }
 
-  /** The entry of one key right at `version` (see `lookup`), with the dependencies stored with it; else undefined. */
+  /** The entry of one key right at `version` (see `lookup`), else undefined. */
   entryOf<V>(
     version: number,
     kind: string,
@@ -91,7 +75,7 @@ export class RecordCache {
     const entry = this.entries.get(cacheKey) as CachedEntry<V> | undefined;
     if (!entry || entry.version > version) return undefined;
     if (entry.version < version) {
-      if (!stillRight(key, entry.value, entry.version, entry.dependencies)) {
+      if (!stillRight(key, entry.value, entry.version)) {
         this.entries.delete(cacheKey);
         return undefined;
       }
@@ -100,20 +84,13 @@ export class RecordCache {
     return entry;
   }
 
-  /**
-   * Stores values read at `version` (each with the dependency keys of reading
-   * it, if given); an entry already known right at a newer version is kept.
-   */
-  store<V>(
-    version: number,
-    kind: string,
-    entries: Iterable<readonly [string, V | null] | readonly [string, V | null, readonly string[]]>,
-  ): void {
-    for (const [key, value, dependencies] of entries) {
+  /** Stores values read at `version`; an entry already known right at a newer version is kept. */
+  store<V>(version: number, kind: string, entries: Iterable<readonly [string, V | null]>): void {
+    for (const [key, value] of entries) {
       const cacheKey = keyOf(kind, key);
       const held = this.entries.peek(cacheKey);
       if (held && held.version > version) continue;
-      this.entries.set(cacheKey, { value, version, dependencies });
+      this.entries.set(cacheKey, { value, version });
     }
   }
 
