@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
+import { hash } from 'node:crypto';
 import { Doorkeeper } from './doorkeeper';
 import type { VersionProbe } from '../application/versioning';
 import type { Access, RequestReport } from '../graphql/context';
@@ -42,7 +43,7 @@ export interface CachedResponse {
   readonly etag?: string;
 }
 
-/** Largest request key cached; longer requests are simply not cached. */
+/** Largest request cached (its parts as JSON, before hashing); longer requests are simply not cached. */
 const MAX_KEY_LENGTH = 8 * 1024;
 
 /** What an entry costs beyond its key and body: the entry object, its other strings, the LRU's bookkeeping. */
@@ -75,15 +76,17 @@ export class ResponseCache {
 
   /**
    * The cache key of a GraphQL request (a POST's body, or a GET's parameters
-   * with `variables` parsed), or null when it cannot be cached. GET and POST
-   * keep apart: Apollo answers a GET that prefers HTML with GraphiQL.
+   * with `variables` parsed), or null when it cannot be cached: the SHA-256
+   * of the request's parts, 43 characters however long the request (the
+   * request itself took more room in the cache than a resolve's answer). GET
+   * and POST keep apart: Apollo answers a GET that prefers HTML with GraphiQL.
    */
   static keyOf(body: unknown, accept: string | undefined, method: 'GET' | 'POST' = 'POST'): string | null {
     if (!body || typeof body !== 'object' || Array.isArray(body)) return null;
     const { query, operationName, variables, extensions } = body as Record<string, unknown>;
     if (typeof query !== 'string' || extensions !== undefined) return null;
-    const key = JSON.stringify([method, accept ?? '', operationName ?? null, variables ?? null, query]);
-    return key.length <= MAX_KEY_LENGTH ? key : null;
+    const request = JSON.stringify([method, accept ?? '', operationName ?? null, variables ?? null, query]);
+    return request.length <= MAX_KEY_LENGTH ? hash('sha256', request, 'base64url') : null;
   }
 
   /** The entry for a key, or undefined; reading it makes it the most recently used. */
