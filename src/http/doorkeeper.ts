@@ -1,10 +1,12 @@
 /**
- * Which answers are worth keeping: a request's answer is kept the second
- * time the request is seen, not the first (the "doorkeeper" of TinyLFU
- * caches). A request seen once, such as each page of a crawl with its own
- * cursor or a query typed once in GraphiQL, then costs the cache nothing:
- * it neither pays for storing an answer no one asks for again nor evicts
- * the answers that are asked for again and again.
+ * Which answers are worth keeping once the response cache is nearly full:
+ * a request's answer is kept the second time the request is seen, not the
+ * first (the "doorkeeper" of TinyLFU caches). A request seen once, such as
+ * each page of a crawl with its own cursor or a query typed once in
+ * GraphiQL, then neither pays for storing an answer no one asks for again
+ * nor evicts the answers that are asked for again and again. (While the
+ * cache has room, it keeps every answer at once: nothing is evicted then,
+ * and a repeated request is a hit from its second time.)
  *
  * The requests seen are remembered in a Bloom filter of their keys: a fixed
  * array of bits (128 KB), a few bits set per key, so a key seen before is

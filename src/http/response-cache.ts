@@ -59,10 +59,13 @@ const DEPENDENCY_OVERHEAD_BYTES = 24;
  */
 export class ResponseCache {
   private readonly entries: LRUCache<string, CachedResponse>;
-  /** The requests seen before: an answer is kept the second time its request is seen (./doorkeeper.ts). */
+  /** The requests seen before: once the cache is nearly full, an answer is kept the second time its request is seen (./doorkeeper.ts). */
   private readonly doorkeeper = new Doorkeeper();
+  /** Below this many bytes in use, every answer is kept at its first sighting. */
+  private readonly roomBytes: number;
 
   constructor(maxBytes = 16 * 1024 * 1024) {
+    this.roomBytes = maxBytes * 0.75;
     this.entries = new LRUCache<string, CachedResponse>({
       maxSize: maxBytes,
       maxEntrySize: maxBytes / 8,
@@ -100,12 +103,15 @@ export class ResponseCache {
   }
 
   /**
-   * Whether an answer to this request should be kept: when the request was
-   * seen before (recently), not the first time (see ./doorkeeper.ts). Either
-   * way the request counts as seen from now on.
+   * Whether an answer to this request should be kept: always while the cache
+   * has room (under three quarters of its budget), and once it is that full
+   * only when the request was seen before (recently), so that a one-off
+   * request no longer evicts what is asked again (see ./doorkeeper.ts).
+   * Either way the request counts as seen from now on.
    */
   worthKeeping(key: string): boolean {
-    return this.doorkeeper.seen(key);
+    const seen = this.doorkeeper.seen(key);
+    return seen || this.entries.calculatedSize < this.roomBytes;
   }
 
   /** Number of entries (for tests). */
@@ -132,8 +138,9 @@ export interface HttpCaching {
  * Wraps the GraphQL route: a repeated read-only request is answered from the
  * cache while the registry still holds the version its answer was computed at;
  * anything else runs through GraphQL, and a successful query answer is kept
- * when its request was seen before (the second time it is asked, it is kept;
- * the third, it is a hit).
+ * (while the cache has room at once, so the second request is a hit; once it
+ * is nearly full, from the second time its request is seen, so a hit from
+ * the third).
  * Every answer says `x-registry-cache: hit | miss | bypass`. With no cache
  * (RESPONSE_CACHE=false) every request runs.
  *
