@@ -118,7 +118,7 @@ export class ImpactTracker {
     }
     const afterSides =
       tools.length === 0
-        ? new Map<string, ToolSide>()
+        ? null
         : await this.resolve(
             new Map(tools.map((t) => [t.id, new Set(t.projects.keys())])),
             await this.hierarchy(),
@@ -137,7 +137,8 @@ export class ImpactTracker {
     const countByEdit = new Array<number>(this.edits).fill(0);
     let total = 0;
     for (const tool of tools) {
-      const after = afterSides.get(tool.id)!;
+      // Each tool's "after" side is worked out here and dropped once diffed: 20,000 pairs' outcomes are never all held twice.
+      const after = afterSides!.sideOf(tool.id);
       const examined = new Map([...tool.projects].map(([id, p]) => [id, p.name]));
       let unlinked = new Map<string, string>();
       if (tool.everywhere && unlinkedDiffers(tool.before, after)) {
@@ -154,9 +155,11 @@ export class ImpactTracker {
         total += 1;
         found.push({ change, edit });
       }
+      // Only the first IMPACT_LIMITS.kept in order are kept: trimmed as it goes, so a large impact holds few changes.
+      if (found.length >= 4 * IMPACT_LIMITS.kept) keepFirst(found, IMPACT_LIMITS.kept);
     }
-    found.sort((a, b) => compareChanges(a.change, b.change));
-    const kept = found.slice(0, IMPACT_LIMITS.kept);
+    keepFirst(found, IMPACT_LIMITS.kept);
+    const kept = found;
     return {
       impact: {
         totalCount: total,
@@ -203,7 +206,7 @@ export class ImpactTracker {
     const sides = await this.resolve(fresh, before, { slots: true, staticResources: true });
     for (const [toolId, projectIds] of fresh) {
       const tracked = this.tools.get(toolId)!;
-      const side = sides.get(toolId)!;
+      const side = sides.sideOf(toolId);
       if (tracked.before.slots.length === 0 && tracked.before.unlinked.size === 0) {
         tracked.before.slots = [...side.slots];
         tracked.before.unlinked = new Map(side.unlinked);
@@ -268,12 +271,16 @@ export class ImpactTracker {
     }
   }
 
-  /** Each tool's side as the transaction stands: its slots, unlinked outcomes and outcomes in its projects. */
+  /**
+   * Reads what the tools' sides need as the transaction stands, and gives
+   * each tool's side on demand (its slots, unlinked outcomes and outcomes in
+   * its projects), worked out anew at each call.
+   */
   private async resolve(
     projectsOf: ReadonlyMap<string, ReadonlySet<string>>,
     hierarchy: TypeHierarchy,
     reuse: { slots: boolean; staticResources: boolean } = { slots: false, staticResources: false },
-  ): Promise<Map<string, ToolSide & { slots: SlotDefinition[] }>> {
+  ): Promise<{ sideOf(toolId: string): ToolSide & { slots: SlotDefinition[] } }> {
     const projectIds = new Set([...projectsOf.values()].flatMap((ids) => [...ids]));
     const toolIds = [...projectsOf.keys()];
     // Slots read once serve every later resolution, until the tool edit (after which `reuse.slots` is false).
@@ -305,8 +312,8 @@ export class ImpactTracker {
       list.push(link);
       linksOf.set(link.projectId, list);
     }
-    const sides = new Map<string, ToolSide & { slots: SlotDefinition[] }>();
-    for (const [toolId, toolProjects] of projectsOf) {
+    const sideOf = (toolId: string): ToolSide & { slots: SlotDefinition[] } => {
+      const toolProjects = projectsOf.get(toolId) ?? new Set<string>();
       const toolSlots = slotsOf.get(toolId) ?? [];
       const outcomes = (projectName: string, projectLinks: readonly LinkedResource[]) =>
         new Map(
@@ -320,10 +327,16 @@ export class ImpactTracker {
         );
       const inProject = new Map<string, Map<string, SlotOutcome>>();
       for (const projectId of toolProjects) inProject.set(projectId, outcomes(projectId, linksOf.get(projectId) ?? []));
-      sides.set(toolId, { slots: toolSlots, unlinked: outcomes('', []), inProject });
-    }
-    return sides;
+      return { slots: toolSlots, unlinked: outcomes('', []), inProject };
+    };
+    return { sideOf };
   }
+}
+
+/** Sorts the changes and keeps the first `count` of them, in place. */
+function keepFirst(found: { change: BindingChange; edit: number }[], count: number): void {
+  found.sort((a, b) => compareChanges(a.change, b.change));
+  if (found.length > count) found.length = count;
 }
 
 function emptySide(): Tracked['before'] {
