@@ -54,9 +54,12 @@ export class MatrixService {
         ? this.tools.listNames(request.tools, session, request.slotType)
         : this.tools.list(request.tools, session, request.slotType),
     ]);
+    // Records or not, every item has its id and name, all the cells need.
+    const toolItems: readonly NamedItem[] = tools.items;
+    const projectItems: readonly NamedItem[] = projects.items;
     const [slotLists, linkLists, hierarchy] = await Promise.all([
-      session.slotsByToolId.loadMany((tools.items as readonly NamedItem[]).map((t) => t.id)),
-      session.linksByProjectId.loadMany((projects.items as readonly NamedItem[]).map((p) => p.id)),
+      session.slotsByToolId.loadMany(toolItems.map((t) => t.id)),
+      session.linksByProjectId.loadMany(projectItems.map((p) => p.id)),
       session.hierarchy(),
     ]);
     const slots = slotLists.map((entry) => loaded(entry) ?? []);
@@ -68,8 +71,7 @@ export class MatrixService {
       if (resource) staticResources.set(resource.id, resource);
     }
     const cells: MatrixCell[] = [];
-    const toolItems: readonly NamedItem[] = tools.items;
-    for (const [p, project] of (projects.items as readonly NamedItem[]).entries()) {
+    for (const [p, project] of projectItems.entries()) {
       const wait = pause();
       if (wait) await wait;
       toolItems.forEach((tool, t) => {

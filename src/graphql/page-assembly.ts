@@ -21,6 +21,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import type { AnswerPart, ReadSession } from '../application/versioning';
+import { NAME_INDEX_FIELDS } from './selection';
 
 /**
  * Pages of a connection answered from kept parts: the JSON of each item
@@ -444,7 +445,7 @@ function isNameIndexField(selection: SelectionNode): boolean {
     selection.kind === Kind.FIELD &&
     !selection.selectionSet &&
     (selection.arguments?.length ?? 0) === 0 &&
-    ['id', 'name', '__typename'].includes(selection.name.value)
+    NAME_INDEX_FIELDS.has(selection.name.value)
   );
 }
 

@@ -41,7 +41,7 @@ export function withCount<W extends Window<unknown>>(window: W, info: GraphQLRes
 }
 
 /** The fields of an item that a page by name reads from its index alone (see NamedItem). */
-const NAME_INDEX_FIELDS = new Set(['id', 'name', '__typename']);
+export const NAME_INDEX_FIELDS: ReadonlySet<string> = new Set(['id', 'name', '__typename']);
 
 /**
  * Whether the items under the path (a connection's `edges`, `node` by

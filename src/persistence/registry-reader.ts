@@ -58,9 +58,6 @@ interface NamedTables {
 export type NamedTable = keyof NamedTables;
 const NAMED = { resource_type: RESOURCE_TYPE, resource: RESOURCE, project: PROJECT, tool: TOOL } as const;
 
-/** A thing's id and name. */
-export type IdAndName = NamedItem;
-
 /**
  * Batched reads of the registry. Every method is one SQL statement (two for a
  * page: the rows and the total), whatever the number of keys, so callers and
@@ -221,9 +218,9 @@ export class RegistryReader {
   }
 
   /** The thing whose name is `name` ignoring case, if any (names are unique ignoring case). */
-  async byNameKey(table: Exclude<NamedTable, 'resource_type'>, nameKey: string): Promise<IdAndName | undefined> {
+  async byNameKey(table: Exclude<NamedTable, 'resource_type'>, nameKey: string): Promise<NamedItem | undefined> {
     const { id, name } = NAMED[table].columns;
-    const [row] = await this.query<IdAndName>(
+    const [row] = await this.query<NamedItem>(
       `SELECT ${id}, ${name} FROM ${table} WHERE ${NAMED[table].columns.nameKey} = ?`,
       [nameKey],
     );
@@ -252,10 +249,10 @@ export class RegistryReader {
   // --- what a change can reach (binding impact) ---------------------------------
 
   /** The tools with a CONTEXTUAL slot of one of the types. */
-  async toolsWithContextualSlotsOf(typeIds: readonly string[]): Promise<IdAndName[]> {
+  async toolsWithContextualSlotsOf(typeIds: readonly string[]): Promise<NamedItem[]> {
     if (typeIds.length === 0) return [];
     const T = TOOL.columns;
-    return this.query<IdAndName>(
+    return this.query<NamedItem>(
       `SELECT t.${T.id}, t.${T.name} FROM ${TOOL.name} t WHERE t.${T.id} IN (SELECT s.${S.toolId} FROM ${RESOURCE_SLOT.name} s ` +
         `WHERE s.${S.binding} = 'CONTEXTUAL' AND ${this.sql.inList(`s.${S.resourceTypeId}`)})`,
       [this.sql.listParam(typeIds)],
@@ -263,10 +260,10 @@ export class RegistryReader {
   }
 
   /** The projects that link a resource of one of the types. */
-  async projectsLinkingTypes(typeIds: readonly string[]): Promise<IdAndName[]> {
+  async projectsLinkingTypes(typeIds: readonly string[]): Promise<NamedItem[]> {
     if (typeIds.length === 0) return [];
     const P = PROJECT.columns;
-    return this.query<IdAndName>(
+    return this.query<NamedItem>(
       `SELECT p.${P.id}, p.${P.name} FROM ${PROJECT.name} p WHERE p.${P.id} IN (SELECT l.${L.projectId} FROM ${PROJECT_RESOURCE.name} l ` +
         `JOIN ${RESOURCE.name} r ON r.${R.id} = l.${L.resourceId} WHERE ${this.sql.inList(`r.${R.typeId}`)})`,
       [this.sql.listParam(typeIds)],
@@ -274,10 +271,10 @@ export class RegistryReader {
   }
 
   /** The tools with a STATIC slot bound to one of the resources, or to a resource of one of the types. */
-  async staticBinders(resourceIds: readonly string[], typeIds: readonly string[]): Promise<IdAndName[]> {
+  async staticBinders(resourceIds: readonly string[], typeIds: readonly string[]): Promise<NamedItem[]> {
     if (resourceIds.length === 0 && typeIds.length === 0) return [];
     const T = TOOL.columns;
-    return this.query<IdAndName>(
+    return this.query<NamedItem>(
       `SELECT t.${T.id}, t.${T.name} FROM ${TOOL.name} t WHERE t.${T.id} IN (SELECT s.${S.toolId} FROM ${RESOURCE_SLOT.name} s ` +
         `JOIN ${RESOURCE.name} r ON r.${R.id} = s.${S.staticResourceId} WHERE ${this.sql.inList(`r.${R.id}`)} OR ${this.sql.inList(`r.${R.typeId}`)})`,
       [this.sql.listParam(resourceIds), this.sql.listParam(typeIds)],
@@ -300,9 +297,9 @@ export class RegistryReader {
   }
 
   /** Every project's id and name. */
-  async allProjects(): Promise<IdAndName[]> {
+  async allProjects(): Promise<NamedItem[]> {
     const P = PROJECT.columns;
-    return this.query<IdAndName>(`SELECT ${P.id}, ${P.name} FROM ${PROJECT.name}`);
+    return this.query<NamedItem>(`SELECT ${P.id}, ${P.name} FROM ${PROJECT.name}`);
   }
 
   // --- the change log ----------------------------------------------------------------

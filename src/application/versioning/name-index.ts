@@ -124,24 +124,22 @@ export class NameIndexes {
 
 /** The index of the first name after `name` (byte order, as the database orders them). */
 function firstAbove(names: readonly string[], name: string): number {
-  let lo = 0;
-  let hi = names.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (compareNames(names[mid], name) <= 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return firstWhere(names, (compared) => compared > 0, name);
 }
 
 /** The index of the first name at or after `name`. */
 function firstAtOrAbove(names: readonly string[], name: string): number {
+  return firstWhere(names, (compared) => compared >= 0, name);
+}
+
+/** Binary search: the first index whose name, compared with `name`, satisfies `from` (false before it, true after). */
+function firstWhere(names: readonly string[], from: (compared: number) => boolean, name: string): number {
   let lo = 0;
   let hi = names.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (compareNames(names[mid], name) < 0) lo = mid + 1;
-    else hi = mid;
+    if (from(compareNames(names[mid], name))) hi = mid;
+    else lo = mid + 1;
   }
   return lo;
 }

@@ -167,11 +167,6 @@ export class ReadSession implements VersionProbe {
     this.dependsOnLists.push(keys);
   }
 
-  /** Whether answer parts are kept at all (RECORD_CACHE=false keeps none). */
-  get keepsParts(): boolean {
-    return this.caches.parts !== null;
-  }
-
   /**
    * The kept parts of `kind` for `keys`, right at the pinned version (no
    * write since each was computed touched what it read), or undefined where
@@ -571,18 +566,16 @@ export class ReadSession implements VersionProbe {
     record: (session: ReadSession, key: K, value: V) => void,
     peek?: (root: ReadSession) => (key: K) => V | undefined,
   ): Loader<K, V> {
-    let view = this.views.get(name) as Loader<K, V> | undefined;
-    if (view) return view;
-    let made = this.made.get(name) as MadeLoader<K, V> | undefined;
-    if (!made) {
-      const root = this.root;
-      let loader: DataLoader<K, V, unknown> | undefined;
-      made = { loader: () => (loader ??= make(root)), record, peek: peek?.(root) };
-      this.made.set(name, made as MadeLoader);
-    }
-    view = this.recordingLoads(made);
-    this.views.set(name, view);
-    return view;
+    return this.view(name, () => {
+      let made = this.made.get(name) as MadeLoader<K, V> | undefined;
+      if (!made) {
+        const root = this.root;
+        let loader: DataLoader<K, V, unknown> | undefined;
+        made = { loader: () => (loader ??= make(root)), record, peek: peek?.(root) };
+        this.made.set(name, made as MadeLoader);
+      }
+      return this.recordingLoads(made);
+    });
   }
 
   /** A loader whose every answer depends on what `dependsOn` says, worked out for each load. */
@@ -621,8 +614,8 @@ export class ReadSession implements VersionProbe {
   }
 
   /** The view of this name, made once per session (see `loader`). */
-  private view<V>(name: string, make: () => Loader<string, V>): Loader<string, V> {
-    let view = this.views.get(name) as Loader<string, V> | undefined;
+  private view<K, V>(name: string, make: () => Loader<K, V>): Loader<K, V> {
+    let view = this.views.get(name) as Loader<K, V> | undefined;
     if (!view) {
       view = make();
       this.views.set(name, view);
