@@ -263,6 +263,35 @@ describe('RecordCache', () => {
     expect(miss).to.equal(undefined); // the oldest, evicted like any other entry
     cache.store(1, 'tool', [['gone', null]]);
     expect(cache.lookup(1, 'tool', ['gone'])).to.deep.equal([null]);
+    expect(cache.indexed, 'one indexed slot per entry, after evictions').to.equal(cache.size);
+  });
+
+  it('keeps the same key apart in two kinds, and its index in step with evictions, drops, oversize values and clear', () => {
+    const cache = new RecordCache(8 * 1024);
+    cache.store(1, 'tool', [['k', 'a tool']]);
+    cache.store(1, 'project', [['k', 'a project']]);
+    expect(cache.lookup(1, 'tool', ['k'])).to.deep.equal(['a tool']);
+    expect(cache.entryOf(1, 'project', 'k')?.value).to.equal('a project');
+    expect(cache.lookup(1, 'resource', ['k'])).to.deep.equal([undefined]);
+    // Dropped when stillRight says no: gone from its kind only.
+    expect(cache.lookup(2, 'tool', ['k'], () => false)).to.deep.equal([undefined]);
+    expect(cache.lookup(1, 'project', ['k'])).to.deep.equal(['a project']);
+    expect([cache.size, cache.indexed]).to.deep.equal([1, 1]);
+    // A value over an eighth of the budget is not kept, and the value it would have replaced goes too.
+    cache.store(1, 'project', [['k', 'x'.repeat(2048)]]);
+    cache.store(1, 'tool', [['big', 'x'.repeat(2048)]]);
+    expect(cache.lookup(1, 'project', ['k'])).to.deep.equal([undefined]);
+    expect(cache.lookup(1, 'tool', ['big'])).to.deep.equal([undefined]);
+    expect([cache.size, cache.indexed]).to.deep.equal([0, 0]);
+    expect(cache.size).to.equal(cache.indexed);
+    // Many small entries: evictions take their slots with them.
+    for (let i = 0; i < 200; i++) cache.store(1, i % 2 ? 'tool' : 'project', [[`key-${i}`, `value-${i}`]]);
+    expect(cache.bytes).to.be.at.most(8 * 1024);
+    expect(cache.size).to.be.below(200).and.equal(cache.indexed);
+    expect(cache.lookup(1, 'project', ['key-198'])).to.deep.equal(['value-198']);
+    cache.clear();
+    expect([cache.size, cache.indexed]).to.deep.equal([0, 0]);
+    expect(cache.lookup(1, 'project', ['key-198'])).to.deep.equal([undefined]);
   });
 });
 
