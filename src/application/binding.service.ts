@@ -85,7 +85,8 @@ export class BindingService {
     const paramProblems = checkParams(tool.name, slots, params);
     if (paramProblems.length > 0) throw new BadInputError(paramProblems);
 
-    const staticIds = slots.flatMap((s) => (s.staticResourceId ? [s.staticResourceId] : []));
+    const staticIds: string[] = [];
+    for (const slot of slots) if (slot.staticResourceId) staticIds.push(slot.staticResourceId);
     // Each read answers at once when the record cache holds it at the pinned version; the rest are waited for together.
     const reads = allNow([
       session.loadedHierarchy() ?? session.hierarchy(),

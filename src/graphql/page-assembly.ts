@@ -265,17 +265,20 @@ export class PageAssembly<TContext> {
     const session = this.host.sessionOf(context);
     const audience = this.host.audienceOf(context);
     const parts: Buffer[] = new Array<Buffer>(items.length);
-    const missing: { page: PageOfParts; key: string; id: string }[] = [];
+    const missing: { page: PageOfParts; group: string; id: string }[] = [];
     for (const page of this.pages) {
-      const mine = items.flatMap((item, index) => (item.page === page ? [index] : []));
+      // A loop, not flatMap: V8's flatMap takes a slow generic path (4 % of a page's time, measured).
+      const mine: number[] = [];
+      for (let index = 0; index < items.length; index++) if (items[index].page === page) mine.push(index);
       if (mine.length === 0) continue;
-      const prefix = `${audience}|${valuesOf(page.variables, variables)}|`;
-      const keys = mine.map((index) => prefix + items[index].id);
-      const kept = await session.parts(page.kind, keys);
+      // Kept by the item's own id (a string that keeps its hash) within a group for the page's kind, audience and values.
+      const group = `${page.kind}|${audience}|${valuesOf(page.variables, variables)}`;
+      const ids = mine.map((index) => items[index].id);
+      const kept = await session.parts(group, ids);
       for (let k = 0; k < mine.length; k++) {
         const found = kept[k];
         if (found) parts[mine[k]] = found.bytes;
-        else missing.push({ page, key: keys[k], id: items[mine[k]].id });
+        else missing.push({ page, group, id: ids[k] });
       }
     }
     if (missing.length > 0) return { fill: () => this.fill(missing, variables, context, session) };
@@ -287,11 +290,12 @@ export class PageAssembly<TContext> {
     const pieces: Buffer[] = [];
     let from = 0;
     for (let index = 0; index < items.length; index++) {
-      const marker = Buffer.from(`"${PageAssembly.marker}${index}"`);
-      const at = skeletonBytes.indexOf(marker, from);
-      if (at < 0) return this.declined();
+      // The markers come in item order: the next one found must be this item's, `"<MARKER><index>"`.
+      const at = skeletonBytes.indexOf(MARKER_START, from);
+      const end = at < 0 ? -1 : endOfMarker(skeletonBytes, at + MARKER_START.length, index);
+      if (end < 0) return this.declined();
       pieces.push(skeletonBytes.subarray(from, at), parts[index]);
-      from = at + marker.length;
+      from = end;
     }
     if (skeletonBytes.indexOf(MARKER_START, from) >= 0) return this.declined();
     pieces.push(skeletonBytes.subarray(from), NEWLINE);
@@ -307,7 +311,7 @@ export class PageAssembly<TContext> {
    * A part that does not come out plainly is not kept.
    */
   private async fill(
-    missing: readonly { page: PageOfParts; key: string; id: string }[],
+    missing: readonly { page: PageOfParts; group: string; id: string }[],
     variables: Record<string, unknown>,
     context: TContext,
     session: ReadSession,
@@ -315,16 +319,16 @@ export class PageAssembly<TContext> {
     const computed = await Promise.all(
       missing.map((item) => this.computePart(item.page, item.id, variables, context, session)),
     );
-    const byKind = new Map<string, [string, AnswerPart][]>();
+    const byGroup = new Map<string, [string, AnswerPart][]>();
     missing.forEach((item, i) => {
       const part = computed[i];
       if (!part) return;
-      let keep = byKind.get(item.page.kind);
-      if (!keep) byKind.set(item.page.kind, (keep = []));
-      keep.push([item.key, part]);
+      let keep = byGroup.get(item.group);
+      if (!keep) byGroup.set(item.group, (keep = []));
+      keep.push([item.id, part]);
       this.stats.partsComputed += 1;
     });
-    for (const [kind, keep] of byKind) session.keepParts(kind, keep);
+    for (const [group, keep] of byGroup) session.keepParts(group, keep);
   }
 
   /** One item's part: its selection, run in a fork of the request's session; null when it did not come out plainly. */
@@ -554,6 +558,15 @@ const MAX_PART_KINDS = 10_000;
 let nextPartKind = 1;
 
 /** The values of the named variables, as a key: an absent one differs from a null one. */
+/** Where the marker of item `index` ends (past its closing quote), its digits starting at `at`; -1 if they are not there. */
+function endOfMarker(bytes: Buffer, at: number, index: number): number {
+  const digits = String(index);
+  for (let i = 0; i < digits.length; i++) if (bytes[at + i] !== digits.charCodeAt(i)) return -1;
+  return bytes[at + digits.length] === QUOTE ? at + digits.length + 1 : -1;
+}
+
+const QUOTE = 0x22;
+
 function valuesOf(names: readonly string[], variables: Record<string, unknown>): string {
   return names.length === 0 ? '' : JSON.stringify(names.map((name) => (name in variables ? [variables[name]] : [])));
 }
