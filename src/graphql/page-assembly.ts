@@ -63,9 +63,10 @@ import { NAME_INDEX_FIELDS } from './selection';
 const PART_REF = '__partRef';
 const PART_KEY = '__part';
 
-/** The start of every placeholder (see PageAssembly.marker), and the newline Apollo ends a body with. */
+/** The placeholder of an item in the skeleton's JSON (then its number; see markerOf): random per process, so no data can spell it. Then the same with its opening quote, and the newline Apollo ends a body with. */
 const MARKER = `@part-${randomBytes(12).toString('hex')}:`;
-const MARKER_START = Buffer.from(`"${MARKER}`);
+const MARKER_TEXT = `"${MARKER}`;
+const MARKER_START = Buffer.from(MARKER_TEXT);
 const NEWLINE = Buffer.from('\n');
 
 /** Compiles a query (graphql-jit), or null when it does not compile. */
@@ -123,9 +124,6 @@ interface PageOfParts {
 
 /** A query whose pages are assembled from parts: see the module comment. */
 export class PageAssembly<TContext> {
-  /** The placeholder of an item in the skeleton's JSON (then its number): random per process, so no data can spell it. */
-  private static readonly marker = MARKER;
-
   private constructor(
     private readonly skeleton: CompiledRun,
     private readonly pages: readonly PageOfParts[],
@@ -285,19 +283,27 @@ export class PageAssembly<TContext> {
     this.stats.partsUsed += items.length;
 
     // The skeleton's JSON with a marker where each item goes, then each marker (a JSON string) replaced by its part.
-    items.forEach((item, index) => (item.edge[item.page.nodeKey] = `${PageAssembly.marker}${index}`));
-    const skeletonBytes = Buffer.from(JSON.stringify({ data }));
+    items.forEach((item, index) => (item.edge[item.page.nodeKey] = markerOf(index)));
+    const text = JSON.stringify({ data });
+    const skeletonBytes = Buffer.from(text);
+    // An ASCII skeleton (cursors, counts, ids: the usual) has a byte per character, so its markers are found in
+    // the string, by a builtin, rather than by a call into C++ for each; any other is searched as bytes.
+    const ascii = skeletonBytes.length === text.length;
+    const source = ascii ? text : skeletonBytes;
+    const find = ascii
+      ? (from: number) => text.indexOf(MARKER_TEXT, from)
+      : (from: number) => skeletonBytes.indexOf(MARKER_START, from);
     const pieces: Buffer[] = [];
     let from = 0;
     for (let index = 0; index < items.length; index++) {
       // The markers come in item order: the next one found must be this item's, `"<MARKER><index>"`.
-      const at = skeletonBytes.indexOf(MARKER_START, from);
-      const end = at < 0 ? -1 : endOfMarker(skeletonBytes, at + MARKER_START.length, index);
+      const at = find(from);
+      const end = at < 0 ? -1 : endOfMarker(source, at + MARKER_START.length, index);
       if (end < 0) return this.declined();
       pieces.push(skeletonBytes.subarray(from, at), parts[index]);
       from = end;
     }
-    if (skeletonBytes.indexOf(MARKER_START, from) >= 0) return this.declined();
+    if (find(from) >= 0) return this.declined();
     pieces.push(skeletonBytes.subarray(from), NEWLINE);
     this.stats.assembled += 1;
     return { body: Buffer.concat(pieces) };
@@ -558,14 +564,28 @@ const MAX_PART_KINDS = 10_000;
 let nextPartKind = 1;
 
 /** The values of the named variables, as a key: an absent one differs from a null one. */
-/** Where the marker of item `index` ends (past its closing quote), its digits starting at `at`; -1 if they are not there. */
-function endOfMarker(bytes: Buffer, at: number, index: number): number {
+/**
+ * Where the marker of item `index` ends (past its closing quote), its digits
+ * starting at `at` in the skeleton's text or bytes; -1 if they are not there.
+ */
+function endOfMarker(source: string | Buffer, at: number, index: number): number {
   const digits = String(index);
-  for (let i = 0; i < digits.length; i++) if (bytes[at + i] !== digits.charCodeAt(i)) return -1;
-  return bytes[at + digits.length] === QUOTE ? at + digits.length + 1 : -1;
+  const codeAt = typeof source === 'string' ? (i: number) => source.charCodeAt(i) : (i: number) => source[i];
+  for (let i = 0; i < digits.length; i++) if (codeAt(at + i) !== digits.charCodeAt(i)) return -1;
+  return codeAt(at + digits.length) === QUOTE ? at + digits.length + 1 : -1;
 }
 
 const QUOTE = 0x22;
+
+/** The markers of the first items, made once (as flat strings, which JSON.stringify copies without joining them first). */
+const MARKERS: string[] = [];
+const MARKERS_KEPT = 1000;
+
+function markerOf(index: number): string {
+  if (index >= MARKERS_KEPT) return `${MARKER}${index}`;
+  while (MARKERS.length <= index) MARKERS.push(Buffer.from(`${MARKER}${MARKERS.length}`).toString('latin1'));
+  return MARKERS[index];
+}
 
 function valuesOf(names: readonly string[], variables: Record<string, unknown>): string {
   return names.length === 0 ? '' : JSON.stringify(names.map((name) => (name in variables ? [variables[name]] : [])));

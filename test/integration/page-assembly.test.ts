@@ -146,6 +146,28 @@ describeEachBackend('pages assembled from kept parts', (backend) => {
     expect(second.body.errors[0].extensions.code).to.equal('NOT_FOUND');
     expect(second.text).to.equal(first.text);
   });
+
+  it('assembles a page beside text that is not ASCII (searched as bytes), the same as the page run whole', async () => {
+    await server.data(`mutation($i: RegisterToolInput!) { registerTool(input: $i) { tool { id } } }`, {
+      i: { name: 'pa/noted', description: 'naïve — ✓ 日本語 😀', resourceSlots: [] },
+    });
+    const query = `query Noted($first: Int) { noted: tool(ref: "pa/noted") { description }
+      ${PAGE.slice(PAGE.indexOf('tools(first'))}`.replace(
+      'tools(first: $first, after: $after)',
+      'tools(first: $first)',
+    );
+    const whole = await page({ first: 4 }, query); // through Apollo, which compiles it
+    await page({ first: 4 }, query); // the first direct run computes what parts are missing
+    const { stats } = server.app.execution;
+    const [direct, diverged] = [stats.direct, stats.diverged];
+    const assembled = await page({ first: 4 }, query);
+    // Answered directly with the assembled body (a body that did not parse would have gone to Apollo instead).
+    expect([stats.direct - direct, stats.diverged - diverged]).to.deep.equal([1, 0]);
+    expect(assembled).to.deep.include({ assembled: 1, used: 4, computed: 0 });
+    expect(assembled.text).to.equal(whole.text);
+    expect(assembled.body.data.noted.description).to.equal('naïve — ✓ 日本語 😀');
+    expect(assembled.body.data.tools.edges).to.have.length(4);
+  });
 });
 
 describeEachBackend('pages assembled from kept parts: who asks', (backend) => {
