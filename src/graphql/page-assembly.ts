@@ -563,19 +563,16 @@ const PART_KINDS = new Map<string, string>();
 const MAX_PART_KINDS = 10_000;
 let nextPartKind = 1;
 
-/** The values of the named variables, as a key: an absent one differs from a null one. */
 /**
  * Where the marker of item `index` ends (past its closing quote), its digits
  * starting at `at` in the skeleton's text or bytes; -1 if they are not there.
  */
 function endOfMarker(source: string | Buffer, at: number, index: number): number {
-  const digits = String(index);
-  const codeAt = typeof source === 'string' ? (i: number) => source.charCodeAt(i) : (i: number) => source[i];
-  for (let i = 0; i < digits.length; i++) if (codeAt(at + i) !== digits.charCodeAt(i)) return -1;
-  return codeAt(at + digits.length) === QUOTE ? at + digits.length + 1 : -1;
+  const rest = `${index}"`;
+  const found =
+    typeof source === 'string' ? source.startsWith(rest, at) : source.toString('latin1', at, at + rest.length) === rest;
+  return found ? at + rest.length : -1;
 }
-
-const QUOTE = 0x22;
 
 /** The markers of the first items, made once (as flat strings, which JSON.stringify copies without joining them first). */
 const MARKERS: string[] = [];
@@ -587,6 +584,7 @@ function markerOf(index: number): string {
   return MARKERS[index];
 }
 
+/** The values of the named variables, as a key: an absent one differs from a null one. */
 function valuesOf(names: readonly string[], variables: Record<string, unknown>): string {
   return names.length === 0 ? '' : JSON.stringify(names.map((name) => (name in variables ? [variables[name]] : [])));
 }

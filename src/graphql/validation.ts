@@ -9,17 +9,15 @@ import { BadInputError, type FieldProblem } from '../core/errors';
  * (nullability is GraphQL's job).
  */
 export function Satisfies(check: (value: never) => string | null): PropertyDecorator {
+  const passes = (value: unknown) => value == null || check(value as never) === null;
   return (target, propertyName) => {
-    addRule(target.constructor, {
-      property: propertyName,
-      passes: (value) => value == null || check(value as never) === null,
-    });
+    addRule(target.constructor, { property: propertyName, passes });
     registerDecorator({
       name: `satisfies:${check.name}`,
       target: target.constructor,
       propertyName: String(propertyName),
       validator: {
-        validate: (value: unknown) => value == null || check(value as never) === null,
+        validate: passes,
         defaultMessage: (args) => `${args?.property} ${args ? check(args.value as never) : 'is invalid'}`,
       },
     });
@@ -36,17 +34,15 @@ export function EachSatisfies(check: (value: never) => string | null): PropertyD
     }
     return null;
   };
+  const passes = (value: unknown) => value == null || firstProblem(value) === null;
   return (target, propertyName) => {
-    addRule(target.constructor, {
-      property: propertyName,
-      passes: (value) => value == null || firstProblem(value) === null,
-    });
+    addRule(target.constructor, { property: propertyName, passes });
     registerDecorator({
       name: `eachSatisfies:${check.name}`,
       target: target.constructor,
       propertyName: String(propertyName),
       validator: {
-        validate: (value: unknown) => value == null || firstProblem(value) === null,
+        validate: passes,
         defaultMessage: (args) => {
           const found = firstProblem(args?.value);
           return found ? `${args?.property}[${found[0]}] ${found[1]}` : `${args?.property} is invalid`;
@@ -81,7 +77,7 @@ export async function validateArgument(
   if (problems.length > 0) throw new BadInputError(problems);
 }
 
-/** One rule of Satisfies or EachSatisfies, as it judges a value (the same test class-validator runs). */
+/** One rule of Satisfies or EachSatisfies: the very test class-validator runs for it. */
 interface Rule {
   readonly property: string | symbol;
   readonly passes: (value: unknown) => boolean;

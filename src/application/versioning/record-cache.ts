@@ -106,25 +106,17 @@ export class RecordCache {
 
   /** Stores values read at `version`; an entry already known right at a newer version is kept. */
   store<V>(version: number, kind: string, entries: Iterable<readonly [string, V | null]>): void {
-    let ofKind = this.slots.get(kind);
     for (const [key, value] of entries) {
-      if (!ofKind) {
-        ofKind = new Map();
-        this.slots.set(kind, ofKind);
-      }
-      let slot = ofKind.get(key);
-      if (slot === undefined) {
-        slot = { kind, key };
-        ofKind.set(key, slot);
-      } else {
+      let slot = this.slots.get(kind)?.get(key);
+      if (slot) {
         const held = this.entries.peek(slot);
         if (held && held.version > version) continue;
+      } else {
+        slot = this.newSlot(kind, key);
       }
       this.entries.set(slot, { value, version });
-      // An entry over the size limit is not kept, and disposes of nothing: its new slot goes.
+      // A value over maxEntrySize is not kept (and the one it replaced goes, as a 'set' that disposes of nothing).
       if (!this.entries.has(slot)) this.forget(slot);
-      // An eviction may have emptied and dropped this kind's map.
-      ofKind = this.slots.get(kind);
     }
   }
 
@@ -148,6 +140,14 @@ export class RecordCache {
     let count = 0;
     for (const ofKind of this.slots.values()) count += ofKind.size;
     return count;
+  }
+
+  private newSlot(kind: string, key: string): Slot {
+    let ofKind = this.slots.get(kind);
+    if (!ofKind) this.slots.set(kind, (ofKind = new Map<string, Slot>()));
+    const slot = { kind, key };
+    ofKind.set(key, slot);
+    return slot;
   }
 
   private forget(slot: Slot): void {
