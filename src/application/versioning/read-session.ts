@@ -62,12 +62,60 @@ export interface Loader<K, V> extends Pick<DataLoader<K, V>, 'load' | 'loadMany'
   peek(key: K): V | undefined;
 }
 
-/** A loader (its DataLoader made on its first load), how a load records what it depends on, and how to peek. */
-interface MadeLoader<K = never, V = unknown> {
-  loader(): DataLoader<K, V, unknown>;
+/** How the loaders of one kind work, the same for every session: made once per kind (see `ReadSession.kinds`). */
+interface LoaderKind<K, V> {
+  /** The loader's name: one loader of each name per request. */
+  readonly name: string;
+  /** Its DataLoader, made by the request's root session on the request's first load of the kind. */
+  readonly make: (root: ReadSession) => DataLoader<K, V, unknown>;
   /** Records in `session` what the answer for `key` depends on. */
   readonly record: (session: ReadSession, key: K, value: V) => void;
-  readonly peek?: (key: K) => V | undefined;
+  /** The answer for `key` when it is known without reading (see Loader.peek), else undefined. */
+  readonly peek?: (root: ReadSession, key: K) => V | undefined;
+}
+
+/** One request's loader of a kind, shared by the request's sessions: its DataLoader made on the first load. */
+class RequestLoader<K, V> {
+  private dataLoader: DataLoader<K, V, unknown> | undefined;
+
+  constructor(
+    readonly kind: LoaderKind<K, V>,
+    readonly root: ReadSession,
+  ) {}
+
+  get loader(): DataLoader<K, V, unknown> {
+    return (this.dataLoader ??= this.kind.make(this.root));
+  }
+}
+
+/** A session's view of a request's loader: the same batches, and after each load its answer's dependencies recorded in the session. */
+class SessionLoader<K, V> implements Loader<K, V> {
+  constructor(
+    private readonly session: ReadSession,
+    private readonly shared: RequestLoader<K, V>,
+  ) {}
+
+  async load(key: K): Promise<V> {
+    const value = await this.shared.loader.load(key);
+    this.shared.kind.record(this.session, key, value);
+    return value;
+  }
+
+  async loadMany(keys: ArrayLike<K>): Promise<(V | Error)[]> {
+    const values = await this.shared.loader.loadMany(keys);
+    for (let i = 0; i < keys.length; i++) {
+      const value = values[i];
+      if (!(value instanceof Error)) this.shared.kind.record(this.session, keys[i], value);
+    }
+    return values;
+  }
+
+  peek(key: K): V | undefined {
+    const { kind, root } = this.shared;
+    const value = kind.peek?.(root, key);
+    if (value !== undefined) kind.record(this.session, key, value);
+    return value;
+  }
 }
 
 /** An answer of a cached batch, and the dependency keys of reading it. */
@@ -114,7 +162,7 @@ export class ReadSession implements VersionProbe {
   private hierarchyPromise: Promise<TypeHierarchy> | null = null;
   private hierarchyLoaded: TypeHierarchy | undefined;
   /** The loaders, made on first use by the root session of the request and shared with its forks. */
-  private made = new Map<string, MadeLoader>();
+  private made = new Map<string, RequestLoader<never, unknown>>();
   /**
    * What the cached batches answered, by kind and key, with the dependency
    * keys of each answer (shared with forks): for the synchronous `loaded…`
@@ -379,73 +427,198 @@ export class ReadSession implements VersionProbe {
     return this.read((reader) => reader.renamedFrom(kind, name), DEPENDS.changes);
   }
 
+  // Each getter hands over a kind made once (`kinds`), so that asking for a loader the session has already
+  // made allocates nothing: a resolve asks for one a dozen times.
+
   get resourceById(): Loader<string, ResourceRecord | null> {
-    return this.cachedLoader(
-      'resource',
-      async (r, ids) => byKey(ids, await r.resourcesByIds(ids), (x) => x.id),
-      byIdDependency('resource'),
-    );
+    return this.loaderOf(ReadSession.kinds.resource);
   }
 
   get resourceByRef(): Loader<string, ResourceRecord | null> {
-    return this.view('resourceByRef', () =>
-      this.byIdOrName(
-        this.resourceById,
-        this.cachedLoader(
-          'resource-ref',
-          async (r, refs) => byRef(refs, await r.resourcesByRefs(refs)),
-          byRefDependency('resource'),
-        ),
-      ),
-    );
+    return this.refLoader('resourceByRef', ReadSession.kinds.resource, ReadSession.kinds.resourceRef);
   }
 
   get toolById(): Loader<string, ToolRecord | null> {
-    return this.cachedLoader(
-      'tool',
-      async (r, ids) => byKey(ids, await r.toolsByIds(ids), (x) => x.id),
-      byIdDependency('tool'),
-    );
+    return this.loaderOf(ReadSession.kinds.tool);
   }
 
   get toolByRef(): Loader<string, ToolRecord | null> {
-    return this.view('toolByRef', () =>
-      this.byIdOrName(
-        this.toolById,
-        this.cachedLoader(
-          'tool-ref',
-          async (r, refs) => byRef(refs, await r.toolsByRefs(refs)),
-          byRefDependency('tool'),
-        ),
-      ),
-    );
+    return this.refLoader('toolByRef', ReadSession.kinds.tool, ReadSession.kinds.toolRef);
   }
 
   get projectById(): Loader<string, ProjectRecord | null> {
-    return this.cachedLoader(
-      'project',
-      async (r, ids) => byKey(ids, await r.projectsByIds(ids), (x) => x.id),
-      byIdDependency('project'),
-    );
+    return this.loaderOf(ReadSession.kinds.project);
   }
 
   get projectByRef(): Loader<string, ProjectRecord | null> {
-    return this.view('projectByRef', () =>
-      this.byIdOrName(
-        this.projectById,
-        this.cachedLoader(
-          'project-ref',
-          async (r, refs) => byRef(refs, await r.projectsByRefs(refs)),
-          byRefDependency('project'),
-        ),
-      ),
-    );
+    return this.refLoader('projectByRef', ReadSession.kinds.project, ReadSession.kinds.projectRef);
+  }
+
+  /** Each tool's slots, in declaration order. */
+  get slotsByToolId(): Loader<string, SlotRecord[]> {
+    return this.loaderOf(ReadSession.kinds.slots);
+  }
+
+  /** Each project's links with their resources, ordered by resource name. */
+  get linksByProjectId(): Loader<string, LinkRecord[]> {
+    return this.loaderOf(ReadSession.kinds.links);
+  }
+
+  /** Change-log entries by id (entries never change, but the pinned version decides which exist). */
+  get changeById(): Loader<string, ChangeRecord | null> {
+    return this.loaderOf(ReadSession.kinds.changes);
+  }
+
+  /** The tool slots that bind a resource statically. */
+  get staticSlotsByResourceId(): Loader<string, { toolId: string; slot: string }[]> {
+    return this.loaderOf(ReadSession.kinds.staticSlots);
+  }
+
+  /** The projects that link a resource, with the alias. */
+  get linksByResourceId(): Loader<string, { projectId: string; alias: string | null }[]> {
+    return this.loaderOf(ReadSession.kinds.resourceLinks);
+  }
+
+  /** A page of the resources that fill a slot of a type (the type and its sub-types). */
+  get compatibleResources(): Loader<CompatibleResourcesKey, Page<ResourceRecord>> {
+    return this.loaderOf(ReadSession.kinds.compatible);
   }
 
   /**
-   * A lookup by ref: an id through the by-id loader (the same record, read
-   * and cached once, with the same dependency), a name through `byName`.
+   * A kind of record read through the record cache (see cachedBatch): its
+   * batches answer from the cache what is right at the pinned version, and
+   * each load records the dependency keys its batch kept with the answer.
    */
+  private static throughCache<V>(kind: CachedKind<V>): LoaderKind<string, V> {
+    const { name, load, dependsOn, empty } = kind;
+    return {
+      name,
+      make: (root) =>
+        new DataLoader<string, V>(async (keys) =>
+          (await root.cachedBatch(name, load, dependsOn)(keys)).map((value) => value ?? (empty as V)),
+        ),
+      // The batch (or the peek) kept each answer with its dependency keys: a load records that list as it is.
+      record: (session, key, value) => {
+        const answered = session.root.answered.get(name)?.get(key);
+        if (answered) session.depend(answered.dependencies);
+        else for (const dependency of dependsOn(key, value)) session.depends.add(dependency);
+      },
+      peek: (root, key) => {
+        const value = root.cachedNow(name, key, dependsOn);
+        return value === undefined ? undefined : ((value ?? empty) as V);
+      },
+    };
+  }
+
+  /** A kind of loader that does not go through the record cache, whose every answer depends on what `dependsOn` says. */
+  private static plain<K, V>(
+    name: string,
+    make: (root: ReadSession) => DataLoader<K, V, unknown>,
+    dependsOn: (key: K) => DependencyKey[],
+  ): LoaderKind<K, V> {
+    return {
+      name,
+      make,
+      record: (session, key) => {
+        for (const dependency of dependsOn(key)) session.depends.add(dependency);
+      },
+    };
+  }
+
+  /** Every kind of loader, made once for all sessions (static, so that they may read through `read`). */
+  private static readonly kinds = {
+    resource: ReadSession.throughCache<ResourceRecord | null>({
+      name: 'resource',
+      load: async (r, ids) => byKey(ids, await r.resourcesByIds(ids), (x) => x.id),
+      dependsOn: byIdDependency('resource'),
+      empty: null,
+    }),
+    resourceRef: ReadSession.throughCache<ResourceRecord | null>({
+      name: 'resource-ref',
+      load: async (r, refs) => byRef(refs, await r.resourcesByRefs(refs)),
+      dependsOn: byRefDependency('resource'),
+      empty: null,
+    }),
+    tool: ReadSession.throughCache<ToolRecord | null>({
+      name: 'tool',
+      load: async (r, ids) => byKey(ids, await r.toolsByIds(ids), (x) => x.id),
+      dependsOn: byIdDependency('tool'),
+      empty: null,
+    }),
+    toolRef: ReadSession.throughCache<ToolRecord | null>({
+      name: 'tool-ref',
+      load: async (r, refs) => byRef(refs, await r.toolsByRefs(refs)),
+      dependsOn: byRefDependency('tool'),
+      empty: null,
+    }),
+    project: ReadSession.throughCache<ProjectRecord | null>({
+      name: 'project',
+      load: async (r, ids) => byKey(ids, await r.projectsByIds(ids), (x) => x.id),
+      dependsOn: byIdDependency('project'),
+      empty: null,
+    }),
+    projectRef: ReadSession.throughCache<ProjectRecord | null>({
+      name: 'project-ref',
+      load: async (r, refs) => byRef(refs, await r.projectsByRefs(refs)),
+      dependsOn: byRefDependency('project'),
+      empty: null,
+    }),
+    slots: ReadSession.throughCache<SlotRecord[]>({
+      name: 'slots',
+      load: async (r, ids) => groupBy(ids, await r.slotsByToolIds(ids), (x) => x.toolId),
+      dependsOn: (id) => [DEPENDS.thing('tool', id)],
+      empty: [],
+    }),
+    links: ReadSession.throughCache<LinkRecord[]>({
+      name: 'links',
+      load: async (r, ids) => groupBy(ids, await r.linksByProjectIds(ids), (x) => x.projectId),
+      // A link carries its resource's record, so the answer depends on each linked resource too.
+      dependsOn: (id, links) => [
+        DEPENDS.thing('project', id),
+        ...(links ?? []).map((l) => DEPENDS.thing('resource', l.resource.id)),
+      ],
+      empty: [],
+    }),
+    changes: ReadSession.plain<string, ChangeRecord | null>(
+      'changeById',
+      (root) => new DataLoader((ids) => root.read(async (r) => byKey(ids, await r.changesByIds(ids), (x) => x.id))),
+      () => [DEPENDS.changes],
+    ),
+    staticSlots: ReadSession.plain<string, { toolId: string; slot: string }[]>(
+      'staticSlotsByResourceId',
+      (root) =>
+        new DataLoader((ids: readonly string[]) =>
+          root.read(async (r) => groupBy(ids, await r.staticSlotsByResourceIds(ids), (x) => x.resourceId)),
+        ),
+      () => [DEPENDS.staticBindings],
+    ),
+    resourceLinks: ReadSession.plain<string, { projectId: string; alias: string | null }[]>(
+      'linksByResourceId',
+      (root) =>
+        new DataLoader((ids: readonly string[]) =>
+          root.read(async (r) => groupBy(ids, await r.linksByResourceIds(ids), (x) => x.resourceId)),
+        ),
+      (id) => [DEPENDS.linksOf(id)],
+    ),
+    compatible: ReadSession.plain<CompatibleResourcesKey, Page<ResourceRecord>>(
+      'compatibleResources',
+      (root) => new DataLoader((keys) => root.compatiblePages(keys), { cacheKeyFn: compatibleKey }),
+      () => [DEPENDS.types, DEPENDS.list('resource')],
+    ),
+  };
+
+  /**
+   * A lookup by ref: an id through the by-id loader (the same record, read
+   * and cached once, with the same dependency), a name through the by-name one.
+   */
+  private refLoader<V>(name: string, byId: LoaderKind<string, V>, byName: LoaderKind<string, V>): Loader<string, V> {
+    const made = this.views.get(name) as Loader<string, V> | undefined;
+    if (made) return made;
+    const view = this.byIdOrName(this.loaderOf(byId), this.loaderOf(byName));
+    this.views.set(name, view);
+    return view;
+  }
+
   private byIdOrName<V>(byId: Loader<string, V>, byName: Loader<string, V>): Loader<string, V> {
     return {
       load: (ref) => (isIdRef(ref) ? byId : byName).load(ref),
@@ -464,72 +637,6 @@ export class ReadSession implements VersionProbe {
         return refs.map((ref) => (isIdRef(ref) ? byIds[i++] : byNames[n++]));
       },
     };
-  }
-
-  /** Change-log entries by id (entries never change, but the pinned version decides which exist). */
-  get changeById(): Loader<string, ChangeRecord | null> {
-    return this.plainLoader(
-      'changeById',
-      (root) => new DataLoader((ids) => root.read(async (r) => byKey(ids, await r.changesByIds(ids), (x) => x.id))),
-      () => [DEPENDS.changes],
-    );
-  }
-
-  /** Each tool's slots, in declaration order. */
-  get slotsByToolId(): Loader<string, SlotRecord[]> {
-    return this.cachedLoader(
-      'slots',
-      async (r, ids) => groupBy(ids, await r.slotsByToolIds(ids), (x) => x.toolId),
-      (id) => [DEPENDS.thing('tool', id)],
-      [],
-    );
-  }
-
-  /** Each project's links with their resources, ordered by resource name. */
-  get linksByProjectId(): Loader<string, LinkRecord[]> {
-    return this.cachedLoader(
-      'links',
-      async (r, ids) => groupBy(ids, await r.linksByProjectIds(ids), (x) => x.projectId),
-      // A link carries its resource's record, so the answer depends on each linked resource too.
-      (id, links) => [
-        DEPENDS.thing('project', id),
-        ...(links ?? []).map((l) => DEPENDS.thing('resource', l.resource.id)),
-      ],
-      [],
-    );
-  }
-
-  /** The tool slots that bind a resource statically. */
-  get staticSlotsByResourceId(): Loader<string, { toolId: string; slot: string }[]> {
-    return this.plainLoader(
-      'staticSlotsByResourceId',
-      (root) =>
-        new DataLoader((ids: readonly string[]) =>
-          root.read(async (r) => groupBy(ids, await r.staticSlotsByResourceIds(ids), (x) => x.resourceId)),
-        ),
-      () => [DEPENDS.staticBindings],
-    );
-  }
-
-  /** The projects that link a resource, with the alias. */
-  get linksByResourceId(): Loader<string, { projectId: string; alias: string | null }[]> {
-    return this.plainLoader(
-      'linksByResourceId',
-      (root) =>
-        new DataLoader((ids: readonly string[]) =>
-          root.read(async (r) => groupBy(ids, await r.linksByResourceIds(ids), (x) => x.resourceId)),
-        ),
-      (id) => [DEPENDS.linksOf(id)],
-    );
-  }
-
-  /** A page of the resources that fill a slot of a type (the type and its sub-types). */
-  get compatibleResources(): Loader<CompatibleResourcesKey, Page<ResourceRecord>> {
-    return this.plainLoader(
-      'compatibleResources',
-      (root) => new DataLoader((keys) => root.compatiblePages(keys), { cacheKeyFn: compatibleKey }),
-      () => [DEPENDS.types, DEPENDS.list('resource')],
-    );
   }
 
   // --- the one way to the reader ---------------------------------------------
@@ -554,99 +661,24 @@ export class ReadSession implements VersionProbe {
   }
 
   /**
-   * The loader of this name, made on first use by the request's root session
-   * (its batches read through the root, so a fork's loads are batched with
-   * the rest of the request's). Each load records what its answer depends on
-   * (`dependsOn`) in the session that asked, the root or a fork: so a fork's
-   * dependencies are its own, even for keys another part loaded first.
+   * The session's loader of a kind, made on first use: its DataLoader is the
+   * request's, made by the root session (its batches read through the root,
+   * so a fork's loads are batched with the rest of the request's). Each load
+   * records what its answer depends on in the session that asked, the root
+   * or a fork: so a fork's dependencies are its own, even for keys another
+   * part loaded first.
    */
-  private loader<K, V>(
-    name: string,
-    make: (root: ReadSession) => DataLoader<K, V, unknown>,
-    record: (session: ReadSession, key: K, value: V) => void,
-    peek?: (root: ReadSession) => (key: K) => V | undefined,
-  ): Loader<K, V> {
-    return this.view(name, () => {
-      let made = this.made.get(name) as MadeLoader<K, V> | undefined;
-      if (!made) {
-        const root = this.root;
-        let loader: DataLoader<K, V, unknown> | undefined;
-        made = { loader: () => (loader ??= make(root)), record, peek: peek?.(root) };
-        this.made.set(name, made as MadeLoader);
-      }
-      return this.recordingLoads(made);
-    });
-  }
-
-  /** A loader whose every answer depends on what `dependsOn` says, worked out for each load. */
-  private plainLoader<K, V>(
-    name: string,
-    make: (root: ReadSession) => DataLoader<K, V, unknown>,
-    dependsOn: (key: K) => DependencyKey[],
-  ): Loader<K, V> {
-    return this.loader(name, make, (session, key) => {
-      for (const dependency of dependsOn(key)) session.depends.add(dependency);
-    });
-  }
-
-  /** A session's view of a shared loader: the same batches, and after each load its answer's dependencies recorded here. */
-  private recordingLoads<K, V>(made: MadeLoader<K, V>): Loader<K, V> {
-    return {
-      load: async (key) => {
-        const value = await made.loader().load(key);
-        made.record(this, key, value);
-        return value;
-      },
-      loadMany: async (keys) => {
-        const values = await made.loader().loadMany(keys);
-        for (let i = 0; i < keys.length; i++) {
-          const value = values[i];
-          if (!(value instanceof Error)) made.record(this, keys[i], value);
-        }
-        return values;
-      },
-      peek: (key) => {
-        const value = made.peek?.(key);
-        if (value !== undefined) made.record(this, key, value);
-        return value;
-      },
-    };
-  }
-
-  /** The view of this name, made once per session (see `loader`). */
-  private view<K, V>(name: string, make: () => Loader<K, V>): Loader<K, V> {
-    let view = this.views.get(name) as Loader<K, V> | undefined;
-    if (!view) {
-      view = make();
-      this.views.set(name, view);
+  private loaderOf<K, V>(kind: LoaderKind<K, V>): Loader<K, V> {
+    const view = this.views.get(kind.name) as Loader<K, V> | undefined;
+    if (view) return view;
+    let shared = this.made.get(kind.name) as RequestLoader<K, V> | undefined;
+    if (!shared) {
+      shared = new RequestLoader(kind, this.root);
+      this.made.set(kind.name, shared as unknown as RequestLoader<never, unknown>);
     }
-    return view;
-  }
-
-  /** A loader through the record cache (see cachedBatch); `empty`: what a key with nothing found answers (lists). */
-  private cachedLoader<V>(
-    kind: string,
-    load: (reader: RegistryReader, keys: readonly string[]) => Promise<(V | null)[]>,
-    dependsOn: (key: string, value: V | null) => DependencyKey[],
-    empty: V | null = null,
-  ): Loader<string, V> {
-    return this.loader<string, V>(
-      kind,
-      (root) =>
-        new DataLoader<string, V>(async (keys) =>
-          (await root.cachedBatch(kind, load, dependsOn)(keys)).map((value) => value ?? (empty as V)),
-        ),
-      // The batch (or the peek) kept each answer with its dependency keys: a load records that list as it is.
-      (session, key, value) => {
-        const answered = session.root.answered.get(kind)?.get(key);
-        if (answered) session.depend(answered.dependencies);
-        else for (const dependency of dependsOn(key, value)) session.depends.add(dependency);
-      },
-      (root) => (key) => {
-        const value = root.cachedNow(kind, key, dependsOn);
-        return value === undefined ? undefined : ((value ?? empty) as V);
-      },
-    );
+    const made = new SessionLoader(this, shared);
+    this.views.set(kind.name, made);
+    return made;
   }
 
   /**
@@ -798,6 +830,18 @@ function byRefDependency(kind: Named): (ref: string, found: { id: string } | nul
     isIdRef(ref) ? DEPENDS.thing(kind, ref) : DEPENDS.name(kind, ref),
     ...(found ? [DEPENDS.thing(kind, found.id)] : []),
   ];
+}
+
+/** A kind of record read through the record cache (see `ReadSession.throughCache`). */
+interface CachedKind<V> {
+  /** Its kind in the record cache, and its loader's name. */
+  readonly name: string;
+  /** Reads the records of `keys`, in key order (null: none). */
+  readonly load: (reader: RegistryReader, keys: readonly string[]) => Promise<(V | null)[]>;
+  /** What an answer for `key` depends on. */
+  readonly dependsOn: (key: string, value: V | null) => DependencyKey[];
+  /** What a key with nothing found answers (null, or for lists an empty one). */
+  readonly empty: V | null;
 }
 
 /** Results in key order, null for a miss (DataLoader's contract). */
