@@ -1,6 +1,6 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { GraphQLError } from 'graphql';
-import type { AuthChecker } from 'type-graphql';
+import type { AuthCheckerFn } from 'type-graphql';
 import { DomainError } from '../core/errors';
 import type { RequestContext } from './context';
 
@@ -24,7 +24,7 @@ export class ForbiddenError extends DomainError {
  * It runs before argument validation, so a refused caller learns nothing
  * about its input.
  */
-export const authChecker: AuthChecker<RequestContext> = ({ context }, roles) => {
+export const authChecker: AuthCheckerFn<RequestContext> = ({ context }, roles) => {
   const { access } = context;
   if (roles.includes(WRITE) && !access.canWrite) {
     if (access.presented === 'read')

@@ -13,7 +13,7 @@ import { authChecker } from './authorization';
 import { nodeTypeName } from './types/node.type';
 import { validateArgument } from './validation';
 import { shareTime } from './fair-share';
-import { callFieldResolversDirectly } from './direct-resolvers';
+import { callFieldResolversDirectly, callRootQueriesDirectly } from './direct-resolvers';
 
 /** Every resolver class of the API. */
 export const RESOLVERS = [
@@ -39,6 +39,8 @@ export async function buildRegistrySchema(): Promise<GraphQLSchema> {
   const schema = await buildTypeGraphqlSchema();
   // Field resolvers that need nothing of type-graphql's per-call wrapper are called directly (./direct-resolvers.ts).
   callFieldResolversDirectly(schema, RESOLVERS);
+  // So are root queries whose arguments come as plain values (their authorization still checked on each call).
+  callRootQueriesDirectly(schema, RESOLVERS, authChecker);
   // Then every resolver shares the thread fairly with other requests (./fair-share.ts).
   return shareTime(schema);
 }

@@ -1,6 +1,9 @@
 import { expect } from 'chai';
 import { isObjectType, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
-import { callFieldResolversDirectly } from '../../src/graphql/direct-resolvers';
+import { BadInputError } from '../../src/core/errors';
+import { authChecker, UnauthenticatedError } from '../../src/graphql/authorization';
+import { callFieldResolversDirectly, callRootQueriesDirectly } from '../../src/graphql/direct-resolvers';
+import { BindingParamInput } from '../../src/graphql/inputs/binding-param.input';
 import { buildTypeGraphqlSchema, RESOLVERS } from '../../src/graphql/schema';
 
 /** Field resolvers called without type-graphql's per-call wrapper (src/graphql/direct-resolvers.ts). */
@@ -53,6 +56,108 @@ describe('field resolvers called directly', () => {
     }
     expect(await resolverOf(direct, 'ResourceSlot', 'id')!(slot, {}, context, info)).to.equal(`${slot.toolId}/repo`);
     expect(await resolverOf(direct, 'ResourceSlot', 'staticResource')!(slot, {}, context, info)).to.equal(resource);
+  });
+});
+
+/** Root queries called without type-graphql's wrapper when their arguments are plain values (src/graphql/direct-resolvers.ts). */
+describe('root queries called directly', () => {
+  let wrapped: GraphQLSchema;
+  let direct: GraphQLSchema;
+  let replaced: string[];
+  before(async () => {
+    wrapped = await buildTypeGraphqlSchema();
+    direct = await buildTypeGraphqlSchema();
+    replaced = callRootQueriesDirectly(direct, RESOLVERS, authChecker);
+  });
+
+  /** A context whose binding service records what it was asked, and a resolve info for resolveBindings. */
+  function setUp(canRead = true) {
+    const calls: unknown[][] = [];
+    const context = {
+      access: { canRead, canWrite: false, presented: canRead ? 'read' : 'none', actor: 'anonymous' },
+      session: {},
+      services: {
+        bindings: {
+          resolve: async (...args: unknown[]) => {
+            calls.push(args);
+            return [{ slotName: 'repo', resource: { id: 'R1', name: 'acme/repo' } }];
+          },
+        },
+      },
+    };
+    const queryType = wrapped.getQueryType()!;
+    const info = { parentType: queryType, fieldName: 'resolveBindings' } as unknown as GraphQLResolveInfo;
+    return { calls, context, info };
+  }
+
+  async function outcome(schema: GraphQLSchema, args: Record<string, unknown>, canRead = true) {
+    const { calls, context, info } = setUp(canRead);
+    try {
+      const value = await resolverOf(schema, 'Query', 'resolveBindings')!(undefined, args, context, info);
+      return { value, calls };
+    } catch (error) {
+      return { error, calls };
+    }
+  }
+
+  it('replaces the root queries whose parameters are named arguments, the context and the info', () => {
+    expect(replaced).to.deep.equal([
+      'Query.bindingMatrix',
+      'Query.explainBindings',
+      'Query.node',
+      'Query.nodes',
+      'Query.project',
+      'Query.resolveBindings',
+      'Query.resource',
+      'Query.resourceType',
+      'Query.tool',
+      'Query.validateTool',
+    ]);
+    // Those taking an @Args() class (converted into one and validated) keep type-graphql's wrapper for every call.
+    for (const kept of ['Query.tools', 'Query.projects', 'Query.changes', 'Query.resources', 'Query.resourceTypes'])
+      expect(replaced).to.not.include(kept);
+  });
+
+  it('calls the method with plain arguments as type-graphql does, and answers the same', async () => {
+    const args = { tool: 'acme/lint', project: 'shop', params: null };
+    const viaWrapper = await outcome(wrapped, args);
+    const viaDirect = await outcome(direct, args);
+    expect(viaDirect.value).to.deep.equal(viaWrapper.value);
+    expect(viaDirect.value).to.deep.equal([
+      { slotName: 'repo', resource: { id: 'R1', name: 'acme/repo' }, resourceId: 'R1' },
+    ]);
+    expect(viaDirect.calls).to.deep.equal(viaWrapper.calls);
+    expect(viaDirect.calls[0].slice(0, 3)).to.deep.equal(['acme/lint', 'shop', []]);
+  });
+
+  it('refuses a caller the roles do not admit with the checker’s own error, before the method runs', async () => {
+    const args = { tool: 'acme/lint', project: 'shop' };
+    const viaWrapper = await outcome(wrapped, args, false);
+    const viaDirect = await outcome(direct, args, false);
+    expect(viaDirect.error).to.be.instanceOf(UnauthenticatedError);
+    expect((viaDirect.error as Error).message).to.equal((viaWrapper.error as Error).message);
+    expect(viaDirect.calls).to.deep.equal([]);
+    expect(viaWrapper.calls).to.deep.equal([]);
+  });
+
+  it('hands an input object to type-graphql, which converts it into its class and validates it', async () => {
+    const good = await outcome(direct, {
+      tool: 'acme/lint',
+      project: 'shop',
+      params: [{ slot: 'repo', resource: 'acme/repo' }],
+    });
+    const [param] = good.calls[0][2] as unknown[];
+    expect(param).to.be.instanceOf(BindingParamInput);
+    expect(param).to.deep.include({ slot: 'repo', resource: 'acme/repo' });
+
+    const bad = await outcome(direct, {
+      tool: 'acme/lint',
+      project: 'shop',
+      params: [{ slot: 'Not A Slot', resource: 'acme/repo' }],
+    });
+    expect(bad.error).to.be.instanceOf(BadInputError);
+    expect((bad.error as BadInputError).problems.map((p) => p.field)).to.deep.equal(['params[0].slot']);
+    expect(bad.calls).to.deep.equal([]);
   });
 });
 
