@@ -238,17 +238,11 @@ export class CompiledExecution<TContext> {
   ): Promise<string | Buffer | null> {
     const code = this.compiledOf.get(ready);
     if (!code) return null;
-    const request = {
-      document: ready.document,
-      source: ready.source,
-      operationName: ready.operationName,
-      variables,
-      contextValue,
-    };
     const assembled = code.assembly ? await code.assembly.run(variables, contextValue) : null;
     if (assembled?.body) {
       this.stats.direct += 1;
-      if (this.options.check) await this.answered(request, parsedForCheck(assembled.body));
+      if (this.options.check)
+        await this.answered(readyRequest(ready, variables, contextValue), parsedForCheck(assembled.body));
       else this.stats.compiled += 1;
       return assembled.body;
     }
@@ -260,7 +254,8 @@ export class CompiledExecution<TContext> {
     // The page ran whole because parts were missing: they are computed now, for the next page that shows them.
     if (assembled?.fill) await assembled.fill();
     this.stats.direct += 1;
-    await this.answered(request, result);
+    if (this.options.check) await this.answered(readyRequest(ready, variables, contextValue), result);
+    else this.stats.compiled += 1;
     // Apollo's serialization of a result without errors or extensions.
     return `${JSON.stringify({ data: result.data })}\n`;
   }
@@ -369,6 +364,21 @@ export class CompiledExecution<TContext> {
       }),
     );
   }
+}
+
+/** A ready query's run as the tests' check sees it (made only when there is a check). */
+function readyRequest<TContext>(
+  ready: ReadyQuery,
+  variables: Record<string, unknown>,
+  contextValue: TContext,
+): ExecutionRequest<TContext> {
+  return {
+    document: ready.document,
+    source: ready.source,
+    operationName: ready.operationName,
+    variables,
+    contextValue,
+  };
 }
 
 /** The rules a derived query is validated by: graphql's own, but for unused variables (see compileDerived). */

@@ -164,17 +164,8 @@ export function withResponseCache(
     const get = request.method === 'GET';
     if (get) addVary(reply, ['Accept', 'Authorization']);
     const key = scope.access.canRead && (!get || passesCsrfPrevention(request)) ? cacheableKey(request) : null;
-    const tags = get && key ? ifNoneMatch(request) : [];
+    const tags = get && key ? ifNoneMatch(request) : NO_TAGS;
     const tag = get && key ? requestTag(key) : null;
-    const markCacheable = (etag: string) =>
-      reply
-        .header('etag', etag)
-        .header('cache-control', http.cacheControl)
-        .header('x-registry-cache', scope.report.cache);
-    const notModified = (etag: string) => {
-      markCacheable(etag).removeHeader('content-type');
-      return reply.code(304).send();
-    };
 
     // A tag this server gave for this request, at the registry version that is still current: nothing to run.
     if (tag) {
@@ -185,7 +176,7 @@ export function withResponseCache(
             operationType: 'query',
             cache: 'hit',
           });
-          return notModified(etagOf(tag, version));
+          return notModified(reply, etagOf(tag, version), http, scope.report);
         }
       }
     }
@@ -197,8 +188,8 @@ export function withResponseCache(
       if (entry && (entry.version === null || (await stillHolds(scope.version, entry.version, entry.dependencies)))) {
         Object.assign(scope.report, { operationName: entry.operationName, operationType: 'query', cache: 'hit' });
         if (entry.etag) {
-          if (matchesAny(tags, entry.etag)) return notModified(entry.etag);
-          markCacheable(entry.etag);
+          if (matchesAny(tags, entry.etag)) return notModified(reply, entry.etag, http, scope.report);
+          markCacheable(reply, entry.etag, http, scope.report);
         }
         return reply.header('content-type', entry.contentType).header('x-registry-cache', 'hit').send(entry.body);
       }
@@ -235,14 +226,27 @@ export function withResponseCache(
       });
     }
     if (etag) {
-      if (matchesAny(tags, etag)) return notModified(etag);
-      markCacheable(etag);
+      if (matchesAny(tags, etag)) return notModified(reply, etag, http, scope.report);
+      markCacheable(reply, etag, http, scope.report);
     }
     return sent;
   };
 }
 
-/** The registry version now, or NaN when it cannot be read (then nothing is served from the cache). */
+/** A POST's If-None-Match tags: none (ETags are for GETs). */
+const NO_TAGS: readonly string[] = [];
+
+/** Marks a GET's answer for HTTP caches: its ETag, HTTP_CACHE_CONTROL, and what the response cache did. */
+function markCacheable(reply: FastifyReply, etag: string, http: HttpCaching, report: RequestReport): FastifyReply {
+  return reply.header('etag', etag).header('cache-control', http.cacheControl).header('x-registry-cache', report.cache);
+}
+
+/** 304 for a GET whose If-None-Match names an ETag that still holds. */
+function notModified(reply: FastifyReply, etag: string, http: HttpCaching, report: RequestReport): FastifyReply {
+  markCacheable(reply, etag, http, report).removeHeader('content-type');
+  return reply.code(304).send();
+}
+
 /** Whether an answer computed at `version`, which read `dependencies`, still holds; false when that cannot be known. */
 async function stillHolds(probe: VersionProbe, version: number, dependencies: readonly string[]): Promise<boolean> {
   try {
@@ -252,6 +256,7 @@ async function stillHolds(probe: VersionProbe, version: number, dependencies: re
   }
 }
 
+/** The registry version now, or NaN when it cannot be read (then nothing is served from the cache). */
 async function currentVersion(version: VersionProbe): Promise<number> {
   try {
     return await version.currentVersion();
