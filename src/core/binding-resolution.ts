@@ -226,8 +226,8 @@ function bindNamedResource(
     status: 'BOUND',
     how,
     resource,
-    message: `slot '${slot.name}' is bound to ${what}`,
-    candidates: [
+    message: () => `slot '${slot.name}' is bound to ${what}`,
+    candidates: () => [
       {
         resource,
         ref: resource.name,
@@ -253,8 +253,9 @@ function resolveContextual(slot: SlotDefinition, context: ResolutionContext): Sl
   const slotType = typeName(context, slot.typeId);
   const compatible: LinkedResource[] = [];
   const mismatchedLinks: LinkedResource[] = [];
+  const fitting = context.hierarchy.typesFitting(slot.typeId);
   for (const link of context.links) {
-    if (context.hierarchy.isCompatible(link.resource.typeId, slot.typeId)) compatible.push(link);
+    if (fitting.has(link.resource.typeId)) compatible.push(link);
     else mismatchedLinks.push(link);
   }
   const chainOf = (link: LinkedResource) => context.hierarchy.chainOf(link.resource.typeId);
@@ -290,7 +291,7 @@ function resolveContextual(slot: SlotDefinition, context: ResolutionContext): Sl
       slot,
       only,
       'SINGLE_CANDIDATE',
-      `the only linked resource of type ${describeTypeFamily(context, slot.typeId)}`,
+      () => `the only linked resource of type ${describeTypeFamily(context, slot.typeId)}`,
       () => [
         verdict(only, chainOf(only), null, `the only linked resource whose type fits '${slotType}'`),
         ...mismatched(),
@@ -302,38 +303,50 @@ function resolveContextual(slot: SlotDefinition, context: ResolutionContext): Sl
   const byAlias = compatible.filter((l) => l.alias === slot.name);
   if (byAlias.length === 1) {
     const [chosen] = byAlias;
-    return bindLink(slot, chosen, 'ALIAS', `linked under alias '${slot.name}'`, () => [
-      ...compatible.map((l) =>
-        l === chosen
-          ? verdict(l, chainOf(l), null, `linked under alias '${slot.name}', the slot's name`)
-          : verdict(
-              l,
-              chainOf(l),
-              'NOT_CHOSEN_ALIAS',
-              `fits, but '${chosen.resource.name}' is linked under alias '${slot.name}'`,
-            ),
-      ),
-      ...mismatched(),
-    ]);
+    return bindLink(
+      slot,
+      chosen,
+      'ALIAS',
+      () => `linked under alias '${slot.name}'`,
+      () => [
+        ...compatible.map((l) =>
+          l === chosen
+            ? verdict(l, chainOf(l), null, `linked under alias '${slot.name}', the slot's name`)
+            : verdict(
+                l,
+                chainOf(l),
+                'NOT_CHOSEN_ALIAS',
+                `fits, but '${chosen.resource.name}' is linked under alias '${slot.name}'`,
+              ),
+        ),
+        ...mismatched(),
+      ],
+    );
   }
 
   // Rule: else, the one whose short name equals the slot name binds.
   const byShortName = compatible.filter((l) => l.resource.shortName === slot.name);
   if (byShortName.length === 1) {
     const [chosen] = byShortName;
-    return bindLink(slot, chosen, 'SHORT_NAME', `whose short name is '${slot.name}'`, () => [
-      ...compatible.map((l) =>
-        l === chosen
-          ? verdict(l, chainOf(l), null, `short name '${l.resource.shortName}' equals the slot's name`)
-          : verdict(
-              l,
-              chainOf(l),
-              'NOT_CHOSEN_SHORT_NAME',
-              `fits, but '${chosen.resource.name}' has the short name '${slot.name}'`,
-            ),
-      ),
-      ...mismatched(),
-    ]);
+    return bindLink(
+      slot,
+      chosen,
+      'SHORT_NAME',
+      () => `whose short name is '${slot.name}'`,
+      () => [
+        ...compatible.map((l) =>
+          l === chosen
+            ? verdict(l, chainOf(l), null, `short name '${l.resource.shortName}' equals the slot's name`)
+            : verdict(
+                l,
+                chainOf(l),
+                'NOT_CHOSEN_SHORT_NAME',
+                `fits, but '${chosen.resource.name}' has the short name '${slot.name}'`,
+              ),
+        ),
+        ...mismatched(),
+      ],
+    );
   }
 
   // Rule: otherwise the slot is ambiguous; the candidates still tied are reported.
@@ -384,38 +397,47 @@ function bindLink(
   slot: SlotDefinition,
   link: LinkedResource,
   how: BindHow,
-  why: string,
+  why: () => string,
   candidates: () => CandidateVerdict[],
 ): SlotResolution {
   return outcome(slot, {
     status: 'BOUND',
     how,
     resource: link.resource,
-    message: `slot '${slot.name}' is bound to '${link.resource.name}', ${why}`,
+    message: () => `slot '${slot.name}' is bound to '${link.resource.name}', ${why()}`,
     candidates,
   });
 }
 
 // --- helpers --------------------------------------------------------------
 
+/**
+ * One slot's account. Its message and candidates may be given as functions:
+ * they are built on first read and then kept, so that resolving (which reads
+ * neither for a bound slot) does not build the words explaining it does.
+ */
 function outcome(
   slot: SlotDefinition,
   parts: Partial<Omit<SlotResolution, 'slot' | 'status' | 'message' | 'candidates'>> &
-    Pick<SlotResolution, 'status' | 'message'> & {
+    Pick<SlotResolution, 'status'> & {
+      message: string | (() => string);
       candidates?: readonly CandidateVerdict[] | (() => readonly CandidateVerdict[]);
     },
 ): SlotResolution {
   const given = parts.candidates ?? [];
   let built: readonly CandidateVerdict[] | null = typeof given === 'function' ? null : given;
+  const words = parts.message;
+  let message: string | null = typeof words === 'function' ? null : words;
   return {
     slot,
     status: parts.status,
     how: parts.how ?? null,
     reason: parts.reason ?? null,
     resource: parts.resource ?? null,
-    message: parts.message,
+    get message() {
+      return (message ??= (words as () => string)());
+    },
     fix: parts.fix ?? null,
-    // Built on first read, then kept.
     get candidates() {
       return (built ??= (given as () => readonly CandidateVerdict[])());
     },

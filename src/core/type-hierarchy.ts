@@ -17,6 +17,7 @@ export class TypeHierarchy {
   private readonly ancestorIdMemo = new Map<string, ReadonlySet<string>>();
   private readonly descendantMemo = new Map<string, readonly TypeNode[]>();
   private readonly chainMemo = new Map<string, readonly string[]>();
+  private readonly fittingMemo = new Map<string, ReadonlySet<string>>();
 
   constructor(types: Iterable<TypeNode>) {
     for (const type of types) {
@@ -100,6 +101,20 @@ export class TypeHierarchy {
   isCompatible(resourceTypeId: string, slotTypeId: string): boolean {
     if (resourceTypeId === slotTypeId) return true;
     return this.ancestorIdsOf(resourceTypeId).has(slotTypeId);
+  }
+
+  /**
+   * The same rule seen from the slot: the ids of every type whose resources
+   * fill a slot of type S (S and its sub-types, at any depth), so that
+   * checking many resources against one slot is one lookup each.
+   */
+  typesFitting(slotTypeId: string): ReadonlySet<string> {
+    let ids = this.fittingMemo.get(slotTypeId);
+    if (!ids) {
+      ids = new Set([slotTypeId, ...this.descendantsOf(slotTypeId).map((t) => t.id)]);
+      this.fittingMemo.set(slotTypeId, ids);
+    }
+    return ids;
   }
 
   /** The type and its ancestors, by name, nearest first: what a resource of this type can fill. */

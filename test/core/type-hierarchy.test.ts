@@ -33,6 +33,31 @@ describe('TypeHierarchy', () => {
     });
   });
 
+  describe('typesFitting (the same rule, seen from the slot)', () => {
+    it('is the slot type and every sub-type, at any depth', () => {
+      const h = hierarchyOf({ d: ['b', 'c'], b: ['a'], c: ['a'], e: ['z'] });
+      expect([...h.typesFitting('a')].sort()).to.deep.equal(['a', 'b', 'c', 'd']);
+      expect([...h.typesFitting('d')]).to.deep.equal(['d']);
+      expect([...h.typesFitting('unknown')]).to.deep.equal(['unknown']);
+    });
+    it('agrees with isCompatible for every pair of types, on a diamond, a chain, unrelated types and a cycle', () => {
+      for (const parents of <Record<string, string[]>[]>[
+        { 'fs-directory': ['git-checkout'] },
+        { d: ['b', 'c'], b: ['a'], c: ['a'], a: ['root'], x: ['y'] },
+        { b: ['a'], c: ['b'], d: ['c'], e: ['d'] },
+        { a: ['b'], b: ['a'], c: ['a'] },
+      ]) {
+        const h = hierarchyOf(parents);
+        const names = [...h.all().map((t) => t.id), 'unknown'];
+        for (const slotType of names)
+          for (const resourceType of names)
+            expect(h.typesFitting(slotType).has(resourceType), `${resourceType} in a ${slotType} slot`).to.equal(
+              h.isCompatible(resourceType, slotType),
+            );
+      }
+    });
+  });
+
   describe('ancestorsOf', () => {
     it('lists every type reachable through parentTypes, nearest first', () => {
       const h = hierarchyOf({ d: ['b', 'c'], b: ['a'], c: ['a'], a: ['root'] });
