@@ -59,6 +59,15 @@ describe('field resolvers called directly', () => {
   });
 });
 
+/** What the binding service answers in these tests: one slot, bound. */
+const OUTCOME = {
+  slotName: 'repo',
+  bindingMode: 'CONTEXTUAL',
+  access: 'READ',
+  resource: { id: 'R1', name: 'acme/repo' },
+  deferred: false,
+};
+
 /** Root queries called without type-graphql's wrapper when their arguments are plain values (src/graphql/direct-resolvers.ts). */
 describe('root queries called directly', () => {
   let wrapped: GraphQLSchema;
@@ -80,7 +89,7 @@ describe('root queries called directly', () => {
         bindings: {
           resolve: async (...args: unknown[]) => {
             calls.push(args);
-            return [{ slotName: 'repo', resource: { id: 'R1', name: 'acme/repo' } }];
+            return [OUTCOME];
           },
         },
       },
@@ -123,9 +132,7 @@ describe('root queries called directly', () => {
     const viaWrapper = await outcome(wrapped, args);
     const viaDirect = await outcome(direct, args);
     expect(viaDirect.value).to.deep.equal(viaWrapper.value);
-    expect(viaDirect.value).to.deep.equal([
-      { slotName: 'repo', resource: { id: 'R1', name: 'acme/repo' }, resourceId: 'R1' },
-    ]);
+    expect(viaDirect.value).to.deep.equal([{ ...OUTCOME, resourceId: 'R1' }]);
     expect(viaDirect.calls).to.deep.equal(viaWrapper.calls);
     expect(viaDirect.calls[0].slice(0, 3)).to.deep.equal(['acme/lint', 'shop', []]);
   });

@@ -44,6 +44,14 @@ export class BindingResolver {
   }
 }
 
+/** A BindingResult: the outcome's fields, written out (a spread of it cost as much as resolving a slot). */
 function toBindingResult(outcome: BindingOutcome) {
-  return { ...outcome, resourceId: outcome.resource?.id ?? null };
+  return {
+    slotName: outcome.slotName,
+    bindingMode: outcome.bindingMode,
+    access: outcome.access,
+    resource: outcome.resource,
+    resourceId: outcome.resource?.id ?? null,
+    deferred: outcome.deferred,
+  };
 }
