@@ -424,24 +424,40 @@ function outcome(
       candidates?: readonly CandidateVerdict[] | (() => readonly CandidateVerdict[]);
     },
 ): SlotResolution {
-  const given = parts.candidates ?? [];
-  let built: readonly CandidateVerdict[] | null = typeof given === 'function' ? null : given;
-  const words = parts.message;
-  let message: string | null = typeof words === 'function' ? null : words;
-  return {
+  return new Resolution(
     slot,
-    status: parts.status,
-    how: parts.how ?? null,
-    reason: parts.reason ?? null,
-    resource: parts.resource ?? null,
-    get message() {
-      return (message ??= (words as () => string)());
-    },
-    fix: parts.fix ?? null,
-    get candidates() {
-      return (built ??= (given as () => readonly CandidateVerdict[])());
-    },
-  };
+    parts.status,
+    parts.how ?? null,
+    parts.reason ?? null,
+    parts.resource ?? null,
+    parts.fix ?? null,
+    parts.message,
+    parts.candidates ?? [],
+  );
+}
+
+/** A SlotResolution whose message and candidates are built when first read (a class: its getters are shared). */
+class Resolution implements SlotResolution {
+  constructor(
+    readonly slot: SlotDefinition,
+    readonly status: SlotStatus,
+    readonly how: BindHow | null,
+    readonly reason: FailureReason | null,
+    readonly resource: ResourceInfo | null,
+    readonly fix: string | null,
+    private words: string | (() => string),
+    private verdicts: readonly CandidateVerdict[] | (() => readonly CandidateVerdict[]),
+  ) {}
+
+  get message(): string {
+    if (typeof this.words === 'function') this.words = this.words();
+    return this.words;
+  }
+
+  get candidates(): readonly CandidateVerdict[] {
+    if (typeof this.verdicts === 'function') this.verdicts = this.verdicts();
+    return this.verdicts;
+  }
 }
 
 function verdict(
