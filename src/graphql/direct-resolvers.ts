@@ -86,17 +86,26 @@ export function callFieldResolversDirectly(schema: GraphQLSchema, resolverClasse
     const type = typeName === undefined ? undefined : schema.getType(typeName);
     const field = isObjectType(type) ? type.getFields()[metadata.schemaName] : undefined;
     if (!field || field.args.length > 0 || !field.resolve) continue;
-    let instance = instances.get(metadata.target);
-    if (!instance) {
-      instance = new metadata.target();
-      instances.set(metadata.target, instance);
-    }
-    const method = instance[metadata.methodName];
-    if (typeof method !== 'function') continue;
-    field.resolve = directResolver(instance, method as (...args: unknown[]) => unknown, argumentsOf);
+    const found = methodOf(instances, metadata);
+    if (!found) continue;
+    field.resolve = directResolver(found.instance, found.method, argumentsOf);
     replaced.push(`${typeName}.${field.name}`);
   }
   return replaced.sort();
+}
+
+/** The resolver class's one instance (made here, as type-graphql's default container makes one) and its method. */
+function methodOf(
+  instances: Map<unknown, Record<string, unknown>>,
+  metadata: { readonly target: new () => Record<string, unknown>; readonly methodName: string },
+): { instance: Record<string, unknown>; method: (...args: unknown[]) => unknown } | null {
+  let instance = instances.get(metadata.target);
+  if (!instance) {
+    instance = new metadata.target();
+    instances.set(metadata.target, instance);
+  }
+  const method = instance[metadata.methodName];
+  return typeof method === 'function' ? { instance, method: method as (...args: unknown[]) => unknown } : null;
 }
 
 /** Where each parameter of the method comes from, in parameter order; null when the wrapper is needed. */
@@ -199,16 +208,11 @@ export function callRootQueriesDirectly<TContext extends object>(
     const field = fields[metadata.schemaName];
     const wrapped = field?.resolve;
     if (!eligible || !field || !wrapped) continue;
-    let instance = instances.get(metadata.target);
-    if (!instance) {
-      instance = new metadata.target();
-      instances.set(metadata.target, instance);
-    }
-    const method = instance[metadata.methodName];
-    if (typeof method !== 'function') continue;
+    const found = methodOf(instances, metadata);
+    if (!found) continue;
     field.resolve = directQuery(
-      instance,
-      method as (...args: unknown[]) => unknown,
+      found.instance,
+      found.method,
       params.map((param) => (param.kind === 'arg' ? { arg: param.name! } : (param.kind as 'context' | 'info'))),
       metadata.roles ?? null,
       authChecker,
