@@ -117,6 +117,7 @@ describe('the read session (the only way to read the registry)', () => {
     'pageRead',
     'loaderOf',
     'refLoader',
+    'dependOn',
     'cachedNow',
     'byIdOrName',
     'cachedBatch',

@@ -62,10 +62,19 @@ export interface Loader<K, V> extends Pick<DataLoader<K, V>, 'load' | 'loadMany'
   peek(key: K): V | undefined;
 }
 
+/** Numbers the loaders a session hands out (each kind, each view by id or name), so that it keeps them in arrays. */
+let loaderSlots = 0;
+const newLoaderSlot = (): number => loaderSlots++;
+
+/** Where a session keeps its loaders by ref (id or name), beside those of each kind. */
+const REF_VIEWS = { resource: newLoaderSlot(), tool: newLoaderSlot(), project: newLoaderSlot() } as const;
+
 /** How the loaders of one kind work, the same for every session: made once per kind (see `ReadSession.kinds`). */
 interface LoaderKind<K, V> {
   /** The loader's name: one loader of each name per request. */
   readonly name: string;
+  /** Where a session keeps its loader of the kind (see `loaderOf`). */
+  readonly slot: number;
   /** Its DataLoader, made by the request's root session on the request's first load of the kind. */
   readonly make: (root: ReadSession) => DataLoader<K, V, unknown>;
   /** Records in `session` what the answer for `key` depends on. */
@@ -118,10 +127,23 @@ class SessionLoader<K, V> implements Loader<K, V> {
   }
 }
 
-/** An answer of a cached batch, and the dependency keys of reading it. */
-interface Answered {
-  readonly value: unknown;
-  readonly dependencies: readonly DependencyKey[];
+/**
+ * An answer of a cached batch, and the dependency keys of reading it: worked
+ * out only when asked for (when an answer is kept, or a part's or a fork's
+ * dependencies are taken), since most requests' answers are not kept.
+ */
+class Answered {
+  private keys: readonly DependencyKey[] | undefined;
+
+  constructor(
+    readonly value: unknown,
+    private readonly key: string,
+    private readonly dependsOn: (key: string, value: never) => DependencyKey[],
+  ) {}
+
+  get dependencies(): readonly DependencyKey[] {
+    return (this.keys ??= this.dependsOn(this.key, this.value as never));
+  }
 }
 
 /** Which page of which type's compatible resources. */
@@ -162,7 +184,7 @@ export class ReadSession implements VersionProbe {
   private hierarchyPromise: Promise<TypeHierarchy> | null = null;
   private hierarchyLoaded: TypeHierarchy | undefined;
   /** The loaders, made on first use by the root session of the request and shared with its forks. */
-  private made = new Map<string, RequestLoader<never, unknown>>();
+  private made: (RequestLoader<never, unknown> | undefined)[] = [];
   /**
    * What the cached batches answered, by kind and key, with the dependency
    * keys of each answer (shared with forks): for the synchronous `loaded…`
@@ -174,10 +196,13 @@ export class ReadSession implements VersionProbe {
   /** The pages read so far, by their arguments (shared with forks, as the loaders are). */
   private pageReads = new Map<string, Promise<Page<NamedItem>>>();
   /** This session's views of the loaders (see `loader`). */
-  private readonly views = new Map<string, Loader<never, unknown>>();
+  private readonly views: (Loader<never, unknown> | undefined)[] = [];
   private readonly depends = new Set<DependencyKey>();
-  /** Lists of keys depended on as a whole (a kept part's, a fork's), joined to `depends` only when asked for. */
-  private readonly dependsOnLists: (readonly DependencyKey[])[] = [];
+  /**
+   * Lists of keys depended on as a whole (a kept part's, a fork's), and
+   * answers read (whose keys are worked out then), joined to `depends` only when asked for.
+   */
+  private readonly dependsOnLists: (readonly DependencyKey[] | Answered)[] = [];
   /** A true private field: not even a cast reaches it from outside. */
   readonly #reader: RegistryReader;
 
@@ -213,6 +238,11 @@ export class ReadSession implements VersionProbe {
   /** Records that this request's answer depends on `keys` too (e.g. what a fork or a kept part read). */
   depend(keys: readonly DependencyKey[]): void {
     this.dependsOnLists.push(keys);
+  }
+
+  /** Records that this request's answer depends on what reading `answered` depends on. */
+  private dependOn(answered: Answered): void {
+    this.dependsOnLists.push(answered);
   }
 
   /**
@@ -256,7 +286,8 @@ export class ReadSession implements VersionProbe {
   dependencies(): readonly DependencyKey[] {
     if (this.dependsOnLists.length === 0) return [...this.depends];
     const all = new Set(this.depends);
-    for (const list of this.dependsOnLists) for (const key of list) all.add(key);
+    for (const list of this.dependsOnLists)
+      for (const key of list instanceof Answered ? list.dependencies : list) all.add(key);
     return [...all];
   }
 
@@ -273,8 +304,8 @@ export class ReadSession implements VersionProbe {
     this.answered.clear();
     this.depends.clear();
     this.dependsOnLists.length = 0;
-    this.made.clear();
-    this.views.clear();
+    this.made.length = 0;
+    this.views.length = 0;
     this.pageReads.clear();
   }
 
@@ -311,7 +342,7 @@ export class ReadSession implements VersionProbe {
     const slots = this.answered.get('slots')?.get(toolId);
     if (slots === undefined) return undefined;
     // Loaded by this request, perhaps for another of its parts: the answer depends on them here too.
-    this.depend(slots.dependencies);
+    this.dependOn(slots);
     return (slots.value as SlotRecord[] | null) ?? [];
   }
 
@@ -319,7 +350,7 @@ export class ReadSession implements VersionProbe {
   loadedResource(id: string): ResourceRecord | null | undefined {
     const resource = this.answered.get('resource')?.get(id);
     if (resource === undefined) return undefined;
-    this.depend(resource.dependencies);
+    this.dependOn(resource);
     return resource.value as ResourceRecord | null;
   }
 
@@ -435,7 +466,7 @@ export class ReadSession implements VersionProbe {
   }
 
   get resourceByRef(): Loader<string, ResourceRecord | null> {
-    return this.refLoader('resourceByRef', ReadSession.kinds.resource, ReadSession.kinds.resourceRef);
+    return this.refLoader(REF_VIEWS.resource, ReadSession.kinds.resource, ReadSession.kinds.resourceRef);
   }
 
   get toolById(): Loader<string, ToolRecord | null> {
@@ -443,7 +474,7 @@ export class ReadSession implements VersionProbe {
   }
 
   get toolByRef(): Loader<string, ToolRecord | null> {
-    return this.refLoader('toolByRef', ReadSession.kinds.tool, ReadSession.kinds.toolRef);
+    return this.refLoader(REF_VIEWS.tool, ReadSession.kinds.tool, ReadSession.kinds.toolRef);
   }
 
   get projectById(): Loader<string, ProjectRecord | null> {
@@ -451,7 +482,7 @@ export class ReadSession implements VersionProbe {
   }
 
   get projectByRef(): Loader<string, ProjectRecord | null> {
-    return this.refLoader('projectByRef', ReadSession.kinds.project, ReadSession.kinds.projectRef);
+    return this.refLoader(REF_VIEWS.project, ReadSession.kinds.project, ReadSession.kinds.projectRef);
   }
 
   /** Each tool's slots, in declaration order. */
@@ -493,6 +524,7 @@ export class ReadSession implements VersionProbe {
     const { name, load, dependsOn, empty } = kind;
     return {
       name,
+      slot: newLoaderSlot(),
       make: (root) =>
         new DataLoader<string, V>(async (keys) =>
           (await root.cachedBatch(name, load, dependsOn)(keys)).map((value) => value ?? (empty as V)),
@@ -500,7 +532,7 @@ export class ReadSession implements VersionProbe {
       // The batch (or the peek) kept each answer with its dependency keys: a load records that list as it is.
       record: (session, key, value) => {
         const answered = session.root.answered.get(name)?.get(key);
-        if (answered) session.depend(answered.dependencies);
+        if (answered) session.dependOn(answered);
         else for (const dependency of dependsOn(key, value)) session.depends.add(dependency);
       },
       peek: (root, key) => {
@@ -518,6 +550,7 @@ export class ReadSession implements VersionProbe {
   ): LoaderKind<K, V> {
     return {
       name,
+      slot: newLoaderSlot(),
       make,
       record: (session, key) => {
         for (const dependency of dependsOn(key)) session.depends.add(dependency);
@@ -611,11 +644,11 @@ export class ReadSession implements VersionProbe {
    * A lookup by ref: an id through the by-id loader (the same record, read
    * and cached once, with the same dependency), a name through the by-name one.
    */
-  private refLoader<V>(name: string, byId: LoaderKind<string, V>, byName: LoaderKind<string, V>): Loader<string, V> {
-    const made = this.views.get(name) as Loader<string, V> | undefined;
+  private refLoader<V>(slot: number, byId: LoaderKind<string, V>, byName: LoaderKind<string, V>): Loader<string, V> {
+    const made = this.views[slot] as Loader<string, V> | undefined;
     if (made) return made;
     const view = this.byIdOrName(this.loaderOf(byId), this.loaderOf(byName));
-    this.views.set(name, view);
+    this.views[slot] = view;
     return view;
   }
 
@@ -669,15 +702,15 @@ export class ReadSession implements VersionProbe {
    * part loaded first.
    */
   private loaderOf<K, V>(kind: LoaderKind<K, V>): Loader<K, V> {
-    const view = this.views.get(kind.name) as Loader<K, V> | undefined;
+    const view = this.views[kind.slot] as Loader<K, V> | undefined;
     if (view) return view;
-    let shared = this.made.get(kind.name) as RequestLoader<K, V> | undefined;
+    let shared = this.made[kind.slot] as RequestLoader<K, V> | undefined;
     if (!shared) {
       shared = new RequestLoader(kind, this.root);
-      this.made.set(kind.name, shared as unknown as RequestLoader<never, unknown>);
+      this.made[kind.slot] = shared as unknown as RequestLoader<never, unknown>;
     }
     const made = new SessionLoader(this, shared);
-    this.views.set(kind.name, made);
+    this.views[kind.slot] = made;
     return made;
   }
 
@@ -702,7 +735,7 @@ export class ReadSession implements VersionProbe {
     );
     if (entry === undefined) return undefined;
     if (!answered) this.answered.set(kind, (answered = new Map<string, Answered>()));
-    answered.set(key, { value: entry.value, dependencies: dependsOn(key, entry.value) });
+    answered.set(key, new Answered(entry.value, key, dependsOn));
     return entry.value;
   }
 
@@ -736,14 +769,14 @@ export class ReadSession implements VersionProbe {
           kind,
           missing.map((key, i) => [key, values[i]] as const),
         );
-        missing.forEach((key, i) => loaded.set(key, { value: values[i], dependencies: dependsOn(key, values[i]) }));
+        missing.forEach((key, i) => loaded.set(key, new Answered(values[i], key, dependsOn)));
       }
       // Kept for the synchronous `loaded…` reads, and for each load to record its answer's dependencies (see `loader`).
       let answered = this.answered.get(kind);
       if (!answered) this.answered.set(kind, (answered = new Map<string, Answered>()));
       return keys.map((key, i) => {
         const entry = found[i];
-        const answer = entry ? { value: entry.value, dependencies: dependsOn(key, entry.value) } : loaded.get(key)!;
+        const answer = entry ? new Answered(entry.value, key, dependsOn) : loaded.get(key)!;
         answered.set(key, answer);
         return answer.value as V | null;
       });
