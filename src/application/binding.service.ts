@@ -13,6 +13,9 @@ import type { ProjectRecord, ToolRecord } from '../persistence/records';
 import { allNow, isPromise, loaded, loadManyNow, loadNow, type ReadSession } from './versioning';
 import { requireWellFormedRef } from './registry-writes';
 
+/** The static resources or params of a resolution that has none. */
+const NOTHING: ReadonlyMap<string, never> = new Map<string, never>();
+
 /** An invocation param: the resource (ref) for a PARAMETER slot. */
 export interface BindingParam {
   readonly slot: string;
@@ -99,13 +102,22 @@ export class BindingService {
     ] as const);
     const [hierarchy, links, staticResources, paramResources] = isPromise(reads) ? await reads : reads;
 
-    const staticById = new Map<string, ResourceInfo>();
-    for (const entry of staticResources) {
-      const resource = loaded(entry);
-      if (resource) staticById.set(resource.id, resource);
+    // Most tools have no static slot and most invocations no params: one shared empty map then.
+    let staticById: ReadonlyMap<string, ResourceInfo> = NOTHING;
+    if (staticResources.length > 0) {
+      const byId = new Map<string, ResourceInfo>();
+      for (const entry of staticResources) {
+        const resource = loaded(entry);
+        if (resource) byId.set(resource.id, resource);
+      }
+      staticById = byId;
     }
-    const paramBySlot = new Map<string, ParamValue>();
-    params.forEach((p, i) => paramBySlot.set(p.slot, { ref: p.resource, resource: loaded(paramResources[i]) }));
+    let paramBySlot: ReadonlyMap<string, ParamValue> = NOTHING;
+    if (params.length > 0) {
+      const bySlot = new Map<string, ParamValue>();
+      params.forEach((p, i) => bySlot.set(p.slot, { ref: p.resource, resource: loaded(paramResources[i]) }));
+      paramBySlot = bySlot;
+    }
 
     const resolutions = resolveSlots(slots, {
       projectName: project.name,

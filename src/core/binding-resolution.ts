@@ -121,7 +121,10 @@ export function checkParams(
   params: readonly { slot: string }[],
 ): FieldProblem[] {
   const problems: FieldProblem[] = [];
-  const bySlotName = new Map(slots.map((s) => [s.name, s]));
+  // Most invocations pass no params: nothing to index then.
+  if (params.length === 0) return problems;
+  const bySlotName = new Map<string, SlotDefinition>();
+  for (const slot of slots) bySlotName.set(slot.name, slot);
   const firstIndex = new Map<string, number>();
   params.forEach((param, index) => {
     const field = `params[${index}].slot`;
@@ -151,7 +154,7 @@ export function checkParams(
 function resolveStatic(slot: SlotDefinition, context: ResolutionContext): SlotResolution {
   const resource = slot.staticResourceId ? (context.staticResources.get(slot.staticResourceId) ?? null) : null;
   const ref = resource?.name ?? slot.staticResourceId ?? '';
-  return bindNamedResource(slot, context, ref, resource, 'STATIC', `static resource '${ref}'`);
+  return bindNamedResource(slot, context, ref, resource, 'STATIC');
 }
 
 // --- PARAMETER ------------------------------------------------------------
@@ -162,10 +165,10 @@ function resolveParameter(slot: SlotDefinition, context: ResolutionContext): Slo
   if (!param) {
     return outcome(slot, {
       status: 'DEFERRED',
-      message: `slot '${slot.name}' is deferred: its resource is named when the tool is invoked`,
+      message: () => `slot '${slot.name}' is deferred: its resource is named when the tool is invoked`,
     });
   }
-  return bindNamedResource(slot, context, param.ref, param.resource, 'PARAMETER', `parameter resource '${param.ref}'`);
+  return bindNamedResource(slot, context, param.ref, param.resource, 'PARAMETER');
 }
 
 /** Shared by STATIC and PARAMETER: the named resource must exist and its type must fit. */
@@ -175,7 +178,6 @@ function bindNamedResource(
   ref: string,
   resource: ResourceInfo | null,
   how: 'STATIC' | 'PARAMETER',
-  what: string,
 ): SlotResolution {
   const slotType = typeName(context, slot.typeId);
   if (!resource) {
@@ -201,8 +203,8 @@ function bindNamedResource(
       ],
     });
   }
-  const typeChain = context.hierarchy.chainOf(resource.typeId);
   if (!context.hierarchy.isCompatible(resource.typeId, slot.typeId)) {
+    const typeChain = context.hierarchy.chainOf(resource.typeId);
     const mismatch = typeMismatchMessage(resource, typeChain, slotType);
     return outcome(slot, {
       status: 'FAILED',
@@ -226,18 +228,21 @@ function bindNamedResource(
     status: 'BOUND',
     how,
     resource,
-    message: () => `slot '${slot.name}' is bound to ${what}`,
-    candidates: () => [
-      {
-        resource,
-        ref: resource.name,
-        alias: null,
-        accepted: true,
-        rejection: null,
-        typeChain,
-        message: `type ${typeChain.join(' → ')} fits '${slotType}'`,
-      },
-    ],
+    message: () => `slot '${slot.name}' is bound to ${how === 'STATIC' ? 'static' : 'parameter'} resource '${ref}'`,
+    candidates: () => {
+      const typeChain = context.hierarchy.chainOf(resource.typeId);
+      return [
+        {
+          resource,
+          ref: resource.name,
+          alias: null,
+          accepted: true,
+          rejection: null,
+          typeChain,
+          message: `type ${typeChain.join(' → ')} fits '${slotType}'`,
+        },
+      ];
+    },
   });
 }
 
@@ -252,33 +257,32 @@ function bindNamedResource(
 function resolveContextual(slot: SlotDefinition, context: ResolutionContext): SlotResolution {
   const slotType = typeName(context, slot.typeId);
   const compatible: LinkedResource[] = [];
-  const mismatchedLinks: LinkedResource[] = [];
   const fitting = context.hierarchy.typesFitting(slot.typeId);
-  for (const link of context.links) {
-    if (fitting.has(link.resource.typeId)) compatible.push(link);
-    else mismatchedLinks.push(link);
-  }
+  for (const link of context.links) if (fitting.has(link.resource.typeId)) compatible.push(link);
   const chainOf = (link: LinkedResource) => context.hierarchy.chainOf(link.resource.typeId);
   // Verdicts are built only when asked for (explanations, failures): resolving needs just the decision.
   const mismatched = () =>
-    mismatchedLinks.map((link) =>
-      verdict(link, chainOf(link), 'TYPE_MISMATCH', typeMismatchMessage(link.resource, chainOf(link), slotType)),
-    );
+    context.links
+      .filter((link) => !fitting.has(link.resource.typeId))
+      .map((link) =>
+        verdict(link, chainOf(link), 'TYPE_MISMATCH', typeMismatchMessage(link.resource, chainOf(link), slotType)),
+      );
 
   // Rule: no compatible candidate fails a required slot, and leaves an optional one unbound.
   if (compatible.length === 0) {
-    const missing = `no resource of type ${describeTypeFamily(context, slot.typeId)} is linked to project ${context.projectName}`;
+    const missing = () =>
+      `no resource of type ${describeTypeFamily(context, slot.typeId)} is linked to project ${context.projectName}`;
     if (!slot.required) {
       return outcome(slot, {
         status: 'UNBOUND_OPTIONAL',
-        message: `optional slot '${slot.name}' is left unbound: ${missing}`,
+        message: () => `optional slot '${slot.name}' is left unbound: ${missing()}`,
         candidates: mismatched,
       });
     }
     return outcome(slot, {
       status: 'FAILED',
       reason: 'NO_MATCH',
-      message: `slot '${slot.name}': ${missing}`,
+      message: `slot '${slot.name}': ${missing()}`,
       fix: `link a resource of type ${describeTypeFamily(context, slot.typeId)} to project ${context.projectName}, or make the slot optional`,
       candidates: mismatched,
     });
