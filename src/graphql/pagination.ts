@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { BadInputError } from '../core/errors';
 import { LIMITS } from '../core/grammar';
 import type { ChangePosition, Page, PageRequest, Window } from '../persistence/records';
@@ -5,9 +6,21 @@ import type { NameFilter } from './inputs/connection.args';
 
 const PREFIX = 'n:';
 
+/**
+ * The cursors made most recently, by name: a page shows one per row, and the
+ * same rows' cursors again on every later request of the page, where making
+ * one (a buffer, then its base64url) costs several times a lookup.
+ */
+const cursors = new LRUCache<string, string>({ max: 8192 });
+
 /** An opaque cursor for a row in a name-ordered connection. */
 export function encodeCursor(name: string): string {
-  return Buffer.from(PREFIX + name, 'utf8').toString('base64url');
+  let cursor = cursors.get(name);
+  if (cursor === undefined) {
+    cursor = Buffer.from(PREFIX + name, 'utf8').toString('base64url');
+    cursors.set(name, cursor);
+  }
+  return cursor;
 }
 
 /** The name a cursor stands for; a cursor this server did not make is BAD_USER_INPUT (naming the argument). */
