@@ -529,7 +529,7 @@ export class ReadSession implements VersionProbe {
         new DataLoader<string, V>(async (keys) =>
           (await root.cachedBatch(name, load, dependsOn)(keys)).map((value) => value ?? (empty as V)),
         ),
-      // The batch (or the peek) kept each answer with its dependency keys: a load records that list as it is.
+      // The batch (or the peek) kept each answer: a load records the answer, whose keys are worked out if asked for.
       record: (session, key, value) => {
         const answered = session.root.answered.get(name)?.get(key);
         if (answered) session.dependOn(answered);
