@@ -1,5 +1,17 @@
-import { isObjectType, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
+import {
+  getNamedType,
+  getNullableType,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  isObjectType,
+  isScalarType,
+  type GraphQLArgument,
+  type GraphQLFieldResolver,
+  type GraphQLSchema,
+} from 'graphql';
 import { getMetadataStorage, type AuthCheckerFn } from 'type-graphql';
+import { passesOwnRules } from './validation';
 
 /**
  * Field resolvers called directly, without type-graphql's per-call wrapper.
@@ -38,6 +50,13 @@ interface ParamMetadata {
   readonly name?: string;
   readonly validateSettings?: unknown;
   readonly validateFn?: unknown;
+}
+
+/** What type-graphql records of an input type: its class, its GraphQL name, and its fields' property and schema names. */
+interface InputTypeMetadata {
+  readonly target: new () => Record<string, unknown>;
+  readonly name: string;
+  readonly fields: readonly { readonly name: string; readonly schemaName: string }[];
 }
 
 /** What type-graphql records of a root query, once its schema is built. */
@@ -161,31 +180,40 @@ function directResolver(
 
 /**
  * Root queries called directly when their arguments need nothing of
- * type-graphql: the same for a root field as for the field resolvers above.
- * type-graphql's wrapper of a root query runs, on every call, the
- * authorization middleware (an async chain), then for each argument its
- * conversion into class instances and its validation (a promise each, and a
- * `Promise.all`): for `resolveBindings`, about a seventh of the bytes a
- * unique request allocates.
+ * type-graphql beyond what is done here: the same for a root field as for the
+ * field resolvers above. type-graphql's wrapper of a root query runs, on
+ * every call, the authorization middleware (an async chain), then for each
+ * argument its conversion into class instances and its validation (a promise
+ * each, and a `Promise.all`): for `resolveBindings`, about a seventh of the
+ * bytes a unique request allocates.
  *
  * Eligible: a query on one of `resolverClasses` (a constructor of no
  * arguments) whose parameters are named `@Arg`s without settings of their
  * own, `@Ctx()` and `@Info()`, with no middleware. (The schema has no global
  * middleware.) Each call checks the roles with `authChecker` as
- * type-graphql's middleware would (a refusal throws its error), and when
- * every argument is a plain value (a string, number, boolean, null or absent:
- * what type-graphql converts to itself and `validateArgument` does not look
- * at) calls the method with them. Anything else, an input object or a list,
- * and a checker that answers false rather than throwing, goes through
- * type-graphql's own resolver, which converts, validates and refuses exactly
- * as before. Returns the fields replaced, sorted.
+ * type-graphql's middleware would (a refusal throws its error), and calls the
+ * method when every argument is
+ * - a plain value (a string, number, boolean, null or absent: what
+ *   type-graphql converts to itself and `validateArgument` does not look at);
+ * - or an input object, or a list of them, of a class whose fields are all
+ *   scalars or enums (so nothing nested to convert) and whose validation
+ *   rules are all Satisfies rules (./validation.ts): each is converted into
+ *   its class as type-graphql does (a new instance, given the fields the
+ *   value holds), and every one must pass those rules.
+ * Anything else (a value that breaks a rule, a null in a list, a class with
+ * other rules or nested inputs), and a checker that answers false rather
+ * than throwing, goes through type-graphql's own resolver, which converts,
+ * validates and refuses exactly as before. Returns the fields replaced, sorted.
  */
 export function callRootQueriesDirectly<TContext extends object>(
   schema: GraphQLSchema,
   resolverClasses: readonly unknown[],
   authChecker: AuthCheckerFn<TContext>,
 ): DirectField[] {
-  const storage = getMetadataStorage() as unknown as { queries: readonly QueryMetadata[] };
+  const storage = getMetadataStorage() as unknown as {
+    queries: readonly QueryMetadata[];
+    inputTypes: readonly InputTypeMetadata[];
+  };
   const queryType = schema.getQueryType();
   if (!queryType) return [];
   const fields = queryType.getFields();
@@ -213,7 +241,11 @@ export function callRootQueriesDirectly<TContext extends object>(
     field.resolve = directQuery(
       found.instance,
       found.method,
-      params.map((param) => (param.kind === 'arg' ? { arg: param.name! } : (param.kind as 'context' | 'info'))),
+      params.map((param) => {
+        if (param.kind !== 'arg') return param.kind as 'context' | 'info';
+        const arg = field.args.find((a) => a.name === param.name);
+        return { arg: param.name!, input: arg ? inputClassOf(arg, storage.inputTypes) : null };
+      }),
       metadata.roles ?? null,
       authChecker,
       wrapped,
@@ -223,15 +255,73 @@ export function callRootQueriesDirectly<TContext extends object>(
   return replaced.sort();
 }
 
+/** An input class a direct call converts arguments into: its constructor and its fields (property = schema name). */
+interface InputClass {
+  readonly target: new () => Record<string, unknown>;
+  readonly fields: readonly string[];
+}
+
+/**
+ * The input class of an argument that is an input object or a list of them,
+ * when the conversion is one level (every field a scalar or an enum, each
+ * property named as its field, a constructor of no arguments); else null.
+ */
+function inputClassOf(arg: GraphQLArgument, inputTypes: readonly InputTypeMetadata[]): InputClass | null {
+  const nullable = getNullableType(arg.type);
+  const item = isListType(nullable) ? getNullableType(nullable.ofType) : nullable;
+  if (!isInputObjectType(item)) return null;
+  const metadata = inputTypes.find((type) => type.name === item.name);
+  if (!metadata || metadata.target.length > 0) return null;
+  const schemaFields = Object.values(item.getFields());
+  const flat = schemaFields.every((f) => {
+    const named = getNamedType(f.type);
+    return (isScalarType(named) || isEnumType(named)) && !isListType(getNullableType(f.type));
+  });
+  const sameNames =
+    metadata.fields.length === schemaFields.length &&
+    metadata.fields.every((f) => f.name === f.schemaName && f.name in item.getFields());
+  return flat && sameNames ? { target: metadata.target, fields: metadata.fields.map((f) => f.name) } : null;
+}
+
 /** A plain value, which type-graphql passes to the method as it is and `validateArgument` does not look at. */
 function isPlain(value: unknown): boolean {
   return value === null || value === undefined || typeof value !== 'object';
 }
 
+/** Marks a value type-graphql must convert and validate itself. */
+const DECLINED = Symbol('declined');
+
+/**
+ * An input value (an object, or a list of objects) as type-graphql's
+ * conversion makes it: each object a new instance of its class with the
+ * fields it holds (undefined ones left out), in the class's field order;
+ * DECLINED when any item is not an object or breaks one of the class's rules.
+ */
+function toInstances(value: object, input: InputClass): unknown {
+  if (!Array.isArray(value)) return toInstance(value, input);
+  const instances = new Array<unknown>(value.length);
+  for (let i = 0; i < value.length; i++) {
+    const instance = toInstance(value[i], input);
+    if (instance === DECLINED) return DECLINED;
+    instances[i] = instance;
+  }
+  return instances;
+}
+
+function toInstance(item: unknown, input: InputClass): unknown {
+  if (item === null || typeof item !== 'object' || Array.isArray(item)) return DECLINED;
+  const instance = new input.target();
+  for (const name of input.fields) {
+    const value = (item as Record<string, unknown>)[name];
+    if (value !== undefined) instance[name] = value;
+  }
+  return passesOwnRules(instance) ? instance : DECLINED;
+}
+
 function directQuery<TContext extends object>(
   instance: Record<string, unknown>,
   method: (...args: unknown[]) => unknown,
-  sources: readonly ('context' | 'info' | { readonly arg: string })[],
+  sources: readonly ('context' | 'info' | { readonly arg: string; readonly input: InputClass | null })[],
   roles: readonly string[] | null,
   authChecker: AuthCheckerFn<TContext>,
   wrapped: GraphQLFieldResolver<unknown, TContext>,
@@ -245,8 +335,12 @@ function directQuery<TContext extends object>(
       else if (source === 'info') values[i] = info;
       else {
         const value = args[source.arg];
-        if (!isPlain(value)) return wrapped(root, args, context, info);
-        values[i] = value;
+        if (isPlain(value)) values[i] = value;
+        else {
+          const converted = source.input ? toInstances(value as object, source.input) : DECLINED;
+          if (converted === DECLINED) return wrapped(root, args, context, info);
+          values[i] = converted;
+        }
       }
     }
     if (roles !== null && authChecker({ root, args, context, info }, [...roles]) !== true)

@@ -103,7 +103,7 @@ const onlyOwnRules = new WeakMap<object, readonly Rule[] | null>();
  * that fails, or a class with any other rule, is validated by class-validator
  * for its exact messages.
  */
-function passesOwnRules(item: object): boolean {
+export function passesOwnRules(item: object): boolean {
   const type = item.constructor;
   let rules = onlyOwnRules.get(type);
   if (rules === undefined) {

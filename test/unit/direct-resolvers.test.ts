@@ -147,24 +147,65 @@ describe('root queries called directly', () => {
     expect(viaWrapper.calls).to.deep.equal([]);
   });
 
-  it('hands an input object to type-graphql, which converts it into its class and validates it', async () => {
-    const good = await outcome(direct, {
+  /** Whether the method ran within the resolver's own call: directly, where type-graphql's wrapper awaits its middleware first. */
+  function ranAtOnce(
+    schema: GraphQLSchema,
+    args: Record<string, unknown>,
+  ): { ranAtOnce: boolean; settled: Promise<unknown> } {
+    const { calls, context, info } = setUp();
+    const settled = Promise.resolve(resolverOf(schema, 'Query', 'resolveBindings')!(undefined, args, context, info));
+    return { ranAtOnce: calls.length === 1, settled: settled.catch(() => undefined) };
+  }
+
+  it('converts a list of valid input objects into their class itself, as type-graphql does', async () => {
+    const args = {
       tool: 'acme/lint',
       project: 'shop',
-      params: [{ slot: 'repo', resource: 'acme/repo' }],
-    });
-    const [param] = good.calls[0][2] as unknown[];
-    expect(param).to.be.instanceOf(BindingParamInput);
-    expect(param).to.deep.include({ slot: 'repo', resource: 'acme/repo' });
+      params: [
+        { slot: 'repo', resource: 'acme/repo' },
+        { slot: 'target_db', resource: '01ARZ3NDEKTSV4RRFFQ69G5FAV' },
+      ],
+    };
+    const viaWrapper = await outcome(wrapped, args);
+    const viaDirect = await outcome(direct, args);
+    expect(viaDirect.value).to.deep.equal(viaWrapper.value);
+    expect(viaDirect.calls).to.deep.equal(viaWrapper.calls);
+    const params = viaDirect.calls[0][2] as unknown[];
+    expect(params).to.have.length(2);
+    for (const param of params) expect(param).to.be.instanceOf(BindingParamInput);
+    expect(params[1]).to.deep.equal(Object.assign(new BindingParamInput(), args.params[1]));
+    // Directly: the method runs within the call, where type-graphql's wrapper first awaits its middleware.
+    const direct_ = ranAtOnce(direct, args);
+    const wrapper_ = ranAtOnce(wrapped, args);
+    await Promise.all([direct_.settled, wrapper_.settled]);
+    expect(direct_.ranAtOnce).to.equal(true);
+    expect(wrapper_.ranAtOnce).to.equal(false);
+  });
 
+  it('hands an input object that breaks a rule to type-graphql, which refuses it with its exact problems', async () => {
+    for (const params of [
+      [{ slot: 'Not A Slot', resource: 'acme/repo' }],
+      [
+        { slot: 'repo', resource: 'acme/repo' },
+        { slot: 'db', resource: '' },
+      ],
+    ]) {
+      const args = { tool: 'acme/lint', project: 'shop', params };
+      const bad = await outcome(direct, args);
+      const viaWrapper = await outcome(wrapped, args);
+      expect(bad.error).to.be.instanceOf(BadInputError);
+      expect((bad.error as BadInputError).problems).to.deep.equal((viaWrapper.error as BadInputError).problems);
+      expect(bad.calls).to.deep.equal([]);
+      const late = ranAtOnce(direct, args);
+      await late.settled;
+      expect(late.ranAtOnce).to.equal(false);
+    }
     const bad = await outcome(direct, {
       tool: 'acme/lint',
       project: 'shop',
       params: [{ slot: 'Not A Slot', resource: 'acme/repo' }],
     });
-    expect(bad.error).to.be.instanceOf(BadInputError);
     expect((bad.error as BadInputError).problems.map((p) => p.field)).to.deep.equal(['params[0].slot']);
-    expect(bad.calls).to.deep.equal([]);
   });
 });
 
