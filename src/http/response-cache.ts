@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { hash } from 'node:crypto';
 import { Doorkeeper } from './doorkeeper';
+import { jsonBodyText } from './request-body';
 import type { VersionProbe } from '../application/versioning';
 import type { Access, RequestReport } from '../graphql/context';
 import {
@@ -83,11 +84,25 @@ export class ResponseCache {
    * of the request's parts, 43 characters however long the request (the
    * request itself took more room in the cache than a resolve's answer). GET
    * and POST keep apart: Apollo answers a GET that prefers HTML with GraphiQL.
+   * With `text`, the POST body's JSON as it was sent, the parts hashed are the
+   * method, the Accept header and that text, not the parsed body written out
+   * again (which cost a unique request a kilobyte and a JSON.stringify): the
+   * same request sent with other spacing or key order is then an entry of its
+   * own, which costs a miss, never a wrong answer.
    */
-  static keyOf(body: unknown, accept: string | undefined, method: 'GET' | 'POST' = 'POST'): string | null {
+  static keyOf(
+    body: unknown,
+    accept: string | undefined,
+    method: 'GET' | 'POST' = 'POST',
+    text?: string,
+  ): string | null {
     if (!body || typeof body !== 'object' || Array.isArray(body)) return null;
     const { query, operationName, variables, extensions } = body as Record<string, unknown>;
     if (typeof query !== 'string' || extensions !== undefined) return null;
+    if (text !== undefined && method === 'POST')
+      return text.length <= MAX_KEY_LENGTH
+        ? hash('sha256', `POST\u0000${accept ?? ''}\u0000${text}`, 'base64url')
+        : null;
     const request = JSON.stringify([method, accept ?? '', operationName ?? null, variables ?? null, query]);
     return request.length <= MAX_KEY_LENGTH ? hash('sha256', request, 'base64url') : null;
   }
@@ -276,7 +291,9 @@ function cacheableKey(request: FastifyRequest): string | null {
   const fields = request.method === 'GET' ? getParameters(request) : request.body;
   const query = (fields as { query?: unknown } | null | undefined)?.query;
   if (typeof query === 'string' && /^\s*mutation\b/.test(query)) return null;
-  return ResponseCache.keyOf(fields, request.headers.accept, request.method === 'GET' ? 'GET' : 'POST');
+  return request.method === 'GET'
+    ? ResponseCache.keyOf(fields, request.headers.accept, 'GET')
+    : ResponseCache.keyOf(fields, request.headers.accept, 'POST', jsonBodyText(request));
 }
 
 /**

@@ -173,6 +173,25 @@ describe('response cache (SQLite; PostgreSQL is covered by the two-instance test
       );
     });
 
+    it('keys a POST by the text of its body as sent, with its Accept header', () => {
+      const body = { query: '{ a }', variables: { x: 1 } };
+      const text = JSON.stringify(body);
+      const spaced = JSON.stringify(body, null, 2);
+      const key = ResponseCache.keyOf(body, 'application/json', 'POST', text);
+      expect(key).to.be.a('string').with.length(43);
+      expect(ResponseCache.keyOf(JSON.parse(text), 'application/json', 'POST', text)).to.equal(key);
+      // Another text of the same request is another entry; another Accept header too; a GET is never keyed by text.
+      expect(ResponseCache.keyOf(body, 'application/json', 'POST', spaced)).to.not.equal(key);
+      expect(ResponseCache.keyOf(body, 'application/graphql-response+json', 'POST', text)).to.not.equal(key);
+      expect(ResponseCache.keyOf(body, 'application/json', 'GET', text)).to.equal(
+        ResponseCache.keyOf(body, 'application/json', 'GET'),
+      );
+      // What cannot be cached is not, whatever its text; nor a body whose text is too long.
+      expect(ResponseCache.keyOf({ query: '{ a }', extensions: {} }, undefined, 'POST', '{}')).to.equal(null);
+      const long = { query: `{ ${'a '.repeat(5000)} }` };
+      expect(ResponseCache.keyOf(long, undefined, 'POST', JSON.stringify(long))).to.equal(null);
+    });
+
     const entryOf = (body: string) => ({
       body: Buffer.from(body),
       contentType: 'application/json',
