@@ -11,6 +11,7 @@ import {
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApolloServer } from '@apollo/server';
+import { LIMITS } from '../../src/core/grammar';
 import { HEAVY_COST, Lane } from '../../src/graphql/fair-share';
 import {
   estimateCost,
@@ -75,6 +76,71 @@ describe('query limits: the verdict memo key', () => {
     ]) {
       expect(verdictVariablesKey(resolve, changed), JSON.stringify(changed)).to.not.equal(key);
     }
+  });
+
+  it('counts lists of strings, and input objects holding only strings, by their shape alone (given the schema)', () => {
+    const operation = operationOf(
+      'query R($tool: String!, $project: String!, $params: [BindingParamInput!], $ids: [ID!]) { __typename }',
+    );
+    const key = (variables: Record<string, unknown>) => verdictVariablesKey(operation, variables, schema);
+    const one = { tool: 't', project: 'p', params: [{ slot: 'repo', resource: 'acme/repo' }], ids: ['a', 'b'] };
+    const other = {
+      tool: 'u',
+      project: 'q',
+      params: [{ slot: 'db', resource: '01ARZ3NDEKTSV4RRFFQ69G5FAV' }],
+      ids: ['c', 'd'],
+    };
+    expect(key(other)).to.equal(key(one));
+    for (const changed of [
+      { ...one, params: [...one.params, { slot: 'db', resource: 'x' }] }, // another item
+      { ...one, params: [{ slot: 'repo' }] }, // a field missing (it does not coerce)
+      { ...one, params: [{ slot: 'repo', resource: 7 }] }, // not a string
+      { ...one, params: [{ slot: 'repo', resource: 'r', extra: 'x' }] }, // a field the type does not have
+      { ...one, params: [null] },
+      { ...one, params: null },
+      { ...one, params: { slot: 'repo', resource: 'acme/repo' } }, // one object where a list is declared
+      { ...one, ids: ['a'] },
+      { ...one, ids: ['a', 2] },
+    ]) {
+      expect(key(changed), JSON.stringify(changed)).to.not.equal(key(one));
+    }
+    // Without the schema, input objects and lists are keyed by their content, as before.
+    expect(verdictVariablesKey(operation, other)).to.not.equal(verdictVariablesKey(operation, one));
+  });
+
+  it('gives one key only to variables with one verdict: a params list over its limit is refused whatever its names', async () => {
+    const operation = parse(
+      'query R($params: [BindingParamInput!]) { resolveBindings(tool: "t", project: "p", params: $params) { slotName } }',
+    );
+    const definition = operation.definitions[0] as OperationDefinitionNode;
+    const params = (n: number, prefix: string) =>
+      Array.from({ length: n }, (_, i) => ({ slot: `${prefix}_${i}`, resource: `${prefix}/${i}` }));
+    const limits = new RequestLimits(schema);
+    const context = {} as never;
+    const verdict = async (variables: Record<string, unknown>) => {
+      try {
+        (
+          await limits.admit({
+            document: operation,
+            operation: definition,
+            operationName: undefined,
+            variables,
+            queryKey: 'q',
+            contextValue: context,
+          })
+        )();
+        return 'admitted';
+      } catch (error) {
+        return (error as { extensions?: { code?: string } }).extensions?.code;
+      }
+    };
+    const over = LIMITS.params + 1;
+    expect(verdictVariablesKey(definition, { params: params(over, 'a') }, schema)).to.equal(
+      verdictVariablesKey(definition, { params: params(over, 'b') }, schema),
+    );
+    expect(await verdict({ params: params(over, 'a') })).to.equal('BAD_USER_INPUT');
+    expect(await verdict({ params: params(over, 'b') })).to.equal('BAD_USER_INPUT');
+    expect(await verdict({ params: params(2, 'c') })).to.equal('admitted');
   });
 
   it('leaves out variables the operation does not declare', () => {
