@@ -119,7 +119,6 @@ describe('the read session (the only way to read the registry)', () => {
     'refLoader',
     'dependOn',
     'cachedNow',
-    'byIdOrName',
     'cachedBatch',
     'compatiblePages',
   ];

@@ -647,29 +647,9 @@ export class ReadSession implements VersionProbe {
   private refLoader<V>(slot: number, byId: LoaderKind<string, V>, byName: LoaderKind<string, V>): Loader<string, V> {
     const made = this.views[slot] as Loader<string, V> | undefined;
     if (made) return made;
-    const view = this.byIdOrName(this.loaderOf(byId), this.loaderOf(byName));
+    const view = new ByIdOrName(this.loaderOf(byId), this.loaderOf(byName));
     this.views[slot] = view;
     return view;
-  }
-
-  private byIdOrName<V>(byId: Loader<string, V>, byName: Loader<string, V>): Loader<string, V> {
-    return {
-      load: (ref) => (isIdRef(ref) ? byId : byName).load(ref),
-      peek: (ref) => (isIdRef(ref) ? byId : byName).peek(ref),
-      loadMany: async (keys) => {
-        const refs = Array.from(keys);
-        const ids = refs.filter(isIdRef);
-        if (ids.length === 0) return byName.loadMany(refs);
-        if (ids.length === refs.length) return byId.loadMany(refs);
-        const [byIds, byNames] = await Promise.all([
-          byId.loadMany(ids),
-          byName.loadMany(refs.filter((ref) => !isIdRef(ref))),
-        ]);
-        let i = 0;
-        let n = 0;
-        return refs.map((ref) => (isIdRef(ref) ? byIds[i++] : byNames[n++]));
-      },
-    };
   }
 
   // --- the one way to the reader ---------------------------------------------
@@ -897,4 +877,38 @@ function groupBy<T>(keys: readonly string[], rows: readonly T[], keyOf: (row: T)
   const groups = new Map<string, T[]>(keys.map((key) => [key, []]));
   for (const row of rows) groups.get(keyOf(row))?.push(row);
   return keys.map((key) => groups.get(key) ?? []);
+}
+
+/**
+ * A loader by ref: an id through the by-id loader, a name through the by-name
+ * one (a class, so that a request's three views are an object each, not an
+ * object and three closures).
+ */
+class ByIdOrName<V> implements Loader<string, V> {
+  constructor(
+    private readonly byId: Loader<string, V>,
+    private readonly byName: Loader<string, V>,
+  ) {}
+
+  load(ref: string): Promise<V> {
+    return (isIdRef(ref) ? this.byId : this.byName).load(ref);
+  }
+
+  peek(ref: string): V | undefined {
+    return (isIdRef(ref) ? this.byId : this.byName).peek(ref);
+  }
+
+  async loadMany(keys: ArrayLike<string>): Promise<(V | Error)[]> {
+    const refs = Array.from(keys);
+    const ids = refs.filter(isIdRef);
+    if (ids.length === 0) return this.byName.loadMany(refs);
+    if (ids.length === refs.length) return this.byId.loadMany(refs);
+    const [byIds, byNames] = await Promise.all([
+      this.byId.loadMany(ids),
+      this.byName.loadMany(refs.filter((ref) => !isIdRef(ref))),
+    ]);
+    let i = 0;
+    let n = 0;
+    return refs.map((ref) => (isIdRef(ref) ? byIds[i++] : byNames[n++]));
+  }
 }
