@@ -8,8 +8,9 @@ import {
   type ParamValue,
   type SlotResolution,
 } from '../core/binding-resolution';
-import type { ResourceInfo } from '../core/model';
-import type { ProjectRecord, ToolRecord } from '../persistence/records';
+import type { LinkedResource, ResourceInfo } from '../core/model';
+import type { ProjectRecord, SlotRecord, ToolRecord } from '../persistence/records';
+import type { TypeHierarchy } from '../core/type-hierarchy';
 import { allNow, isPromise, loaded, loadManyNow, loadNow, type ReadSession } from './versioning';
 import { requireWellFormedRef } from './registry-writes';
 
@@ -42,9 +43,24 @@ export class BindingService {
     params: readonly BindingParam[],
     session: ReadSession,
   ): Promise<BindingOutcome[]> {
-    const summary = summarize((await this.explain(toolRef, projectRef, params, session)).slots);
-    if (!summary.ok) throw new BindingResolutionError(summary.problems);
-    return summary.results;
+    return this.resolveNow(toolRef, projectRef, params, session);
+  }
+
+  /**
+   * `resolve` as a plain value when everything it reads is in memory at the
+   * pinned version (the record cache's, on a clock that keeps the version in
+   * memory): then no promise is made and nothing waits, and the resolver
+   * hands the compiled query a plain value. Otherwise a promise. Either way a
+   * failure is thrown (synchronously, on the plain path), with the same error.
+   */
+  resolveNow(
+    toolRef: string,
+    projectRef: string,
+    params: readonly BindingParam[],
+    session: ReadSession,
+  ): BindingOutcome[] | Promise<BindingOutcome[]> {
+    const explained = this.explainNow(toolRef, projectRef, params, session);
+    return isPromise(explained) ? explained.then(outcomesOf) : outcomesOf(explained);
   }
 
   /** Resolves every slot and keeps the full account of each (what explainBindings shows). */
@@ -54,6 +70,16 @@ export class BindingService {
     params: readonly BindingParam[],
     session: ReadSession,
   ): Promise<ToolResolution> {
+    return this.explainNow(toolRef, projectRef, params, session);
+  }
+
+  /** `explain`, as a plain value when nothing needs a wait (see `resolveNow`). */
+  private explainNow(
+    toolRef: string,
+    projectRef: string,
+    params: readonly BindingParam[],
+    session: ReadSession,
+  ): ToolResolution | Promise<ToolResolution> {
     requireWellFormedRef('tool', toolRef);
     requireWellFormedRef('project', projectRef);
     const sizeProblem = checkListSize(params.length, LIMITS.params);
@@ -61,12 +87,24 @@ export class BindingService {
     params.forEach((p, i) => requireWellFormedRef(`params[${i}].resource`, p.resource));
 
     // Pinned first, so that what the record cache holds at that version answers at once, without a batch or a wait.
-    await session.currentVersion();
+    if (!session.pinnedNow())
+      return session.currentVersion().then(() => this.explainPinned(toolRef, projectRef, params, session));
+    return this.explainPinned(toolRef, projectRef, params, session);
+  }
+
+  private explainPinned(
+    toolRef: string,
+    projectRef: string,
+    params: readonly BindingParam[],
+    session: ReadSession,
+  ): ToolResolution | Promise<ToolResolution> {
     const loads = allNow([loadNow(session.toolByRef, toolRef), loadNow(session.projectByRef, projectRef)] as const);
-    const [tool, project] = isPromise(loads) ? await loads : loads;
-    if (!tool) throw new NotFoundError('tool', toolRef);
-    if (!project) throw new NotFoundError('project', projectRef);
-    return this.explainFor(tool, project, params, session);
+    const found = ([tool, project]: readonly [ToolRecord | null, ProjectRecord | null]) => {
+      if (!tool) throw new NotFoundError('tool', toolRef);
+      if (!project) throw new NotFoundError('project', projectRef);
+      return this.explainFor(tool, project, params, session);
+    };
+    return isPromise(loads) ? loads.then(found) : found(loads);
   }
 
   /** Tool.bindingsIn: the explanation for a tool already loaded (a dashboard asks this for many tools at once). */
@@ -77,14 +115,25 @@ export class BindingService {
     return this.explainFor(tool, project, [], session);
   }
 
-  private async explainFor(
+  private explainFor(
     tool: ToolRecord,
     project: ProjectRecord,
     params: readonly BindingParam[],
     session: ReadSession,
-  ): Promise<ToolResolution> {
+  ): ToolResolution | Promise<ToolResolution> {
     const slotsNow = loadNow(session.slotsByToolId, tool.id);
-    const slots = isPromise(slotsNow) ? await slotsNow : slotsNow;
+    return isPromise(slotsNow)
+      ? slotsNow.then((slots) => this.explainWithSlots(tool, project, slots, params, session))
+      : this.explainWithSlots(tool, project, slotsNow, params, session);
+  }
+
+  private explainWithSlots(
+    tool: ToolRecord,
+    project: ProjectRecord,
+    slots: readonly SlotRecord[],
+    params: readonly BindingParam[],
+    session: ReadSession,
+  ): ToolResolution | Promise<ToolResolution> {
     const paramProblems = checkParams(tool.name, slots, params);
     if (paramProblems.length > 0) throw new BadInputError(paramProblems);
 
@@ -100,32 +149,55 @@ export class BindingService {
         params.map((p) => p.resource),
       ),
     ] as const);
-    const [hierarchy, links, staticResources, paramResources] = isPromise(reads) ? await reads : reads;
-
-    // Most tools have no static slot and most invocations no params: one shared empty map then.
-    let staticById: ReadonlyMap<string, ResourceInfo> = NOTHING;
-    if (staticResources.length > 0) {
-      const byId = new Map<string, ResourceInfo>();
-      for (const entry of staticResources) {
-        const resource = loaded(entry);
-        if (resource) byId.set(resource.id, resource);
-      }
-      staticById = byId;
-    }
-    let paramBySlot: ReadonlyMap<string, ParamValue> = NOTHING;
-    if (params.length > 0) {
-      const bySlot = new Map<string, ParamValue>();
-      params.forEach((p, i) => bySlot.set(p.slot, { ref: p.resource, resource: loaded(paramResources[i]) }));
-      paramBySlot = bySlot;
-    }
-
-    const resolutions = resolveSlots(slots, {
-      projectName: project.name,
-      hierarchy,
-      links,
-      staticResources: staticById,
-      params: paramBySlot,
-    });
-    return { tool, project, slots: resolutions };
+    return isPromise(reads)
+      ? reads.then((read) => resolveWith(tool, project, slots, params, read))
+      : resolveWith(tool, project, slots, params, reads);
   }
+}
+
+/** A resolution's outcomes, or BINDING_RESOLUTION_FAILED listing every failing slot. */
+function outcomesOf(explained: ToolResolution): BindingOutcome[] {
+  const summary = summarize(explained.slots);
+  if (!summary.ok) throw new BindingResolutionError(summary.problems);
+  return summary.results;
+}
+
+/** Lets the core resolve every slot from what was read. */
+function resolveWith(
+  tool: ToolRecord,
+  project: ProjectRecord,
+  slots: readonly SlotRecord[],
+  params: readonly BindingParam[],
+  [hierarchy, links, staticResources, paramResources]: readonly [
+    TypeHierarchy,
+    readonly LinkedResource[],
+    readonly (ResourceInfo | null | Error)[],
+    readonly (ResourceInfo | null | Error)[],
+  ],
+): ToolResolution {
+  // Most tools have no static slot and most invocations no params: one shared empty map then.
+  let staticById: ReadonlyMap<string, ResourceInfo> = NOTHING;
+  if (staticResources.length > 0) {
+    const byId = new Map<string, ResourceInfo>();
+    for (const entry of staticResources) {
+      const resource = loaded(entry);
+      if (resource) byId.set(resource.id, resource);
+    }
+    staticById = byId;
+  }
+  let paramBySlot: ReadonlyMap<string, ParamValue> = NOTHING;
+  if (params.length > 0) {
+    const bySlot = new Map<string, ParamValue>();
+    params.forEach((p, i) => bySlot.set(p.slot, { ref: p.resource, resource: loaded(paramResources[i]) }));
+    paramBySlot = bySlot;
+  }
+
+  const resolutions = resolveSlots(slots, {
+    projectName: project.name,
+    hierarchy,
+    links,
+    staticResources: staticById,
+    params: paramBySlot,
+  });
+  return { tool, project, slots: resolutions };
 }

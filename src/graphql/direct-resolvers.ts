@@ -326,8 +326,10 @@ function directQuery<TContext extends object>(
   authChecker: AuthCheckerFn<TContext>,
   wrapped: GraphQLFieldResolver<unknown, TContext>,
 ): GraphQLFieldResolver<unknown, TContext> {
-  // Async, so that a refusal (the checker throws) rejects as it does through type-graphql's middleware.
-  return async (root, args: Record<string, unknown>, context, info) => {
+  // Not async: a method that answers with a plain value (resolveBindings, when everything is in memory) hands it to
+  // the executor as it is. A refusal (the checker throws) is then thrown, where type-graphql's middleware rejects: the
+  // executors (graphql-js and graphql-jit) report both as the same field error.
+  return (root, args: Record<string, unknown>, context, info) => {
     const values: unknown[] = new Array<unknown>(sources.length);
     for (let i = 0; i < sources.length; i++) {
       const source = sources[i];

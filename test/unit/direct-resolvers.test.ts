@@ -80,16 +80,16 @@ describe('root queries called directly', () => {
   });
 
   /** A context whose binding service records what it was asked, and a resolve info for resolveBindings. */
-  function setUp(canRead = true) {
+  function setUp(canRead = true, plain = false) {
     const calls: unknown[][] = [];
     const context = {
       access: { canRead, canWrite: false, presented: canRead ? 'read' : 'none', actor: 'anonymous' },
       session: {},
       services: {
         bindings: {
-          resolve: async (...args: unknown[]) => {
+          resolveNow: (...args: unknown[]) => {
             calls.push(args);
-            return [OUTCOME];
+            return plain ? [OUTCOME] : Promise.resolve([OUTCOME]);
           },
         },
       },
@@ -145,6 +145,22 @@ describe('root queries called directly', () => {
     expect((viaDirect.error as Error).message).to.equal((viaWrapper.error as Error).message);
     expect(viaDirect.calls).to.deep.equal([]);
     expect(viaWrapper.calls).to.deep.equal([]);
+  });
+
+  it('hands on a plain answer as a plain value, where type-graphql’s wrapper makes it a promise', async () => {
+    const args = { tool: 'acme/lint', project: 'shop', params: [{ slot: 'repo', resource: 'acme/repo' }] };
+    const { context, info } = setUp(true, true);
+    const viaDirect = resolverOf(direct, 'Query', 'resolveBindings')!(undefined, args, context, info);
+    expect(viaDirect).to.not.be.instanceOf(Promise);
+    expect(viaDirect).to.deep.equal([{ ...OUTCOME, resourceId: 'R1' }]);
+    const viaWrapper = resolverOf(wrapped, 'Query', 'resolveBindings')!(
+      undefined,
+      args,
+      setUp(true, true).context,
+      info,
+    );
+    expect(viaWrapper).to.be.instanceOf(Promise);
+    expect(await viaWrapper).to.deep.equal(viaDirect);
   });
 
   /** Whether the method ran within the resolver's own call: directly, where type-graphql's wrapper awaits its middleware first. */

@@ -306,7 +306,33 @@ describe('LocalClock', () => {
     clock.committed({ version: 4, typesVersion: 2 });
     clock.committed({ version: 2, typesVersion: 0 });
     expect(await clock.current()).to.deep.equal({ version: 4, typesVersion: 2 });
+    expect(clock.currentNow()).to.deep.equal({ version: 4, typesVersion: 2 });
     expect(reads).to.equal(1);
+  });
+});
+
+describe('ReadSession: pinned at once on a clock that keeps the version in memory', () => {
+  it('pins synchronously on a LocalClock, and peeks what the cache holds at once, with no wait', async () => {
+    const { reader, batches } = spyReader();
+    const shared = { ...caches(reader), clock: await LocalClock.start(reader) };
+    await new ReadSession(reader, shared).resourceById.load('T');
+    const session = new ReadSession(reader, shared);
+    expect(session.pinnedVersion()).to.equal(undefined);
+    expect(session.pinnedNow()).to.equal(true);
+    expect(session.pinnedVersion()).to.equal(1);
+    expect(session.resourceById.peek('T')?.id, 'answered in the same turn').to.equal('T');
+    expect(await session.currentVersion()).to.equal(1);
+    expect(batches.resourcesByIds).to.have.length(1);
+  });
+
+  it('says no on a clock that must read the version (PostgreSQL), and pins nothing', async () => {
+    const { reader, batches } = spyReader();
+    const session = new ReadSession(reader, caches(reader));
+    expect(session.pinnedNow()).to.equal(false);
+    expect(session.pinnedVersion()).to.equal(undefined);
+    expect(batches.state ?? []).to.have.length(0);
+    await session.currentVersion();
+    expect(session.pinnedNow(), 'once pinned').to.equal(true);
   });
 });
 

@@ -97,6 +97,7 @@ describe('the read session (the only way to read the registry)', () => {
   const NOT_READS = [
     'constructor',
     'pinnedVersion',
+    'pinnedNow',
     'currentVersion',
     'reset',
     'loadedHierarchy',

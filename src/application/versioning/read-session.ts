@@ -279,6 +279,21 @@ export class ReadSession implements VersionProbe {
     return this.pinnedState?.version;
   }
 
+  /**
+   * Pins the registry version now when that needs no wait (already pinned,
+   * or a clock that keeps the version in memory, as on SQLite) and says so;
+   * false when a pin must be waited for (`currentVersion`).
+   */
+  pinnedNow(): boolean {
+    if (this.pinnedState) return true;
+    if (this.pinned) return false;
+    const state = this.caches.clock.currentNow?.();
+    if (state === undefined) return false;
+    this.pinnedState = state;
+    this.pinned = Promise.resolve(state);
+    return true;
+  }
+
   async currentVersion(): Promise<number> {
     return (await this.pin()).version;
   }

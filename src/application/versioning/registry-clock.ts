@@ -8,6 +8,8 @@ import type { RegistryReader } from '../../persistence/registry-reader';
 export interface RegistryClock {
   /** The registry version now. */
   current(): Promise<RegistryState>;
+  /** The registry version now when it is known without a read (kept in memory), else undefined. */
+  currentNow?(): RegistryState | undefined;
   /** Called after a write commits, with the counters it left. */
   committed(state: RegistryState): void;
 }
@@ -47,6 +49,10 @@ export class LocalClock implements RegistryClock {
 
   current(): Promise<RegistryState> {
     return this.resolved.promise;
+  }
+
+  currentNow(): RegistryState {
+    return this.state;
   }
 
   committed(state: RegistryState): void {
