@@ -11,7 +11,7 @@ import {
 import type { LinkedResource, ResourceInfo } from '../core/model';
 import type { ProjectRecord, SlotRecord, ToolRecord } from '../persistence/records';
 import type { TypeHierarchy } from '../core/type-hierarchy';
-import { allNow, isPromise, loaded, loadManyNow, loadNow, type ReadSession } from './versioning';
+import { allNow, loaded, loadManyNow, loadNow, thenNow, type ReadSession } from './versioning';
 import { requireWellFormedRef } from './registry-writes';
 
 /** The static resources or params of a resolution that has none. */
@@ -36,31 +36,21 @@ export interface ToolResolution {
  * session, then lets the pure core decide.
  */
 export class BindingService {
-  /** resolveBindings: every slot's result, or BINDING_RESOLUTION_FAILED listing every failing slot. */
-  async resolve(
-    toolRef: string,
-    projectRef: string,
-    params: readonly BindingParam[],
-    session: ReadSession,
-  ): Promise<BindingOutcome[]> {
-    return this.resolveNow(toolRef, projectRef, params, session);
-  }
-
   /**
-   * `resolve` as a plain value when everything it reads is in memory at the
+   * resolveBindings: every slot's result, or BINDING_RESOLUTION_FAILED listing
+   * every failing slot. A plain value when everything it reads is in memory at the
    * pinned version (the record cache's, on a clock that keeps the version in
    * memory): then no promise is made and nothing waits, and the resolver
-   * hands the compiled query a plain value. Otherwise a promise. Either way a
-   * failure is thrown (synchronously, on the plain path), with the same error.
+   * hands the compiled query a plain value. Otherwise a promise. A failure is
+   * the same error either way: thrown on the plain path, a rejection otherwise.
    */
-  resolveNow(
+  resolve(
     toolRef: string,
     projectRef: string,
     params: readonly BindingParam[],
     session: ReadSession,
   ): BindingOutcome[] | Promise<BindingOutcome[]> {
-    const explained = this.explainNow(toolRef, projectRef, params, session);
-    return isPromise(explained) ? explained.then(outcomesOf) : outcomesOf(explained);
+    return thenNow(this.explainNow(toolRef, projectRef, params, session), outcomesOf);
   }
 
   /** Resolves every slot and keeps the full account of each (what explainBindings shows). */
@@ -73,7 +63,7 @@ export class BindingService {
     return this.explainNow(toolRef, projectRef, params, session);
   }
 
-  /** `explain`, as a plain value when nothing needs a wait (see `resolveNow`). */
+  /** `explain`, as a plain value when nothing needs a wait (see `resolve`). */
   private explainNow(
     toolRef: string,
     projectRef: string,
@@ -99,12 +89,11 @@ export class BindingService {
     session: ReadSession,
   ): ToolResolution | Promise<ToolResolution> {
     const loads = allNow([loadNow(session.toolByRef, toolRef), loadNow(session.projectByRef, projectRef)] as const);
-    const found = ([tool, project]: readonly [ToolRecord | null, ProjectRecord | null]) => {
+    return thenNow(loads, ([tool, project]) => {
       if (!tool) throw new NotFoundError('tool', toolRef);
       if (!project) throw new NotFoundError('project', projectRef);
       return this.explainFor(tool, project, params, session);
-    };
-    return isPromise(loads) ? loads.then(found) : found(loads);
+    });
   }
 
   /** Tool.bindingsIn: the explanation for a tool already loaded (a dashboard asks this for many tools at once). */
@@ -121,10 +110,9 @@ export class BindingService {
     params: readonly BindingParam[],
     session: ReadSession,
   ): ToolResolution | Promise<ToolResolution> {
-    const slotsNow = loadNow(session.slotsByToolId, tool.id);
-    return isPromise(slotsNow)
-      ? slotsNow.then((slots) => this.explainWithSlots(tool, project, slots, params, session))
-      : this.explainWithSlots(tool, project, slotsNow, params, session);
+    return thenNow(loadNow(session.slotsByToolId, tool.id), (slots) =>
+      this.explainWithSlots(tool, project, slots, params, session),
+    );
   }
 
   private explainWithSlots(
@@ -149,9 +137,7 @@ export class BindingService {
         params.map((p) => p.resource),
       ),
     ] as const);
-    return isPromise(reads)
-      ? reads.then((read) => resolveWith(tool, project, slots, params, read))
-      : resolveWith(tool, project, slots, params, reads);
+    return thenNow(reads, (read) => resolveWith(tool, project, slots, params, read));
   }
 }
 

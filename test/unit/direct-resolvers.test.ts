@@ -87,7 +87,7 @@ describe('root queries called directly', () => {
       session: {},
       services: {
         bindings: {
-          resolveNow: (...args: unknown[]) => {
+          resolve: (...args: unknown[]) => {
             calls.push(args);
             return plain ? [OUTCOME] : Promise.resolve([OUTCOME]);
           },

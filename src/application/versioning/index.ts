@@ -29,6 +29,7 @@ export {
   ReadSession,
   allNow,
   isPromise,
+  thenNow,
   loaded,
   loadManyNow,
   loadNow,

@@ -833,6 +833,11 @@ export function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
   return value instanceof Promise;
 }
 
+/** `use` of a value now when it is one, or once its promise settles (a plain answer stays plain). */
+export function thenNow<T, R>(value: T | Promise<T>, use: (value: T) => R | Promise<R>): R | Promise<R> {
+  return isPromise(value) ? value.then(use) : use(value);
+}
+
 /** A DataLoader.loadMany entry: the value, or null for a miss; a failed load is rethrown, never read as a miss. */
 export function loaded<T>(entry: T | null | Error): T | null {
   if (entry instanceof Error) throw entry;

@@ -1,7 +1,7 @@
 import { Arg, Authorized, Ctx, Query, Resolver } from 'type-graphql';
 import { READ } from '../authorization';
 import type { BindingOutcome } from '../../core/binding-resolution';
-import { isPromise } from '../../application/versioning';
+import { thenNow } from '../../application/versioning';
 import { toExplanation } from '../explanation';
 import type { RequestContext } from '../context';
 import { BindingParamInput } from '../inputs/binding-param.input';
@@ -25,9 +25,8 @@ export class BindingResolver {
     params: BindingParamInput[] | null,
     @Ctx() ctx: RequestContext,
   ) {
-    // A plain value when everything is in memory (see BindingService.resolveNow): the compiled query then goes on at once.
-    const results = ctx.services.bindings.resolveNow(tool, project, params ?? [], ctx.session);
-    return isPromise(results) ? results.then(toBindingResults) : toBindingResults(results);
+    // A plain value when everything is in memory (see BindingService.resolve): the compiled query then goes on at once.
+    return thenNow(ctx.services.bindings.resolve(tool, project, params ?? [], ctx.session), toBindingResults);
   }
 
   @Authorized(READ)
