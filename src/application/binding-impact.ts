@@ -9,7 +9,7 @@ import {
   type SlotOutcome,
   type ToolSide,
 } from '../core/binding-impact';
-import { resolveSlots } from '../core/binding-resolution';
+import { resolveSlot, type ParamValue } from '../core/binding-resolution';
 import type { LinkedResource, ResourceInfo, SlotDefinition } from '../core/model';
 import type { SlotRecord } from '../persistence/records';
 import type { RegistryEdit } from '../core/registry-edit';
@@ -59,8 +59,8 @@ interface Tracked {
   readonly projects: Map<string, { name: string; edit: number }>;
   readonly before: {
     slots: SlotDefinition[];
-    unlinked: Map<string, SlotOutcome>;
-    inProject: Map<string, Map<string, SlotOutcome>>;
+    unlinked: ReadonlyMap<string, SlotOutcome>;
+    inProject: Map<string, ReadonlyMap<string, SlotOutcome>>;
   };
 }
 
@@ -77,6 +77,8 @@ export class ImpactTracker {
   /** Slots and static resources as read before the edits, reused after them when no edit can have changed them. */
   private readonly slotsRead = new Map<string, SlotRecord[]>();
   private readonly staticRead = new Map<string, ResourceInfo>();
+  /** Each examined project's links as read before the edits, reused after them when no edit can have changed them. */
+  private readonly linksRead = new Map<string, LinkedResource[]>();
   private readonly toolsByTypes = new Map<string, Promise<{ id: string; name: string }[]>>();
   private edits = 0;
   private pairs = 0;
@@ -122,10 +124,12 @@ export class ImpactTracker {
         : await this.resolve(
             new Map(tools.map((t) => [t.id, new Set(t.projects.keys())])),
             await this.hierarchy(),
-            // Only a tool edit changes slots, and only a resource edit changes what a static resource is.
+            // Only a tool edit changes slots, and only a resource edit changes what a static resource is; a
+            // project's links change by a link edit, and what they carry of each resource by a resource edit.
             {
               slots: !edits.some((e) => e.kind === 'TOOL'),
               staticResources: !edits.some((e) => e.kind === 'RESOURCE'),
+              links: !edits.some((e) => e.kind === 'LINK' || e.kind === 'RESOURCE' || e.kind === 'PROJECT'),
             },
           );
     // A tool's name now: as its edit left it (a rename), else as it was found.
@@ -203,16 +207,19 @@ export class ImpactTracker {
       }
     }
     if (fresh.size === 0) return;
-    const sides = await this.resolve(fresh, before, { slots: true, staticResources: true });
+    const sides = await this.resolve(fresh, before, { slots: true, staticResources: true, links: false });
     for (const [toolId, projectIds] of fresh) {
       const tracked = this.tools.get(toolId)!;
       const side = sides.sideOf(toolId);
+      // Each side is worked out afresh at each call, so its maps are kept as they are, not copied.
       if (tracked.before.slots.length === 0 && tracked.before.unlinked.size === 0) {
         tracked.before.slots = [...side.slots];
-        tracked.before.unlinked = new Map(side.unlinked);
+        tracked.before.unlinked = side.unlinked;
       }
-      for (const projectId of projectIds)
-        tracked.before.inProject.set(projectId, new Map(side.inProject.get(projectId)));
+      for (const projectId of projectIds) {
+        const outcomes = side.inProject.get(projectId);
+        if (outcomes) tracked.before.inProject.set(projectId, outcomes);
+      }
     }
   }
 
@@ -279,15 +286,18 @@ export class ImpactTracker {
   private async resolve(
     projectsOf: ReadonlyMap<string, ReadonlySet<string>>,
     hierarchy: TypeHierarchy,
-    reuse: { slots: boolean; staticResources: boolean } = { slots: false, staticResources: false },
+    reuse: { slots: boolean; staticResources: boolean; links: boolean },
   ): Promise<{ sideOf(toolId: string): ToolSide & { slots: SlotDefinition[] } }> {
     const projectIds = new Set([...projectsOf.values()].flatMap((ids) => [...ids]));
     const toolIds = [...projectsOf.keys()];
     // Slots read once serve every later resolution, until the tool edit (after which `reuse.slots` is false).
     const unread = reuse.slots ? toolIds.filter((id) => !this.slotsRead.has(id)) : toolIds;
+    // The same for links: a re-parented type leaves every link as it was, and reading them again (up to every
+    // link of the registry) would hold a second copy of them while the first is still garbage to collect.
+    const linksUnread = reuse.links ? [...projectIds].filter((id) => !this.linksRead.has(id)) : [...projectIds];
     const [fresh, links] = await Promise.all([
       this.reader.slotsByToolIds(unread),
-      this.reader.linksByProjectIds([...projectIds]),
+      this.reader.linksByProjectIds(linksUnread),
     ]);
     const freshIds = new Set(unread);
     const slots = [
@@ -306,25 +316,18 @@ export class ImpactTracker {
     const missing = reuse.staticResources ? staticIds.filter((id) => !this.staticRead.has(id)) : staticIds;
     for (const resource of await this.reader.resourcesByIds(missing)) this.staticRead.set(resource.id, resource);
     const staticResources: ReadonlyMap<string, ResourceInfo> = this.staticRead;
-    const linksOf = new Map<string, LinkedResource[]>();
-    for (const link of links) {
-      const list = linksOf.get(link.projectId) ?? [];
-      list.push(link);
-      linksOf.set(link.projectId, list);
-    }
+    const linksOf = this.linksRead;
+    for (const id of linksUnread) linksOf.set(id, []);
+    for (const link of links) linksOf.get(link.projectId)!.push(link);
     const sideOf = (toolId: string): ToolSide & { slots: SlotDefinition[] } => {
       const toolProjects = projectsOf.get(toolId) ?? new Set<string>();
       const toolSlots = slotsOf.get(toolId) ?? [];
-      const outcomes = (projectName: string, projectLinks: readonly LinkedResource[]) =>
-        new Map(
-          resolveSlots(toolSlots, {
-            projectName,
-            hierarchy,
-            links: projectLinks,
-            staticResources,
-            params: new Map(),
-          }).map((r) => [r.slot.name, outcomeOf(r)]),
-        );
+      const outcomes = (projectName: string, projectLinks: readonly LinkedResource[]) => {
+        const context = { projectName, hierarchy, links: projectLinks, staticResources, params: NO_PARAMS };
+        const bySlot = new Map<string, SlotOutcome>();
+        for (const slot of toolSlots) bySlot.set(slot.name, outcomeOf(resolveSlot(slot, context)));
+        return bySlot;
+      };
       const inProject = new Map<string, Map<string, SlotOutcome>>();
       for (const projectId of toolProjects) inProject.set(projectId, outcomes(projectId, linksOf.get(projectId) ?? []));
       return { slots: toolSlots, unlinked: outcomes('', []), inProject };
@@ -338,6 +341,9 @@ function keepFirst(found: { change: BindingChange; edit: number }[], count: numb
   found.sort((a, b) => compareChanges(a.change, b.change));
   if (found.length > count) found.length = count;
 }
+
+/** An impact resolves without params (a PARAMETER slot is deferred). */
+const NO_PARAMS: ReadonlyMap<string, ParamValue> = new Map();
 
 function emptySide(): Tracked['before'] {
   return { slots: [], unlinked: new Map(), inProject: new Map() };

@@ -162,12 +162,7 @@ function resolveStatic(slot: SlotDefinition, context: ResolutionContext): SlotRe
 /** Rule: a PARAMETER slot binds eagerly when a param names it, and is deferred otherwise. */
 function resolveParameter(slot: SlotDefinition, context: ResolutionContext): SlotResolution {
   const param = context.params.get(slot.name);
-  if (!param) {
-    return outcome(slot, {
-      status: 'DEFERRED',
-      message: () => `slot '${slot.name}' is deferred: its resource is named when the tool is invoked`,
-    });
-  }
+  if (!param) return new DeferredResolution(slot);
   return bindNamedResource(slot, context, param.ref, param.resource, 'PARAMETER');
 }
 
@@ -181,16 +176,15 @@ function bindNamedResource(
 ): SlotResolution {
   const slotType = typeName(context, slot.typeId);
   if (!resource) {
-    const message = `slot '${slot.name}': no resource '${ref}' is registered`;
     return outcome(slot, {
       status: 'FAILED',
       reason: 'NOT_FOUND',
-      message,
-      fix:
+      message: () => `slot '${slot.name}': no resource '${ref}' is registered`,
+      fix: () =>
         how === 'STATIC'
           ? `register resource '${ref}', or re-register the tool with an existing resource`
           : `pass the name or id of a registered resource of type ${slotType}`,
-      candidates: [
+      candidates: () => [
         {
           resource: null,
           ref,
@@ -204,22 +198,21 @@ function bindNamedResource(
     });
   }
   if (!context.hierarchy.isCompatible(resource.typeId, slot.typeId)) {
-    const typeChain = context.hierarchy.chainOf(resource.typeId);
-    const mismatch = typeMismatchMessage(resource, typeChain, slotType);
+    const mismatch = () => typeMismatchMessage(resource, context.hierarchy.chainOf(resource.typeId), slotType);
     return outcome(slot, {
       status: 'FAILED',
       reason: 'TYPE_MISMATCH',
-      message: `slot '${slot.name}': ${mismatch}`,
-      fix: `use a resource of type ${describeTypeFamily(context, slot.typeId)}`,
-      candidates: [
+      message: () => `slot '${slot.name}': ${mismatch()}`,
+      fix: () => `use a resource of type ${describeTypeFamily(context, slot.typeId)}`,
+      candidates: () => [
         {
           resource,
           ref: resource.name,
           alias: null,
           accepted: false,
           rejection: 'TYPE_MISMATCH',
-          typeChain,
-          message: mismatch,
+          typeChain: context.hierarchy.chainOf(resource.typeId),
+          message: mismatch(),
         },
       ],
     });
@@ -253,120 +246,161 @@ function bindNamedResource(
  * included), one candidate binds; several are narrowed by the slot name,
  * first as a link alias, then as a short name; none fails a required slot
  * and leaves an optional one unbound.
+ *
+ * Only the decision is made here, in one pass over the links with nothing
+ * allocated but the answer; its words and candidates are worked out from the
+ * same rules when first read (`explainContextual`), which a resolve that
+ * binds, or a binding impact over thousands of pairs, never does.
  */
 function resolveContextual(slot: SlotDefinition, context: ResolutionContext): SlotResolution {
-  const slotType = typeName(context, slot.typeId);
-  const compatible: LinkedResource[] = [];
   const fitting = context.hierarchy.typesFitting(slot.typeId);
-  for (const link of context.links) if (fitting.has(link.resource.typeId)) compatible.push(link);
-  const chainOf = (link: LinkedResource) => context.hierarchy.chainOf(link.resource.typeId);
-  // Verdicts are built only when asked for (explanations, failures): resolving needs just the decision.
-  const mismatched = () =>
-    context.links
-      .filter((link) => !fitting.has(link.resource.typeId))
-      .map((link) =>
-        verdict(link, chainOf(link), 'TYPE_MISMATCH', typeMismatchMessage(link.resource, chainOf(link), slotType)),
-      );
-
+  let compatible = 0;
+  let first: LinkedResource | null = null;
+  let byAlias = 0;
+  let aliased: LinkedResource | null = null;
+  let byShortName = 0;
+  let named: LinkedResource | null = null;
+  for (const link of context.links) {
+    if (!fitting.has(link.resource.typeId)) continue;
+    if (compatible++ === 0) first = link;
+    if (link.alias === slot.name && byAlias++ === 0) aliased = link;
+    if (link.resource.shortName === slot.name && byShortName++ === 0) named = link;
+  }
   // Rule: no compatible candidate fails a required slot, and leaves an optional one unbound.
-  if (compatible.length === 0) {
-    const missing = () =>
-      `no resource of type ${describeTypeFamily(context, slot.typeId)} is linked to project ${context.projectName}`;
-    if (!slot.required) {
-      return outcome(slot, {
-        status: 'UNBOUND_OPTIONAL',
-        message: () => `optional slot '${slot.name}' is left unbound: ${missing()}`,
-        candidates: mismatched,
-      });
-    }
-    return outcome(slot, {
-      status: 'FAILED',
-      reason: 'NO_MATCH',
-      message: `slot '${slot.name}': ${missing()}`,
-      fix: `link a resource of type ${describeTypeFamily(context, slot.typeId)} to project ${context.projectName}, or make the slot optional`,
-      candidates: mismatched,
-    });
+  if (compatible === 0) {
+    return slot.required
+      ? new ContextualResolution(slot, context, 'FAILED', null, 'NO_MATCH', null)
+      : new ContextualResolution(slot, context, 'UNBOUND_OPTIONAL', null, null, null);
   }
-
   // Rule: exactly one compatible candidate binds.
-  if (compatible.length === 1) {
-    const [only] = compatible;
-    return bindLink(
-      slot,
-      only,
-      'SINGLE_CANDIDATE',
-      () => `the only linked resource of type ${describeTypeFamily(context, slot.typeId)}`,
-      () => [
-        verdict(only, chainOf(only), null, `the only linked resource whose type fits '${slotType}'`),
-        ...mismatched(),
-      ],
-    );
+  if (compatible === 1) return new ContextualResolution(slot, context, 'BOUND', 'SINGLE_CANDIDATE', null, first);
+  // Rule: among several, the one whose link alias equals the slot name binds.
+  if (byAlias === 1) return new ContextualResolution(slot, context, 'BOUND', 'ALIAS', null, aliased);
+  // Rule: else, the one whose short name equals the slot name binds.
+  if (byShortName === 1) return new ContextualResolution(slot, context, 'BOUND', 'SHORT_NAME', null, named);
+  // Rule: otherwise the slot is ambiguous.
+  return new ContextualResolution(slot, context, 'FAILED', null, 'AMBIGUOUS', null);
+}
+
+/** A contextual slot's decision; its message, fix and candidates are worked out when first read. */
+class ContextualResolution implements SlotResolution {
+  readonly resource: ResourceInfo | null;
+  private account: Explanation | null = null;
+
+  constructor(
+    readonly slot: SlotDefinition,
+    private readonly context: ResolutionContext,
+    readonly status: SlotStatus,
+    readonly how: BindHow | null,
+    readonly reason: FailureReason | null,
+    readonly chosen: LinkedResource | null,
+  ) {
+    this.resource = chosen?.resource ?? null;
   }
 
-  // Rule: among several, the one whose link alias equals the slot name binds.
-  const byAlias = compatible.filter((l) => l.alias === slot.name);
-  if (byAlias.length === 1) {
-    const [chosen] = byAlias;
-    return bindLink(
-      slot,
-      chosen,
-      'ALIAS',
-      () => `linked under alias '${slot.name}'`,
-      () => [
-        ...compatible.map((l) =>
+  get message(): string {
+    return (this.account ??= explainContextual(this, this.context)).message;
+  }
+
+  get fix(): string | null {
+    return (this.account ??= explainContextual(this, this.context)).fix;
+  }
+
+  get candidates(): readonly CandidateVerdict[] {
+    return (this.account ??= explainContextual(this, this.context)).candidates;
+  }
+}
+
+/** The words of a slot's account. */
+interface Explanation {
+  readonly message: string;
+  readonly fix: string | null;
+  readonly candidates: readonly CandidateVerdict[];
+}
+
+/** The message, fix and candidates of a contextual decision, from the same rules that made it. */
+function explainContextual(resolution: ContextualResolution, context: ResolutionContext): Explanation {
+  const { slot, chosen } = resolution;
+  const slotType = typeName(context, slot.typeId);
+  const fitting = context.hierarchy.typesFitting(slot.typeId);
+  const compatible = context.links.filter((link) => fitting.has(link.resource.typeId));
+  const chainOf = (link: LinkedResource) => context.hierarchy.chainOf(link.resource.typeId);
+  const mismatched = context.links
+    .filter((link) => !fitting.has(link.resource.typeId))
+    .map((link) =>
+      verdict(link, chainOf(link), 'TYPE_MISMATCH', typeMismatchMessage(link.resource, chainOf(link), slotType)),
+    );
+  const bound = (why: string, candidates: CandidateVerdict[]): Explanation => ({
+    message: `slot '${slot.name}' is bound to '${chosen!.resource.name}', ${why}`,
+    fix: null,
+    candidates: [...candidates, ...mismatched],
+  });
+  const missing = () =>
+    `no resource of type ${describeTypeFamily(context, slot.typeId)} is linked to project ${context.projectName}`;
+
+  switch (resolution.how) {
+    case 'SINGLE_CANDIDATE':
+      return bound(`the only linked resource of type ${describeTypeFamily(context, slot.typeId)}`, [
+        verdict(chosen!, chainOf(chosen!), null, `the only linked resource whose type fits '${slotType}'`),
+      ]);
+    case 'ALIAS':
+      return bound(
+        `linked under alias '${slot.name}'`,
+        compatible.map((l) =>
           l === chosen
             ? verdict(l, chainOf(l), null, `linked under alias '${slot.name}', the slot's name`)
             : verdict(
                 l,
                 chainOf(l),
                 'NOT_CHOSEN_ALIAS',
-                `fits, but '${chosen.resource.name}' is linked under alias '${slot.name}'`,
+                `fits, but '${chosen!.resource.name}' is linked under alias '${slot.name}'`,
               ),
         ),
-        ...mismatched(),
-      ],
-    );
-  }
-
-  // Rule: else, the one whose short name equals the slot name binds.
-  const byShortName = compatible.filter((l) => l.resource.shortName === slot.name);
-  if (byShortName.length === 1) {
-    const [chosen] = byShortName;
-    return bindLink(
-      slot,
-      chosen,
-      'SHORT_NAME',
-      () => `whose short name is '${slot.name}'`,
-      () => [
-        ...compatible.map((l) =>
+      );
+    case 'SHORT_NAME':
+      return bound(
+        `whose short name is '${slot.name}'`,
+        compatible.map((l) =>
           l === chosen
             ? verdict(l, chainOf(l), null, `short name '${l.resource.shortName}' equals the slot's name`)
             : verdict(
                 l,
                 chainOf(l),
                 'NOT_CHOSEN_SHORT_NAME',
-                `fits, but '${chosen.resource.name}' has the short name '${slot.name}'`,
+                `fits, but '${chosen!.resource.name}' has the short name '${slot.name}'`,
               ),
         ),
-        ...mismatched(),
-      ],
-    );
+      );
+    default:
+      break;
   }
-
-  // Rule: otherwise the slot is ambiguous; the candidates still tied are reported.
+  if (resolution.status === 'UNBOUND_OPTIONAL') {
+    return {
+      message: `optional slot '${slot.name}' is left unbound: ${missing()}`,
+      fix: null,
+      candidates: mismatched,
+    };
+  }
+  if (resolution.reason === 'NO_MATCH') {
+    return {
+      message: `slot '${slot.name}': ${missing()}`,
+      fix: `link a resource of type ${describeTypeFamily(context, slot.typeId)} to project ${context.projectName}, or make the slot optional`,
+      candidates: mismatched,
+    };
+  }
+  // Ambiguous: the candidates still tied are reported.
   // (An alias is unique within a project, so at most one link can carry the slot's name as alias.)
+  const byShortName = compatible.filter((l) => l.resource.shortName === slot.name);
   const tied = byShortName.length > 1 ? byShortName : compatible;
   const tiedNames = tied.map((l) => l.resource.name);
   const narrowing =
     byShortName.length > 1
       ? `fit and share the short name '${slot.name}'`
       : `fit and none is linked under alias '${slot.name}' or has that short name`;
-  return outcome(slot, {
-    status: 'FAILED',
-    reason: 'AMBIGUOUS',
+  return {
     message: `slot '${slot.name}' is ambiguous: ${tied.length} linked resources (${tiedNames.join(', ')}) ${narrowing}`,
     fix: ambiguityFix(slot.name, tiedNames, context.links),
-    candidates: () => [
+    candidates: [
       ...compatible.map((l) =>
         tied.includes(l)
           ? verdict(
@@ -377,9 +411,9 @@ function resolveContextual(slot: SlotDefinition, context: ResolutionContext): Sl
             )
           : verdict(l, chainOf(l), 'NOT_CHOSEN_SHORT_NAME', `fits, but its short name is not '${slot.name}'`),
       ),
-      ...mismatched(),
+      ...mismatched,
     ],
-  });
+  };
 }
 
 /**
@@ -397,22 +431,6 @@ function ambiguityFix(slotName: string, tied: readonly string[], links: readonly
   return `set alias '${slotName}' on one of ${list} with updateLink, or unlink all but one of them`;
 }
 
-function bindLink(
-  slot: SlotDefinition,
-  link: LinkedResource,
-  how: BindHow,
-  why: () => string,
-  candidates: () => CandidateVerdict[],
-): SlotResolution {
-  return outcome(slot, {
-    status: 'BOUND',
-    how,
-    resource: link.resource,
-    message: () => `slot '${slot.name}' is bound to '${link.resource.name}', ${why()}`,
-    candidates,
-  });
-}
-
 // --- helpers --------------------------------------------------------------
 
 /**
@@ -422,9 +440,10 @@ function bindLink(
  */
 function outcome(
   slot: SlotDefinition,
-  parts: Partial<Omit<SlotResolution, 'slot' | 'status' | 'message' | 'candidates'>> &
+  parts: Partial<Omit<SlotResolution, 'slot' | 'status' | 'message' | 'fix' | 'candidates'>> &
     Pick<SlotResolution, 'status'> & {
       message: string | (() => string);
+      fix?: string | null | (() => string);
       candidates?: readonly CandidateVerdict[] | (() => readonly CandidateVerdict[]);
     },
 ): SlotResolution {
@@ -440,7 +459,11 @@ function outcome(
   );
 }
 
-/** A SlotResolution whose message and candidates are built when first read (a class: its getters are shared). */
+/**
+ * A SlotResolution whose message, fix and candidates are built when first read
+ * (a class: its getters are shared). Resolving thousands of pairs (a binding
+ * impact) reads none of them, not even for a failure.
+ */
 class Resolution implements SlotResolution {
   constructor(
     readonly slot: SlotDefinition,
@@ -448,10 +471,15 @@ class Resolution implements SlotResolution {
     readonly how: BindHow | null,
     readonly reason: FailureReason | null,
     readonly resource: ResourceInfo | null,
-    readonly fix: string | null,
+    private remedy: string | null | (() => string),
     private words: string | (() => string),
     private verdicts: readonly CandidateVerdict[] | (() => readonly CandidateVerdict[]),
   ) {}
+
+  get fix(): string | null {
+    if (typeof this.remedy === 'function') this.remedy = this.remedy();
+    return this.remedy;
+  }
 
   get message(): string {
     if (typeof this.words === 'function') this.words = this.words();
@@ -463,6 +491,24 @@ class Resolution implements SlotResolution {
     return this.verdicts;
   }
 }
+
+/** A PARAMETER slot with no param: deferred, with nothing to list (its message is worded when first read). */
+class DeferredResolution implements SlotResolution {
+  readonly status = 'DEFERRED';
+  readonly how = null;
+  readonly reason = null;
+  readonly resource = null;
+  readonly fix = null;
+  readonly candidates: readonly CandidateVerdict[] = NO_CANDIDATES;
+
+  constructor(readonly slot: SlotDefinition) {}
+
+  get message(): string {
+    return `slot '${this.slot.name}' is deferred: its resource is named when the tool is invoked`;
+  }
+}
+
+const NO_CANDIDATES: readonly CandidateVerdict[] = Object.freeze([]);
 
 function verdict(
   link: LinkedResource,
