@@ -5,6 +5,7 @@ import type { CompiledExecution, ReadyQuery } from '../graphql/compiled-executio
 import type { RequestContext } from '../graphql/context';
 import type { RequestLimits } from '../graphql/query-limits';
 import { passesCsrfPrevention } from './http-caching';
+import { compiledRunFailedSlot } from './request-state';
 
 /** Accept headers remembered with the content type Apollo answered them with. */
 const ACCEPT_HEADERS_KEPT = 64;
@@ -40,8 +41,6 @@ const MAX_ACCEPT_LENGTH = 256;
 export class DirectExecution {
   private readonly contentTypes = new LRUCache<string, string>({ max: ACCEPT_HEADERS_KEPT });
   private readonly queryHashes = new WeakMap<ReadyQuery, string>();
-  /** Requests whose compiled run had errors here: Apollo runs them on graphql-js alone. */
-  private readonly failed = new WeakSet<FastifyRequest>();
 
   constructor(
     private readonly execution: CompiledExecution<RequestContext>,
@@ -77,7 +76,8 @@ export class DirectExecution {
     try {
       const ran = await this.execution.runReady(ready, body.variables, contextValue);
       if (ran === null) {
-        this.failed.add(request);
+        // Apollo runs it on graphql-js alone.
+        compiledRunFailedSlot.set(request, true);
         return undefined;
       }
       answer = ran;
@@ -105,7 +105,7 @@ export class DirectExecution {
 
   /** Whether this request's compiled run failed here (so Apollo need not run the compiled code again). */
   compiledRunFailed(request: FastifyRequest): boolean {
-    return this.failed.has(request);
+    return compiledRunFailedSlot.get(request) === true;
   }
 
   /** After Apollo answered a POST: remembers the content type it chose for the request's Accept header. */

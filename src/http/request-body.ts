@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest, preValidationHookHandler } from 'fastify';
 import { ClientRequestError } from './http-errors';
+import { bodyTextSlot } from './request-state';
 
 /**
  * How deep a request's JSON may nest: the body object is level 1, its
@@ -13,12 +14,9 @@ export const MAX_JSON_DEPTH = 64;
 /** Decodes UTF-8 and throws on any invalid byte sequence, instead of putting U+FFFD in its place. */
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** The text of each JSON body parsed here, by request: the response cache keys a POST by it (./response-cache.ts). */
-const bodyTexts = new WeakMap<FastifyRequest, string>();
-
 /** The text of a request's JSON body as it came (checked, then parsed into `request.body`), if it had one. */
 export function jsonBodyText(request: FastifyRequest): string | undefined {
-  return bodyTexts.get(request);
+  return bodyTextSlot.get(request);
 }
 
 /**
@@ -41,7 +39,7 @@ export function registerJsonBodyParser(fastify: FastifyInstance): void {
       done(new ClientRequestError(`request body is nested deeper than ${MAX_JSON_DEPTH} levels`), undefined);
       return;
     }
-    bodyTexts.set(request, text);
+    bodyTextSlot.set(request, text);
     // Fastify's own parser calls done itself (synchronously); it returns nothing.
     void parseJson(request, text, done);
   });

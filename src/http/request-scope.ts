@@ -1,16 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ReadSession } from '../application/versioning';
-import type { Access, RequestReport } from '../graphql/context';
+import type { RequestReport } from '../graphql/context';
 import type { TokenAuthenticator } from './authentication';
+import { scopeSlot, type RequestScope } from './request-state';
 
-/** What one request carries from the route into the GraphQL context and its log line. */
-export interface RequestScope {
-  readonly access: Access;
-  readonly session: ReadSession;
-  readonly report: RequestReport;
-}
-
-/** Makes each request's scope on first use and keeps it for the request's life. */
+/** Makes each request's scope on first use and keeps it on the request (./request-state.ts) for its life. */
 export function requestScopes(
   authenticator: TokenAuthenticator,
   newSession: () => ReadSession,
@@ -18,21 +12,20 @@ export function requestScopes(
   readonly scopeOf: (request: FastifyRequest) => RequestScope;
   readonly reportOf: (request: FastifyRequest) => RequestReport | undefined;
 } {
-  const scopes = new WeakMap<FastifyRequest, RequestScope>();
   return {
     scopeOf(request) {
-      let scope = scopes.get(request);
+      let scope = scopeSlot.get(request);
       if (!scope) {
         scope = {
           access: authenticator.authenticate(request.headers.authorization),
           session: newSession(),
           report: { operationName: null, operationType: null, actor: null, errorCodes: [], cache: 'bypass' },
         };
-        scopes.set(request, scope);
+        scopeSlot.set(request, scope);
       }
       return scope;
     },
-    reportOf: (request) => scopes.get(request)?.report,
+    reportOf: (request) => scopeSlot.get(request)?.report,
   };
 }
 

@@ -25,6 +25,7 @@ import { defaultGraphiqlDir, GraphiqlBundle, graphiqlPageHeaders, registerGraphi
 import { BODY_LIMIT_BYTES, clientErrorHandler, frameworkErrors, registerHttpErrorHandlers } from './http-errors';
 import { checkGetParameters, registerJsonBodyParser } from './request-body';
 import { logRequests, requestScopes } from './request-scope';
+import { declareRequestState } from './request-state';
 import { ResponseCache, withResponseCache } from './response-cache';
 import { registerSubscriptions } from './subscriptions';
 import type { WebsocketHandler } from '@fastify/websocket';
@@ -60,6 +61,7 @@ export async function createHttpServer(
   deps: HttpDependencies,
 ): Promise<{ fastify: FastifyInstance; apollo: ApolloServer<RequestContext> }> {
   const fastify = createFastify(deps.logger);
+  declareRequestState(fastify);
   // First, so that its hook answers preflights and marks every response, errors included.
   await registerCors(fastify, deps.config.corsOrigins ?? []);
   registerJsonBodyParser(fastify);

@@ -1,0 +1,78 @@
+/**
+ * Run by test/integration/request-state-gc.test.ts in a process of its own,
+ * with V8's --trace-gc-nvp: starts the server on the demo data, warms it up,
+ * prints a marker line, then sends resolveBindings requests one after
+ * another over one keep-alive connection, each body unique (an unused
+ * variable, as the benchmark's unique loads do), and prints a closing marker.
+ * The test reads the young-generation collections between the markers: how
+ * much each promoted to the old generation.
+ */
+import { Agent, request } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { bootstrap } from '../../src/main';
+
+const QUERY = `query Resolve($tool: String!, $project: String!) {
+  resolveBindings(tool: $tool, project: $project) { slotName bindingMode resourceId resource { name } deferred access }
+}`;
+
+async function main(): Promise<void> {
+  const requests = Number(process.argv[2] ?? 3000);
+  const dir = mkdtempSync(join(tmpdir(), 'gc-probe-'));
+  const app = await bootstrap(
+    {
+      port: 0,
+      host: '127.0.0.1',
+      database: { kind: 'sqlite', path: join(dir, 'registry.sqlite') },
+      adminToken: null,
+      readToken: null,
+      demoData: true,
+      production: false,
+      logLevel: 'silent',
+      introspection: true,
+      countSql: false,
+      responseCache: true,
+    },
+    { logger: pino({ level: 'silent' }) },
+  );
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const url = new URL(app.url);
+  let n = 0;
+  const send = () =>
+    new Promise<void>((resolve, reject) => {
+      const body = JSON.stringify({
+        query: QUERY,
+        variables: { tool: 'demo/mixed', project: 'demo', unique: `probe-${++n}` },
+      });
+      const req = request({ agent, host: url.hostname, port: url.port, path: url.pathname, method: 'POST' }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          if (res.statusCode !== 200 || !text.includes('"resolveBindings"')) reject(new Error(text));
+          else resolve();
+        });
+      });
+      req.on('error', reject);
+      req.setHeader('content-type', 'application/json');
+      req.end(body);
+    });
+  // Warm-up: compiles the query, fills the record cache and the response cache's first entries.
+  for (let i = 0; i < 500; i++) await send();
+  console.log('GC-PROBE-START');
+  for (let i = 0; i < requests; i++) await send();
+  console.log('GC-PROBE-END');
+  agent.destroy();
+  await app.close();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
