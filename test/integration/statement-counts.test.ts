@@ -190,6 +190,39 @@ describeEachBackend('SQL statement counts', (backend) => {
     expect(names).to.include('static/r5-renamed');
     expect(names).to.not.include('static/r5');
   });
+
+  it("keeps who uses a resource and a type's compatible resources across requests, until a write touches them", async () => {
+    const r = registryOf(server);
+    await r.project('user-a');
+    await r.link('user-a', 'static/r7', 'seven');
+    const query = `{
+      resource(ref: "static/r7") { usedBy { links { alias project { name } } staticBindings { slotName tool { name } } } }
+      resourceType(ref: "level-6") { compatibleResources(first: 10) { edges { node { name } } } }
+    }`;
+    const fresh = async () => {
+      const before = server.statements();
+      const data = await server.data(query, undefined, FRESH);
+      return { statements: server.statements() - before, data };
+    };
+    await fresh();
+    // Past the response cache, a second request reads nothing: usedBy's links and static slots, and the page of
+    // compatible resources, are kept like records.
+    expect((await fresh()).statements).to.equal(version);
+    // Another project links it: its links are read again, and the new project (never read before), and the answer
+    // shows the new link.
+    await r.project('user-b');
+    await r.link('user-b', 'static/r7', 'again');
+    const relinked = await fresh();
+    expect(relinked.statements).to.equal(2 + version);
+    const aliases = relinked.data.resource.usedBy.links.map((l: any) => l.alias);
+    expect(aliases).to.have.members(['seven', 'again']);
+    // A new resource of a sub-type: the page of compatible resources is read again, and shows it.
+    await r.resource('aaa/first', 'level-7');
+    const added = await fresh();
+    expect(added.statements).to.be.greaterThan(version);
+    const names = added.data.resourceType.compatibleResources.edges.map((e: any) => e.node.name);
+    expect(names[0]).to.equal('aaa/first');
+  });
 });
 
 describeEachBackend('SQL statement counts of mutations', (backend) => {

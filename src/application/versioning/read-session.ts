@@ -535,23 +535,26 @@ export class ReadSession implements VersionProbe {
    * batches answer from the cache what is right at the pinned version, and
    * each load records the dependency keys its batch kept with the answer.
    */
-  private static throughCache<V>(kind: CachedKind<V>): LoaderKind<string, V> {
-    const { name, load, dependsOn, empty } = kind;
+  private static throughCache<V, K = string>(kind: CachedKind<V, K>): LoaderKind<K, V> {
+    const { name, dependsOn, empty } = kind;
+    const keyOf = cacheKeyOf(kind);
     return {
       name,
       slot: newLoaderSlot(),
       make: (root) =>
-        new DataLoader<string, V>(async (keys) =>
-          (await root.cachedBatch(name, load, dependsOn)(keys)).map((value) => value ?? (empty as V)),
+        new DataLoader<K, V, string>(
+          async (keys) => (await root.cachedBatch(kind)(keys)).map((value) => value ?? (empty as V)),
+          kind.keyOf ? { cacheKeyFn: kind.keyOf } : undefined,
         ),
       // The batch (or the peek) kept each answer: a load records the answer, whose keys are worked out if asked for.
       record: (session, key, value) => {
-        const answered = session.root.answered.get(name)?.get(key);
+        const cacheKey = keyOf(key);
+        const answered = session.root.answered.get(name)?.get(cacheKey);
         if (answered) session.dependOn(answered);
-        else for (const dependency of dependsOn(key, value)) session.depends.add(dependency);
+        else for (const dependency of dependsOn(cacheKey, value)) session.depends.add(dependency);
       },
       peek: (root, key) => {
-        const value = root.cachedNow(name, key, dependsOn);
+        const value = root.cachedNow(name, keyOf(key), dependsOn);
         return value === undefined ? undefined : ((value ?? empty) as V);
       },
     };
@@ -632,27 +635,27 @@ export class ReadSession implements VersionProbe {
       (root) => new DataLoader((ids) => root.read(async (r) => byKey(ids, await r.changesByIds(ids), (x) => x.id))),
       () => [DEPENDS.changes],
     ),
-    staticSlots: ReadSession.plain<string, { toolId: string; slot: string }[]>(
-      'staticSlotsByResourceId',
-      (root) =>
-        new DataLoader((ids: readonly string[]) =>
-          root.read(async (r) => groupBy(ids, await r.staticSlotsByResourceIds(ids), (x) => x.resourceId)),
-        ),
-      () => [DEPENDS.staticBindings],
-    ),
-    resourceLinks: ReadSession.plain<string, { projectId: string; alias: string | null }[]>(
-      'linksByResourceId',
-      (root) =>
-        new DataLoader((ids: readonly string[]) =>
-          root.read(async (r) => groupBy(ids, await r.linksByResourceIds(ids), (x) => x.resourceId)),
-        ),
-      (id) => [DEPENDS.linksOf(id)],
-    ),
-    compatible: ReadSession.plain<CompatibleResourcesKey, Page<ResourceRecord>>(
-      'compatibleResources',
-      (root) => new DataLoader((keys) => root.compatiblePages(keys), { cacheKeyFn: compatibleKey }),
-      () => [DEPENDS.types, DEPENDS.list('resource')],
-    ),
+    // What refers to a resource, and the pages of what fills a type: each kept like a record, with the same
+    // dependencies a response that shows it records (a heavy page asks for hundreds of them).
+    staticSlots: ReadSession.throughCache<{ toolId: string; slot: string }[]>({
+      name: 'staticSlotsByResourceId',
+      load: async (r, ids) => groupBy(ids, await r.staticSlotsByResourceIds(ids), (x) => x.resourceId),
+      dependsOn: () => [DEPENDS.staticBindings],
+      empty: [],
+    }),
+    resourceLinks: ReadSession.throughCache<{ projectId: string; alias: string | null }[]>({
+      name: 'linksByResourceId',
+      load: async (r, ids) => groupBy(ids, await r.linksByResourceIds(ids), (x) => x.resourceId),
+      dependsOn: (id) => [DEPENDS.linksOf(id)],
+      empty: [],
+    }),
+    compatible: ReadSession.throughCache<Page<ResourceRecord>, CompatibleResourcesKey>({
+      name: 'compatibleResources',
+      load: (r, keys, root) => root.compatiblePages(r, keys),
+      keyOf: compatibleKey,
+      dependsOn: () => [DEPENDS.types, DEPENDS.list('resource')],
+      empty: null,
+    }),
   };
 
   /**
@@ -740,36 +743,41 @@ export class ReadSession implements VersionProbe {
    * the request records) is answered from memory, the rest is read in one
    * statement.
    */
-  private cachedBatch<V>(
-    kind: string,
-    load: (reader: RegistryReader, keys: readonly string[]) => Promise<(V | null)[]>,
-    dependsOn: (key: string, value: V | null) => DependencyKey[],
-  ): (keys: readonly string[]) => Promise<(V | null)[]> {
+  private cachedBatch<V, K>(kind: CachedKind<V, K>): (keys: readonly K[]) => Promise<(V | null)[]> {
+    const { name, load, dependsOn } = kind;
+    const keyOf = cacheKeyOf(kind);
     return async (keys) => {
       const { version } = await this.pin();
       const { changes, records } = this.caches;
       const catchingUp = records ? changes.caughtUpTo(version) : undefined;
       if (catchingUp) await catchingUp;
-      const found = keys.map((key) =>
-        records?.entryOf<V>(version, kind, key, (k, v, since) =>
+      const cacheKeys = keys.map(keyOf);
+      const found = cacheKeys.map((key) =>
+        records?.entryOf<V>(version, name, key, (k, v, since) =>
           changes.unchangedSinceKnown(since, dependsOn(k, v), version),
         ),
       );
-      const missing = keys.filter((_, i) => found[i] === undefined);
+      const missing: K[] = [];
+      const missingKeys: string[] = [];
+      found.forEach((entry, i) => {
+        if (entry !== undefined) return;
+        missing.push(keys[i]);
+        missingKeys.push(cacheKeys[i]);
+      });
       const loaded = new Map<string, Answered>();
       if (missing.length > 0) {
-        const values = await this.read((reader) => load(reader, missing));
+        const values = await this.read((reader) => load(reader, missing, this));
         records?.store(
           version,
-          kind,
-          missing.map((key, i) => [key, values[i]] as const),
+          name,
+          missingKeys.map((key, i) => [key, values[i]] as const),
         );
-        missing.forEach((key, i) => loaded.set(key, new Answered(values[i], key, dependsOn)));
+        missingKeys.forEach((key, i) => loaded.set(key, new Answered(values[i], key, dependsOn)));
       }
       // Kept for the synchronous `loaded…` reads, and for each load to record its answer's dependencies (see `loader`).
-      let answered = this.answered.get(kind);
-      if (!answered) this.answered.set(kind, (answered = new Map<string, Answered>()));
-      return keys.map((key, i) => {
+      let answered = this.answered.get(name);
+      if (!answered) this.answered.set(name, (answered = new Map<string, Answered>()));
+      return cacheKeys.map((key, i) => {
         const entry = found[i];
         const answer = entry ? new Answered(entry.value, key, dependsOn) : loaded.get(key)!;
         answered.set(key, answer);
@@ -778,8 +786,15 @@ export class ReadSession implements VersionProbe {
     };
   }
 
-  /** One pair of statements per distinct window; a dashboard asks the same page of every row. */
-  private async compatiblePages(keys: readonly CompatibleResourcesKey[]): Promise<Page<ResourceRecord>[]> {
+  /**
+   * The pages of compatible resources for `keys`, read by `reader` (inside a
+   * cached batch): one pair of statements per distinct window; a dashboard
+   * asks the same page of every row.
+   */
+  private async compatiblePages(
+    reader: RegistryReader,
+    keys: readonly CompatibleResourcesKey[],
+  ): Promise<Page<ResourceRecord>[]> {
     const types = await this.hierarchy();
     const results = new Map<string, Page<ResourceRecord>>();
     const groups = new Map<string, CompatibleResourcesKey[]>();
@@ -793,10 +808,7 @@ export class ReadSession implements VersionProbe {
         key: key.typeId,
         typeIds: [key.typeId, ...types.descendantsOf(key.typeId).map((t) => t.id)],
       }));
-      const pages = await this.read(
-        (reader) => reader.resourcePagesByTypeSets(sets, window, types.size),
-        DEPENDS.list('resource'),
-      );
+      const pages = await reader.resourcePagesByTypeSets(sets, window, types.size);
       for (const key of group) results.set(compatibleKey(key), pages.get(key.typeId)!);
     }
     return keys.map((key) => results.get(compatibleKey(key))!);
@@ -866,15 +878,22 @@ function byRefDependency(kind: Named): (ref: string, found: { id: string } | nul
 }
 
 /** A kind of record read through the record cache (see `ReadSession.throughCache`). */
-interface CachedKind<V> {
+interface CachedKind<V, K = string> {
   /** Its kind in the record cache, and its loader's name. */
   readonly name: string;
-  /** Reads the records of `keys`, in key order (null: none). */
-  readonly load: (reader: RegistryReader, keys: readonly string[]) => Promise<(V | null)[]>;
-  /** What an answer for `key` depends on. */
+  /** Reads the records of `keys`, in key order (null: none), with the session whose batch it is. */
+  readonly load: (reader: RegistryReader, keys: readonly K[], session: ReadSession) => Promise<(V | null)[]>;
+  /** The key of `key` in the record cache, when the loader's keys are not strings. */
+  readonly keyOf?: (key: K) => string;
+  /** What an answer for a key (as the record cache keys it) depends on. */
   readonly dependsOn: (key: string, value: V | null) => DependencyKey[];
   /** What a key with nothing found answers (null, or for lists an empty one). */
   readonly empty: V | null;
+}
+
+/** A kind's key in the record cache: its own `keyOf`, or the loader's key itself when that is a string. */
+function cacheKeyOf<V, K>(kind: CachedKind<V, K>): (key: K) => string {
+  return kind.keyOf ?? ((key: K) => key as unknown as string);
 }
 
 /** Results in key order, null for a miss (DataLoader's contract). */
