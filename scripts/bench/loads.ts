@@ -12,6 +12,7 @@ import { cpuBetween, cpuSnapshot, RssSampler, sleep, sqlStatements } from './pro
 export type LoadName =
   | 'http'
   | 'floor'
+  | 'floor (before the unique loads)'
   | 'resolve'
   | 'dashboard'
   | 'write'

@@ -489,6 +489,21 @@ export async function runFull(root: string, options: BenchOptions): Promise<Full
         at,
       ),
     );
+    // The floor again, on the server as the loads so far left it (its caches full): the unique loads' ratios are to
+    // this one (see withRatios).
+    loads.push(
+      await measured(
+        {
+          name: 'floor (before the unique loads)',
+          url: running.graphqlUrl,
+          next: () => ({ body: floorBody, expect: null }),
+          fixed: true,
+          verify: verifyFloor,
+          verifyEvery: 1,
+        },
+        at,
+      ),
+    );
     // Every body unique, by a variable the query does not declare: no cache keyed by the body can serve it.
     loads.push(await measured(uniqueResolveLoad('unique-resolve', running, registry, random, `${tag}-r`), at));
     loads.push(await measured(uniqueDashboardLoad('unique-dashboard', running, pages, random, `${tag}-d`), at));
