@@ -7,7 +7,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { createWriteStream, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
@@ -37,6 +37,8 @@ function installExitHook(): void {
 export class Child {
   private readonly outputLines: string[] = [];
   private readonly exited: Promise<void>;
+  /** Copies everything the process writes from now on to `to` as well (BENCH_SERVER_LOG). */
+  readonly copyOutputTo: (to: NodeJS.WritableStream) => void;
 
   constructor(
     readonly name: string,
@@ -53,6 +55,10 @@ export class Child {
     };
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
+    this.copyOutputTo = (to) => {
+      child.stdout?.pipe(to);
+      child.stderr?.pipe(to);
+    };
     this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
     void this.exited.then(() => running.delete(child));
   }
@@ -175,9 +181,10 @@ export async function startRegistryServer(
   const origin = `http://127.0.0.1:${port}`;
   const started = performance.now();
   const start = productionStart(root);
+  const log = process.env.BENCH_SERVER_LOG ? createWriteStream(process.env.BENCH_SERVER_LOG, { flags: 'a' }) : null;
   const child = new Child(
     'registry server',
-    spawn(process.execPath, start.args, {
+    spawn(process.execPath, [...serverDiagnosticFlags(), ...start.args], {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: {
@@ -195,6 +202,7 @@ export async function startRegistryServer(
       },
     }),
   );
+  if (log) child.copyOutputTo(log);
   try {
     await waitUntilReady(child, `${origin}/readyz`, 60_000);
   } catch (error) {
@@ -202,6 +210,14 @@ export async function startRegistryServer(
     throw error;
   }
   return { process: child, origin, graphqlUrl: `${origin}/graphql`, startupMs: performance.now() - started };
+}
+
+/**
+ * For diagnosing a run, not for measuring one: BENCH_SERVER_NODE_FLAGS adds node flags to the registry server's
+ * command line (e.g. "--trace-gc"), and BENCH_SERVER_LOG names a file that gets everything the server writes.
+ */
+function serverDiagnosticFlags(): string[] {
+  return (process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(/\s+/).filter((flag) => flag !== '');
 }
 
 async function waitUntilReady(child: Child, url: string, timeoutMs: number): Promise<void> {
