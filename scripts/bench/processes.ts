@@ -37,8 +37,6 @@ function installExitHook(): void {
 export class Child {
   private readonly outputLines: string[] = [];
   private readonly exited: Promise<void>;
-  /** Copies everything the process writes from now on to `to` as well (BENCH_SERVER_LOG). */
-  readonly copyOutputTo: (to: NodeJS.WritableStream) => void;
 
   constructor(
     readonly name: string,
@@ -55,12 +53,14 @@ export class Child {
     };
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
-    this.copyOutputTo = (to) => {
-      child.stdout?.pipe(to);
-      child.stderr?.pipe(to);
-    };
     this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
     void this.exited.then(() => running.delete(child));
+  }
+
+  /** Copies everything the process writes from now on to `to` as well (BENCH_SERVER_LOG). */
+  copyOutputTo(to: NodeJS.WritableStream): void {
+    this.child.stdout?.pipe(to);
+    this.child.stderr?.pipe(to);
   }
 
   get pid(): number {

@@ -212,12 +212,13 @@ export function fullTargets(
   },
 ): TargetCheck[] {
   const row = (name: LoadName) => rows.find((r) => r.name === name);
+  // `to` names what the ratio is to; by default, what the row's own ratio says.
   const ratioCheck = (name: LoadName, min: number, to?: string): TargetCheck => {
     const ratio = row(name)?.ratio?.value;
-    to ??= row(name)?.ratio?.to ?? 'floor';
+    const base = to ?? row(name)?.ratio?.to ?? 'floor';
     return {
-      target: `${name} ≥ ${min} × ${to} req/s`,
-      measured: ratio === undefined ? 'not measured' : `${ratio.toFixed(3)} × ${to}`,
+      target: `${name} ≥ ${min} × ${base} req/s`,
+      measured: ratio === undefined ? 'not measured' : `${ratio.toFixed(3)} × ${base}`,
       pass: ratio === undefined ? null : ratio >= min,
     };
   };

@@ -184,6 +184,23 @@ function resolveLoad(
   };
 }
 
+/** `{ __typename }`, the same body every time; the "(no cache)" one past the response cache. */
+function floorLoad(
+  server: RegistryServer,
+  name: 'floor' | 'floor (no cache)' | 'floor (before the unique loads)',
+): LoadDefinition<null> {
+  const body = graphqlBody(FLOOR_QUERY);
+  return {
+    name,
+    url: server.graphqlUrl,
+    next: () => ({ body, expect: null }),
+    fixed: true,
+    verify: verifyFloor,
+    verifyEvery: 1,
+    ...(name === 'floor (no cache)' ? { headers: NO_CACHE } : {}),
+  };
+}
+
 /** The resolve requests, every body unique by an unused variable. */
 function uniqueResolveLoad(
   name: 'unique-resolve' | 'unique-resolve (free data)',
@@ -392,20 +409,7 @@ export async function runFull(root: string, options: BenchOptions): Promise<Full
   });
 
   async function serverRun(running: RegistryServer, at: LoadSettings): Promise<void> {
-    const floorBody = graphqlBody(FLOOR_QUERY);
-    loads.push(
-      await measured(
-        {
-          name: 'floor',
-          url: running.graphqlUrl,
-          next: () => ({ body: floorBody, expect: null }),
-          fixed: true,
-          verify: verifyFloor,
-          verifyEvery: 1,
-        },
-        at,
-      ),
-    );
+    loads.push(await measured(floorLoad(running, 'floor'), at));
     loads.push(await measured(resolveLoad(running, registry, random), at));
     const tag = `run-${Date.now().toString(36)}`;
     // The cached resolve load again at once, while a writer registers a resource 20 times a second: the same
@@ -447,20 +451,7 @@ export async function runFull(root: string, options: BenchOptions): Promise<Full
       ),
     );
     // The same three past the response cache: what the GraphQL layer and the resolution engine cost on their own.
-    loads.push(
-      await measured(
-        {
-          name: 'floor (no cache)',
-          url: running.graphqlUrl,
-          next: () => ({ body: floorBody, expect: null }),
-          fixed: true,
-          verify: verifyFloor,
-          verifyEvery: 1,
-          headers: NO_CACHE,
-        },
-        at,
-      ),
-    );
+    loads.push(await measured(floorLoad(running, 'floor (no cache)'), at));
     loads.push(await measured(resolveLoad(running, registry, random, true), at));
     loads.push(
       await measured(
@@ -491,19 +482,7 @@ export async function runFull(root: string, options: BenchOptions): Promise<Full
     );
     // The floor again, on the server as the loads so far left it (its caches full): the unique loads' ratios are to
     // this one (see withRatios).
-    loads.push(
-      await measured(
-        {
-          name: 'floor (before the unique loads)',
-          url: running.graphqlUrl,
-          next: () => ({ body: floorBody, expect: null }),
-          fixed: true,
-          verify: verifyFloor,
-          verifyEvery: 1,
-        },
-        at,
-      ),
-    );
+    loads.push(await measured(floorLoad(running, 'floor (before the unique loads)'), at));
     // Every body unique, by a variable the query does not declare: no cache keyed by the body can serve it.
     loads.push(await measured(uniqueResolveLoad('unique-resolve', running, registry, random, `${tag}-r`), at));
     loads.push(await measured(uniqueDashboardLoad('unique-dashboard', running, pages, random, `${tag}-d`), at));
