@@ -8,11 +8,8 @@
  * much each promoted to the old generation.
  */
 import { Agent, request } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pino from 'pino';
-import { bootstrap } from '../../src/main';
+import { cleanUpBackends, sqlite } from './backends';
+import { startServer } from './server';
 
 const QUERY = `query Resolve($tool: String!, $project: String!) {
   resolveBindings(tool: $tool, project: $project) { slotName bindingMode resourceId resource { name } deferred access }
@@ -20,25 +17,10 @@ const QUERY = `query Resolve($tool: String!, $project: String!) {
 
 async function main(): Promise<void> {
   const requests = Number(process.argv[2] ?? 3000);
-  const dir = mkdtempSync(join(tmpdir(), 'gc-probe-'));
-  const app = await bootstrap(
-    {
-      port: 0,
-      host: '127.0.0.1',
-      database: { kind: 'sqlite', path: join(dir, 'registry.sqlite') },
-      adminToken: null,
-      readToken: null,
-      demoData: true,
-      production: false,
-      logLevel: 'silent',
-      introspection: true,
-      countSql: false,
-      responseCache: true,
-    },
-    { logger: pino({ level: 'silent' }) },
-  );
+  // The production path: no comparison of each answer with graphql-js, queries compiled at their second run.
+  const server = await startServer(sqlite, { demoData: true }, { checkExecution: false });
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  const url = new URL(app.url);
+  const url = new URL(server.url);
   let n = 0;
   const send = () =>
     new Promise<void>((resolve, reject) => {
@@ -65,8 +47,8 @@ async function main(): Promise<void> {
   for (let i = 0; i < requests; i++) await send();
   console.log('GC-PROBE-END');
   agent.destroy();
-  await app.close();
-  rmSync(dir, { recursive: true, force: true });
+  await server.close();
+  await cleanUpBackends();
 }
 
 main().then(
