@@ -37,8 +37,10 @@ export interface AppConfig {
    * (DIRECT_EXECUTION, default on; absent means on; see src/http/direct-execution.ts).
    */
   readonly directExecution?: boolean;
-  /** How many changes a subscriber may have waiting before it is dropped as too slow (SUBSCRIPTION_QUEUE, default 1000). */
-  readonly subscriptionQueue?: number;
+  /** Live subscriptions one WebSocket may hold at once (WS_MAX_SUBSCRIPTIONS_PER_CONNECTION, default 100). */
+  readonly maxSubscriptionsPerConnection?: number;
+  /** Live subscriptions this process serves at once, over every transport (WS_MAX_SUBSCRIPTIONS, default 10000). */
+  readonly maxSubscriptions?: number;
   /** Count SQL statements and expose the count at /debug/sql-stats (benchmarks only). */
   readonly countSql: boolean;
   /**
@@ -51,6 +53,9 @@ export interface AppConfig {
   /** The Cache-Control header of a successful GET query answer (HTTP_CACHE_CONTROL, default `no-cache`). */
   readonly httpCacheControl?: string;
 }
+
+/** How many live subscriptions a connection, and the whole process, may hold unless configured otherwise. */
+export const DEFAULT_SUBSCRIPTION_LIMITS = { perConnection: 100, total: 10_000 } as const;
 
 /** Cache-Control of GET query answers unless HTTP_CACHE_CONTROL says otherwise: caches keep them, but ask again (ETag, 304) every time. */
 export const DEFAULT_HTTP_CACHE_CONTROL = 'no-cache';
@@ -91,7 +96,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     recordCache: parseBoolean('RECORD_CACHE', env.RECORD_CACHE, true),
     compiledExecution: parseBoolean('COMPILED_EXECUTION', env.COMPILED_EXECUTION, true),
     directExecution: parseBoolean('DIRECT_EXECUTION', env.DIRECT_EXECUTION, true),
-    subscriptionQueue: parseCount('SUBSCRIPTION_QUEUE', env.SUBSCRIPTION_QUEUE, 1000),
+    maxSubscriptionsPerConnection: parseCount(
+      'WS_MAX_SUBSCRIPTIONS_PER_CONNECTION',
+      env.WS_MAX_SUBSCRIPTIONS_PER_CONNECTION,
+      DEFAULT_SUBSCRIPTION_LIMITS.perConnection,
+    ),
+    maxSubscriptions: parseCount('WS_MAX_SUBSCRIPTIONS', env.WS_MAX_SUBSCRIPTIONS, DEFAULT_SUBSCRIPTION_LIMITS.total),
     corsOrigins: parseOrigins(nonEmpty(env.CORS_ORIGINS)),
     httpCacheControl: parseCacheControl(nonEmpty(env.HTTP_CACHE_CONTROL)),
   });

@@ -72,7 +72,7 @@ export async function bootstrap(
     await db.requireWritable();
 
     const versioning = await RegistryVersioning.open(db, { recordCache: config.recordCache });
-    const services = createServices(versioning, { subscriptionQueue: config.subscriptionQueue });
+    const services = createServices(versioning);
     // The live change log: signalled by this process's own commits, and on PostgreSQL by every instance's NOTIFY.
     await services.feed.start();
     services.writes.listen((committed) => services.feed.signal(committed.version));

@@ -30,7 +30,7 @@ export interface Services {
 }
 
 /** Builds the services over the registry's versioning (its reads and writes). */
-export function createServices(versioning: RegistryVersioning, options: { subscriptionQueue?: number } = {}): Services {
+export function createServices(versioning: RegistryVersioning): Services {
   const writes = new RegistryWrites(versioning);
   const projects = new ProjectService(writes);
   const tools = new ToolService(writes);
@@ -45,6 +45,6 @@ export function createServices(versioning: RegistryVersioning, options: { subscr
     names: new NameHints(),
     nodes: new NodeService(),
     writes,
-    feed: new ChangeFeed(versioning, { queueLimit: options.subscriptionQueue }),
+    feed: new ChangeFeed(versioning),
   };
 }

@@ -27,8 +27,7 @@ import { checkGetParameters, registerJsonBodyParser } from './request-body';
 import { logRequests, requestScopes } from './request-scope';
 import { declareRequestState } from './request-state';
 import { ResponseCache, withResponseCache } from './response-cache';
-import { registerSubscriptions } from './subscriptions';
-import type { WebsocketHandler } from '@fastify/websocket';
+import { registerLiveUpdates, type LiveUpdates } from './live';
 
 export { BODY_LIMIT_BYTES } from './http-errors';
 
@@ -77,8 +76,8 @@ export async function createHttpServer(
 
   const scopes = requestScopes(authenticator, deps.newSession);
   logRequests(fastify, deps.logger.isLevelEnabled('info'), scopes.reportOf);
-  const subscriptions = await registerSubscriptions(fastify, { ...deps, authenticator });
-  registerGraphQLRoute(fastify, apollo, deps, scopes.scopeOf, subscriptions, limits);
+  const live = await registerLiveUpdates(fastify, { ...deps, authenticator });
+  registerGraphQLRoute(fastify, apollo, deps, scopes.scopeOf, live, limits);
   registerGraphiqlAssets(fastify, graphiql);
   registerDashboardRoutes(fastify, deps);
   registerHealthRoutes(fastify, deps);
@@ -108,13 +107,13 @@ function warnOpenWrites(logger: Logger): void {
   );
 }
 
-/** POST and GET /graphql through the response cache, then a compiled query directly or else Apollo; a GET that upgrades is a WebSocket for subscriptions. */
+/** POST and GET /graphql through the response cache, then a compiled query directly or else Apollo; a GET that upgrades is a WebSocket for subscriptions (from an allowed origin). */
 function registerGraphQLRoute(
   fastify: FastifyInstance,
   apollo: ApolloServer<RequestContext>,
   deps: HttpDependencies,
   scopeOf: ReturnType<typeof requestScopes>['scopeOf'],
-  subscriptions: WebsocketHandler,
+  live: LiveUpdates,
   limits: RequestLimits,
 ): void {
   const contextOf = (request: FastifyRequest): RequestContext => {
@@ -150,10 +149,11 @@ function registerGraphQLRoute(
   fastify.route({
     url: '/graphql',
     method: 'GET',
+    onRequest: live.checkUpgradeOrigin,
     preValidation: checkGetParameters,
     onSend: graphiqlPageHeaders(),
     handler,
-    wsHandler: subscriptions,
+    wsHandler: live.websocket,
   });
   fastify.route({ url: '/graphql', method: ['POST', 'OPTIONS'], onSend: graphiqlPageHeaders(), handler });
 }

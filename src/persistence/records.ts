@@ -78,8 +78,8 @@ export interface RegistryState {
   readonly typesVersion: number;
 }
 
-/** One entry of the change log. */
-export interface ChangeRecord {
+/** One entry of the change log without its binding changes (what a reader that does not show them needs). */
+export interface ChangeHead {
   readonly id: string;
   readonly version: number;
   readonly seq: number;
@@ -94,6 +94,10 @@ export interface ChangeRecord {
   readonly relatedName: string | null;
   readonly summary: string;
   readonly impactCount: number;
+}
+
+/** One entry of the change log. */
+export interface ChangeRecord extends ChangeHead {
   /** The binding changes this entry caused (at most the stored number; impactCount counts them all). */
   readonly bindingChanges: readonly BindingChange[];
 }
