@@ -43,8 +43,10 @@ export interface TrackedImpact {
   readonly impact: BindingImpact;
   /** The first IMPACT_LIMITS.kept changes, in order, with the edit each is attributed to. */
   readonly kept: readonly { readonly change: BindingChange; readonly edit: number }[];
-  /** How many changes each edit caused. */
+  /** How many changes each edit caused, among the pairs examined. */
   readonly countByEdit: readonly number[];
+  /** False for an edit some of whose pairs were left unexamined at the cap: its count is then a lower bound. */
+  readonly completeByEdit: readonly boolean[];
 }
 
 /** A tool being followed: the projects it is examined in, and its "before" side. */
@@ -82,7 +84,8 @@ export class ImpactTracker {
   private readonly toolsByTypes = new Map<string, Promise<{ id: string; name: string }[]>>();
   private edits = 0;
   private pairs = 0;
-  private complete = true;
+  /** The edits some of whose pairs were left unexamined at the cap. */
+  private readonly cut = new Set<number>();
   private current: TypeHierarchy | null = null;
 
   constructor(
@@ -168,11 +171,12 @@ export class ImpactTracker {
       impact: {
         totalCount: total,
         truncated: total > IMPACT_LIMITS.listed,
-        complete: this.complete,
+        complete: this.cut.size === 0,
         changes: kept.slice(0, IMPACT_LIMITS.listed).map((k) => k.change),
       },
       kept,
       countByEdit,
+      completeByEdit: countByEdit.map((_, edit) => !this.cut.has(edit)),
     };
   }
 
@@ -198,7 +202,7 @@ export class ImpactTracker {
       for (const project of projects) {
         if (tracked.projects.has(project.id)) continue;
         if (this.pairs >= IMPACT_LIMITS.pairs) {
-          this.complete = false;
+          this.cut.add(edit);
           break;
         }
         this.pairs += 1;

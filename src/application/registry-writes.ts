@@ -141,6 +141,7 @@ function changeEntries(
       relatedName: subject.related?.name ?? null,
       summary: describeEdit(edit, typeName),
       impactCount: tracked.countByEdit[seq] ?? 0,
+      impactComplete: tracked.completeByEdit[seq] ?? true,
       bindingChanges: tracked.kept.filter((k) => k.edit === seq).map((k) => k.change),
     };
   });

@@ -93,7 +93,10 @@ export interface ChangeRecord {
   readonly relatedId: string | null;
   readonly relatedName: string | null;
   readonly summary: string;
+  /** How many binding changes this entry caused, among the (tool, project) pairs examined. */
   readonly impactCount: number;
+  /** False when the impact cap left some of the pairs this entry reached unexamined: impactCount is then a lower bound. */
+  readonly impactComplete: boolean;
   /** The binding changes this entry caused (at most the stored number; impactCount counts them all). */
   readonly bindingChanges: readonly BindingChange[];
 }

@@ -761,6 +761,7 @@ function toChange(row: RegistryChangeRow): ChangeRecord {
     relatedName: row.related_name,
     summary: row.summary,
     impactCount: Number(row.impact_count),
+    impactComplete: row.impact_complete === true || Number(row.impact_complete) === 1,
     bindingChanges: row.binding_changes ? (JSON.parse(row.binding_changes) as BindingChange[]) : [],
   };
 }

@@ -56,7 +56,10 @@ export class BindingChange {
   simpleResolvers: true,
 })
 export class BindingImpact {
-  @Field(() => Int, { description: 'How many slots change in all (of the pairs examined; see complete).' })
+  @Field(() => Int, {
+    description:
+      'How many slots change in all, among the (tool, project) pairs examined: a lower bound when complete is false.',
+  })
   totalCount!: number;
 
   @Field({ description: 'True when changes lists fewer than totalCount (at most 200 are listed).' })
