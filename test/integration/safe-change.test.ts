@@ -77,7 +77,8 @@ describeEachBackend('nothing rebinds silently', (backend) => {
     expect(d.deleteResource.impact).to.deep.equal(rebinding);
     expect(await bound()).to.deep.equal([{ slotName: 'db', resource: { name: 'prod/users-db' } }]);
 
-    const log = await server.data(`{ changes(filter: { sinceVersion: ${d.deleteResource.registryVersion - 1} }) {
+    const log =
+      await server.data(`{ changes(first: 3, filter: { sinceVersion: ${d.deleteResource.registryVersion - 1} }) {
       totalCount edges { node { version actor operation kind entityName summary impactCount
         bindingChanges { toolName projectName slotName before { resourceName } after { resourceName } } } } } }`);
     expect(log.changes.edges.map((e: any) => e.node)).to.deep.equal([
