@@ -25,7 +25,7 @@ export interface ChangeRequest {
 export interface ChangeOutcome<T> {
   readonly result: T;
   readonly dryRun: boolean;
-  /** The version the change committed; for a dry run, the current version. */
+  /** The version the change committed; for a dry run, or a change that changed nothing, the current version. */
   readonly registryVersion: number;
   readonly impact: BindingImpact;
 }
@@ -79,7 +79,8 @@ export class RegistryWrites {
         },
         { dryRun: request.dryRun },
       );
-      if (!outcome.dryRun) {
+      // A dry run, or an update that changed nothing, committed nothing: nobody is told.
+      if (outcome.committed) {
         const committed = { version: outcome.state.version, entries: outcome.result.entries };
         for (const listener of this.listeners) listener(committed);
       }

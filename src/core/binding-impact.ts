@@ -1,7 +1,7 @@
 import { SLOT_STATUSES, type SlotResolution, type SlotStatus } from './binding-resolution';
 import type { FailureReason } from './errors';
 import type { BindingMode, SlotDefinition } from './model';
-import type { RegistryEdit } from './registry-edit';
+import { sameSlots, type RegistryEdit } from './registry-edit';
 import type { TypeHierarchy } from './type-hierarchy';
 
 /**
@@ -247,11 +247,4 @@ export function scopeOfEdit(edit: RegistryEdit, before: TypeHierarchy, after: Ty
       // Rule: a project's name or description binds nothing.
       return [];
   }
-}
-
-/** True when two slot lists define the same slots (a rename or a new description of a tool binds nothing new). */
-function sameSlots(a: readonly SlotDefinition[], b: readonly SlotDefinition[]): boolean {
-  const key = (s: SlotDefinition) =>
-    [s.name, s.typeId, s.access, s.binding, s.staticResourceId ?? '', s.required ? '1' : '0'].join('\u0000');
-  return a.length === b.length && a.every((slot, i) => key(slot) === key(b[i]));
 }
