@@ -38,9 +38,10 @@ export class ResourceResolver {
     @Info() info: GraphQLResolveInfo,
   ) {
     const typeFilter = filter?.type ? { type: filter.type, includeSubtypes: filter.includeSubtypes ?? true } : null;
-    const request = withCount(pageRequest(args, filter), info);
+    const request = withCount(pageRequest('resources', args, filter), info);
     const resources = ctx.services.resources;
     return toConnection(
+      'resources',
       namesOnly(info)
         ? await resources.listNames(request, typeFilter, ctx.session)
         : await resources.list(request, typeFilter, ctx.session),
