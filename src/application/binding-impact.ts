@@ -5,6 +5,7 @@ import {
   mayChangeBindings,
   scopeOfEdit,
   type BindingChange,
+  type IdentifiedChange,
   type ImpactScope,
   type SlotOutcome,
   type ToolSide,
@@ -26,21 +27,25 @@ export const IMPACT_LIMITS = {
   kept: 1_000,
 } as const;
 
-/** What a mutation does to bindings. */
-export interface BindingImpact {
+/** How much a mutation does to bindings. */
+export interface ImpactSummary {
   /** Every change found (all of them, unless `complete` is false). */
   readonly totalCount: number;
-  /** True when `changes` lists fewer than `totalCount`. */
+  /** True when more than IMPACT_LIMITS.listed changes were found: a payload lists fewer than `totalCount`. */
   readonly truncated: boolean;
   /** False when the work cap was reached: pairs beyond it were not examined. */
   readonly complete: boolean;
-  /** At most IMPACT_LIMITS.listed changes, ordered by tool name, project name, slot name. */
-  readonly changes: readonly BindingChange[];
+}
+
+/** What a mutation does to bindings. */
+export interface BindingImpact extends ImpactSummary {
+  /** At most IMPACT_LIMITS.listed changes, ordered by tool name, project name, slot name, each with its id. */
+  readonly changes: readonly IdentifiedChange[];
 }
 
 /** The impact, with each change's edit (its index among the mutation's edits). */
 export interface TrackedImpact {
-  readonly impact: BindingImpact;
+  readonly impact: ImpactSummary;
   /** The first IMPACT_LIMITS.kept changes, in order, with the edit each is attributed to. */
   readonly kept: readonly { readonly change: BindingChange; readonly edit: number }[];
   /** How many changes each edit caused, among the pairs examined. */
@@ -172,7 +177,6 @@ export class ImpactTracker {
         totalCount: total,
         truncated: total > IMPACT_LIMITS.listed,
         complete: this.cut.size === 0,
-        changes: kept.slice(0, IMPACT_LIMITS.listed).map((k) => k.change),
       },
       kept,
       countByEdit,

@@ -41,6 +41,21 @@ export interface BindingChange {
   readonly after: SlotOutcome;
 }
 
+/** A binding change with the id that stands for it (see loggedChangeId). */
+export interface IdentifiedChange extends BindingChange {
+  readonly id: string;
+}
+
+/**
+ * Rule: a committed binding change is one slot of one tool, in one project or
+ * in none, changing in one change-log entry (a slot changes at most once a
+ * mutation). Its id is made of those, so the same change has the same id in
+ * the change log, in its mutation's payload and in a subscription.
+ */
+export function loggedChangeId(entryId: string, change: BindingChange): string {
+  return `change:${entryId}#${change.toolId}/${change.projectId ?? ''}/${change.slotName}`;
+}
+
 /** A slot's outcome from its resolution. */
 export function outcomeOf(resolution: SlotResolution): SlotOutcome {
   return {

@@ -1,4 +1,4 @@
-import type { BindingChange } from '../core/binding-impact';
+import type { IdentifiedChange } from '../core/binding-impact';
 import type { ResourceInfo, SlotDefinition, TypeNode } from '../core/model';
 import type { ChangeKind, EntityState } from '../core/registry-edit';
 
@@ -98,7 +98,7 @@ export interface ChangeRecord {
   /** False when the impact cap left some of the pairs this entry reached unexamined: impactCount is then a lower bound. */
   readonly impactComplete: boolean;
   /** The binding changes this entry caused (at most the stored number; impactCount counts them all). */
-  readonly bindingChanges: readonly BindingChange[];
+  readonly bindingChanges: readonly IdentifiedChange[];
 }
 
 /** Which change-log entries to list. */

@@ -1,3 +1,4 @@
+import type { BindingChange, IdentifiedChange } from '../core/binding-impact';
 import type { ResourceInfo, SlotDefinition, TypeNode } from '../core/model';
 import { nameKey } from '../core/names';
 import {
@@ -300,7 +301,8 @@ export class RegistryWriter {
       REGISTRY_CHANGE,
       entries.map((entry) => ({
         ...entry,
-        bindingChanges: entry.bindingChanges.length > 0 ? JSON.stringify(entry.bindingChanges) : null,
+        // Without their ids, which the reader derives again from the entry's (see loggedChangeId).
+        bindingChanges: entry.bindingChanges.length > 0 ? JSON.stringify(entry.bindingChanges.map(withoutId)) : null,
       })),
     );
   }
@@ -371,4 +373,9 @@ export class RegistryWriter {
       await this.tx.query(`INSERT INTO ${table.name} (${columns}) VALUES ${chunk.map(() => row).join(', ')}`, params);
     }
   }
+}
+
+/** A binding change as the change log stores it: without its id. */
+function withoutId({ id: _id, ...change }: IdentifiedChange): BindingChange {
+  return change;
 }

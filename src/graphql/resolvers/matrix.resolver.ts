@@ -1,5 +1,5 @@
 import type { GraphQLResolveInfo } from 'graphql';
-import { Arg, Authorized, Ctx, Info, Int, Query, Resolver } from 'type-graphql';
+import { Arg, Authorized, Ctx, FieldResolver, Info, Int, Query, Resolver, Root } from 'type-graphql';
 import { BadInputError, type FieldProblem } from '../../core/errors';
 import { checkPageSize } from '../../core/grammar';
 import { READ } from '../authorization';
@@ -8,7 +8,8 @@ import type { RequestContext } from '../context';
 import { ProjectFilter, ToolFilter } from '../inputs/connection.args';
 import { cursorsOf, toItemPage, windowOf } from '../pagination';
 import { MATRIX_DEFAULTS } from '../query-limits';
-import { BindingMatrix } from '../types/binding-matrix.type';
+import { BindingMatrix, MatrixCell } from '../types/binding-matrix.type';
+import { cellId } from '../object-ids';
 import { namesOnly } from '../selection';
 
 @Resolver(() => BindingMatrix)
@@ -112,5 +113,13 @@ export class MatrixResolver {
       tools: toItemPage('tools', matrix.tools),
       cells: matrix.cells,
     };
+  }
+}
+
+@Resolver(() => MatrixCell)
+export class MatrixCellResolver {
+  @FieldResolver()
+  id(@Root() cell: { projectId: string; toolId: string }): string {
+    return cellId(cell.projectId, cell.toolId);
   }
 }

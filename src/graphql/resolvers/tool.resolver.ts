@@ -108,7 +108,7 @@ export class ToolResolver {
     @Arg('project', { description: 'The project (a ref).' }) project: string,
     @Ctx() ctx: RequestContext,
   ) {
-    return toExplanation(await ctx.services.bindings.explainIn(tool, project, ctx.session));
+    return toExplanation(await ctx.services.bindings.explainIn(tool, project, ctx.session), []);
   }
 
   @FieldResolver(() => [ResourceSlot], { description: 'Slots, in declaration order.' })
