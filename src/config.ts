@@ -52,10 +52,15 @@ export interface AppConfig {
   readonly corsOrigins?: readonly string[];
   /** The Cache-Control header of a successful GET query answer (HTTP_CACHE_CONTROL, default `no-cache`). */
   readonly httpCacheControl?: string;
+  /** Milliseconds a request's body may take to arrive before it is answered 408 (BODY_TIMEOUT_MS, default 30,000). */
+  readonly bodyTimeoutMs?: number;
 }
 
 /** How many live subscriptions a connection, and the whole process, may hold unless configured otherwise. */
 export const DEFAULT_SUBSCRIPTION_LIMITS = { perConnection: 100, total: 10_000 } as const;
+
+/** How long a request body may take to arrive unless BODY_TIMEOUT_MS says otherwise. */
+export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
 
 /** Cache-Control of GET query answers unless HTTP_CACHE_CONTROL says otherwise: caches keep them, but ask again (ETag, 304) every time. */
 export const DEFAULT_HTTP_CACHE_CONTROL = 'no-cache';
@@ -104,6 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     maxSubscriptions: parseCount('WS_MAX_SUBSCRIPTIONS', env.WS_MAX_SUBSCRIPTIONS, DEFAULT_SUBSCRIPTION_LIMITS.total),
     corsOrigins: parseOrigins(nonEmpty(env.CORS_ORIGINS)),
     httpCacheControl: parseCacheControl(nonEmpty(env.HTTP_CACHE_CONTROL)),
+    bodyTimeoutMs: parseCount('BODY_TIMEOUT_MS', env.BODY_TIMEOUT_MS, DEFAULT_BODY_TIMEOUT_MS),
   });
 }
 

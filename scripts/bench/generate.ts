@@ -390,6 +390,7 @@ function writeChangeLog(rows: Rows, at: string, insert: (row: ChangeRow) => void
       relatedName: related?.name ?? null,
       summary,
       impactCount: 0,
+      impactComplete: 1,
       bindingChanges: null,
     });
   };

@@ -12,11 +12,12 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Services } from '../application/services';
 import type { ReadSession } from '../application/versioning';
-import { adminTokensOf, DEFAULT_HTTP_CACHE_CONTROL, type AppConfig } from '../config';
+import { adminTokensOf, DEFAULT_BODY_TIMEOUT_MS, DEFAULT_HTTP_CACHE_CONTROL, type AppConfig } from '../config';
 import type { CompiledExecution } from '../graphql/compiled-execution';
 import type { RequestContext } from '../graphql/context';
 import { RequestLimits } from '../graphql/query-limits';
 import { startApollo } from './apollo';
+import { registerBodyDeadlines } from './body-deadline';
 import { registerCors } from './cors';
 import { DirectExecution } from './direct-execution';
 import { TokenAuthenticator } from './authentication';
@@ -64,6 +65,7 @@ export async function createHttpServer(
   // First, so that its hook answers preflights and marks every response, errors included.
   await registerCors(fastify, deps.config.corsOrigins ?? []);
   registerJsonBodyParser(fastify);
+  registerBodyDeadlines(fastify, deps.config.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS);
   const authenticator = new TokenAuthenticator(adminTokensOf(deps.config), deps.config.readToken);
   if (authenticator.openWrites) warnOpenWrites(deps.logger);
 

@@ -1,4 +1,4 @@
-import type { BindingChange } from '../core/binding-impact';
+import { loggedChangeId, type BindingChange } from '../core/binding-impact';
 import { isIdRef } from '../core/grammar';
 import type { Access, BindingMode } from '../core/model';
 import type { ChangeKind } from '../core/registry-edit';
@@ -767,7 +767,13 @@ function toNamed(row: {
 function toChange(row: RegistryChangeRow): ChangeRecord {
   return {
     ...toChangeHead(row),
-    bindingChanges: row.binding_changes ? (JSON.parse(row.binding_changes) as BindingChange[]) : [],
+    // Stored without ids (each is its entry's and its slot's): given them here, as the entry's writer did.
+    bindingChanges: row.binding_changes
+      ? (JSON.parse(row.binding_changes) as BindingChange[]).map((change) => ({
+          ...change,
+          id: loggedChangeId(row.id, change),
+        }))
+      : [],
   };
 }
 
@@ -787,6 +793,7 @@ function toChangeHead(row: RegistryChangeRow): ChangeHead {
     relatedName: row.related_name,
     summary: row.summary,
     impactCount: Number(row.impact_count),
+    impactComplete: row.impact_complete === true || Number(row.impact_complete) === 1,
   };
 }
 

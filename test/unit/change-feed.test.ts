@@ -32,6 +32,7 @@ class FakeLog {
         relatedName: null,
         summary: '',
         impactCount: changes,
+        impactComplete: true,
         bindingChanges: Array.from({ length: changes }, (_, i) => ({ n: i }) as never),
       });
     }
