@@ -137,16 +137,17 @@ describe('live updates, bounded: closed sockets free their subscriptions (case 2
         for (let id = 0; id < 3000; id++) client.subscribe(String(id), VERSIONS);
         // A ping answered after the subscribes: the server has read them all.
         client.socket.send(JSON.stringify({ type: 'ping' }));
-        await client.waitFor((m) => m.type === 'pong', 1);
+        await client.waitFor((m) => m.type === 'pong', 1, 120_000);
         await client.close();
         expect(residentBytes(server.pid), `RSS after round ${round + 1}`).to.be.below(RSS_CAP);
       }
       // Every place was given back: a new socket may take its full share again.
       const client = await rawSubscriber(server.url);
       try {
-        for (let id = 0; id < 3000; id++) client.subscribe(String(id), VERSIONS);
         await mutate(server.url, projects(0, 1));
-        expect(await client.waitFor(isNext, 3000)).to.have.length(3000);
+        // From the log, so that each sees the change whenever the server gets to its subscribe.
+        for (let id = 0; id < 3000; id++) client.subscribe(String(id), VERSIONS, { after: 0 });
+        expect(await client.waitFor(isNext, 3000, 120_000)).to.have.length(3000);
         expect(client.messages.filter(isError)).to.deep.equal([]);
       } finally {
         await client.close();
