@@ -150,6 +150,20 @@ const matrixEstimator: ComplexityEstimator = ({ args, childComplexity, field }) 
   return 1 + childComplexity + MATRIX_CELL_COST * projects * tools;
 };
 
+/** What counting the whole matrix costs (bindingSummary): every pair, once per registry version. */
+export const SUMMARY_COST = 5_000;
+
+/** What one tool's or project's cells cost (ToolSummary.cells, ProjectSummary.cells): it is resolved against every other axis. */
+export const SUMMARY_CELLS_COST = 10_000;
+
+/** The binding summary counts every pair; a summary's cells resolve a whole row or column, whatever page they show. */
+const summaryEstimator: ComplexityEstimator = ({ args, childComplexity, field, type }) => {
+  if (type.name === 'Query' && field.name === 'bindingSummary') return SUMMARY_COST + childComplexity;
+  if ((type.name === 'ToolSummary' || type.name === 'ProjectSummary') && field.name === 'cells')
+    return SUMMARY_CELLS_COST + 1 + childComplexity * pageSize(args.first, undefined, LIMITS.defaultPageSize);
+  return undefined;
+};
+
 /**
  * Lists that are not connections, at a typical length (their maximum where
  * one is small): what each contains is counted that many times.
@@ -216,6 +230,7 @@ function estimators(schema: GraphQLSchema): ComplexityEstimator[] {
     list = [
       introspectionEstimator(schema),
       matrixEstimator,
+      summaryEstimator,
       nodesEstimator,
       listEstimator,
       connectionEstimator,

@@ -112,6 +112,7 @@ describe('root queries called directly', () => {
   it('replaces the root queries whose parameters are named arguments, the context and the info', () => {
     expect(replaced).to.deep.equal([
       'Query.bindingMatrix',
+      'Query.bindingSummary',
       'Query.explainBindings',
       'Query.node',
       'Query.nodes',
