@@ -41,6 +41,9 @@ const EVERY: PageRequest = {
   nameContains: null,
 };
 
+/** The first tool or project: a page whose total is the count. */
+const ONE: PageRequest = { ...EVERY, size: 1 };
+
 /**
  * What a summary reads, whole: every tool and its slots, every project and its
  * links, the types and the static resources. Any write changes one of these.
@@ -103,6 +106,12 @@ export class BindingSummaryService {
     };
     if (!this.kept || this.kept.version < version) this.kept = summary;
     return summary;
+  }
+
+  /** How many tools or projects there are (from the kept name index). */
+  async count(kind: 'tool' | 'project', session: ReadSession): Promise<number> {
+    const page = kind === 'tool' ? session.pageTools(ONE) : session.pageProjects(ONE);
+    return (await page).totalCount;
   }
 
   /** One tool's cell in every project, failing first (then by project name). */

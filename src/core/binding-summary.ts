@@ -167,6 +167,13 @@ export class CellCounter {
   }
 }
 
+/** Counts cells by status. */
+export function countStatuses(cells: Iterable<{ readonly status: CellStatus }>): StatusCounts {
+  const counts = noCounts();
+  for (const cell of cells) counts[cell.status] += 1;
+  return counts;
+}
+
 /** Rule for "failing first": the most failed pairs first, then the most optional-unbound, then by name. */
 export function failingFirst(a: { counts: StatusCounts; name: string }, b: { counts: StatusCounts; name: string }) {
   return (

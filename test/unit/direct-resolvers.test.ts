@@ -19,8 +19,13 @@ describe('field resolvers called directly', () => {
 
   it('replaces exactly the field resolvers that take only the parent value and the context', () => {
     expect(replaced).to.deep.equal([
+      'BindingSummary.projectCount',
+      'BindingSummary.registryVersion',
+      'BindingSummary.toolCount',
+      'BindingSummary.total',
       'Project.resources',
       'ProjectResource.id',
+      'ProjectSummary.counts',
       'Resource.type',
       'Resource.usedBy',
       'ResourceSlot.id',
@@ -30,6 +35,7 @@ describe('field resolvers called directly', () => {
       'ResourceType.parentTypes',
       'ResourceType.subtypes',
       'Tool.resourceSlots',
+      'ToolSummary.counts',
     ]);
     // Those with arguments (converted and validated by type-graphql) and every root field keep the wrapper.
     for (const kept of ['Tool.bindingsIn', 'ResourceType.compatibleResources', 'Query.tools', 'Query.resolveBindings'])

@@ -1,5 +1,6 @@
-import { Arg, Args, Authorized, Ctx, FieldResolver, Query, Resolver, Root } from 'type-graphql';
-import type { RegistrySummary, SummaryItem } from '../../application/binding-summary.service';
+import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
+import type { NamedCell, RegistrySummary, SummaryItem } from '../../application/binding-summary.service';
+import { countStatuses } from '../../core/binding-summary';
 import { LIMITS } from '../../core/grammar';
 import type { ProjectRecord, ToolRecord } from '../../persistence/records';
 import { READ } from '../authorization';
@@ -9,27 +10,35 @@ import { SummaryListArgs, SummaryPageArgs } from '../inputs/summary.args';
 import { offsetPage } from '../pagination';
 import {
   BindingSummary,
+  ProjectCountsPage,
   ProjectSummary,
-  ProjectSummaryPage,
+  StatusCounts,
   SummaryCellPage,
+  ToolCountsPage,
   ToolSummary,
-  ToolSummaryPage,
   toStatusCounts,
 } from '../types/binding-summary.type';
 
-/** What bindingSummary answers: its plain fields, and the counts its lists are paged from. */
-interface SummaryRoot extends BindingSummary {
-  readonly summary: RegistrySummary;
+/** What bindingSummary answers: the count of every pair, made (or taken from the kept one) when a field needs it. */
+interface SummaryRoot {
+  readonly summary: () => Promise<RegistrySummary>;
 }
 
+/** One tool's or project's row or column of the matrix, resolved when a field needs it (once per request). */
 interface ToolSummaryRoot {
   readonly tool: ToolRecord;
-  readonly counts: ToolSummary['counts'];
+  readonly cells: () => Promise<NamedCell[]>;
 }
 
 interface ProjectSummaryRoot {
   readonly project: ProjectRecord;
-  readonly counts: ProjectSummary['counts'];
+  readonly cells: () => Promise<NamedCell[]>;
+}
+
+/** Once: the first call's promise, for every call. */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | null = null;
+  return () => (made ??= make());
 }
 
 /** The items of a summary list, in the order asked, those whose names contain the text (ignoring case). */
@@ -50,21 +59,35 @@ export class SummaryResolver {
     description:
       'How every tool stands in every project, counted: ready, deferred, optional-unbound and failed pairs, in total, per tool and per project, failing first. Counted once per registry version, in a fixed number of SQL statements whatever the size of the registry.',
   })
-  async bindingSummary(@Ctx() ctx: RequestContext): Promise<SummaryRoot> {
-    const summary = await ctx.services.summary.summary(ctx.session, () => pauseIfDue(ctx.fairShare));
-    return {
-      registryVersion: summary.version,
-      total: toStatusCounts(summary.total),
-      toolCount: summary.tools.length,
-      projectCount: summary.projects.length,
-      summary,
-    };
+  bindingSummary(@Ctx() ctx: RequestContext): SummaryRoot {
+    return { summary: once(() => ctx.services.summary.summary(ctx.session, () => pauseIfDue(ctx.fairShare))) };
   }
 
-  @FieldResolver(() => ToolSummaryPage, { description: 'Tools with their counts, failing first unless asked by name.' })
+  @FieldResolver(() => Int, { description: 'The registry version the counts are of.' })
+  registryVersion(@Ctx() ctx: RequestContext): Promise<number> {
+    return ctx.session.currentVersion();
+  }
+
+  @FieldResolver(() => StatusCounts, { description: 'Every (tool, project) pair, counted.' })
+  async total(@Root() root: SummaryRoot): Promise<StatusCounts> {
+    return toStatusCounts((await root.summary()).total);
+  }
+
+  @FieldResolver(() => Int, { description: 'How many tools there are.' })
+  toolCount(@Ctx() ctx: RequestContext): Promise<number> {
+    return ctx.services.summary.count('tool', ctx.session);
+  }
+
+  @FieldResolver(() => Int, { description: 'How many projects there are.' })
+  projectCount(@Ctx() ctx: RequestContext): Promise<number> {
+    return ctx.services.summary.count('project', ctx.session);
+  }
+
+  @FieldResolver(() => ToolCountsPage, { description: 'Tools with their counts, failing first unless asked by name.' })
   async tools(@Root() root: SummaryRoot, @Args() args: SummaryListArgs, @Ctx() ctx: RequestContext) {
+    const summary = await root.summary();
     const page = offsetPage(
-      listOf(root.summary.tools, root.summary.toolsFailingFirst, args),
+      listOf(summary.tools, summary.toolsFailingFirst, args),
       args.first ?? LIMITS.defaultPageSize,
       args.after,
     );
@@ -78,12 +101,13 @@ export class SummaryResolver {
     };
   }
 
-  @FieldResolver(() => ProjectSummaryPage, {
+  @FieldResolver(() => ProjectCountsPage, {
     description: 'Projects with their counts, failing first unless asked by name.',
   })
   async projects(@Root() root: SummaryRoot, @Args() args: SummaryListArgs, @Ctx() ctx: RequestContext) {
+    const summary = await root.summary();
     const page = offsetPage(
-      listOf(root.summary.projects, root.summary.projectsFailingFirst, args),
+      listOf(summary.projects, summary.projectsFailingFirst, args),
       args.first ?? LIMITS.defaultPageSize,
       args.after,
     );
@@ -99,51 +123,63 @@ export class SummaryResolver {
 
   @FieldResolver(() => ToolSummary, {
     nullable: true,
-    description: 'One tool (a ref) with its counts; null when unknown.',
+    description: 'One tool (a ref), resolved in every project; null when unknown.',
   })
   async tool(
-    @Root() root: SummaryRoot,
     @Arg('ref', { description: 'The tool (a ref: id or name).' }) ref: string,
     @Ctx() ctx: RequestContext,
   ): Promise<ToolSummaryRoot | null> {
     const tool = await ctx.services.tools.find(ref, ctx.session);
-    const item = tool && root.summary.tools.find((t) => t.id === tool.id);
-    return tool && item ? { tool, counts: toStatusCounts(item.counts) } : null;
+    if (!tool) return null;
+    return {
+      tool,
+      cells: once(() => ctx.services.summary.cellsOfTool(tool, ctx.session, () => pauseIfDue(ctx.fairShare))),
+    };
   }
 
   @FieldResolver(() => ProjectSummary, {
     nullable: true,
-    description: 'One project (a ref) with its counts; null when unknown.',
+    description: 'One project (a ref), with every tool resolved in it; null when unknown.',
   })
   async project(
-    @Root() root: SummaryRoot,
     @Arg('ref', { description: 'The project (a ref: id or name).' }) ref: string,
     @Ctx() ctx: RequestContext,
   ): Promise<ProjectSummaryRoot | null> {
     const project = await ctx.services.projects.find(ref, ctx.session);
-    const item = project && root.summary.projects.find((p) => p.id === project.id);
-    return project && item ? { project, counts: toStatusCounts(item.counts) } : null;
+    if (!project) return null;
+    return {
+      project,
+      cells: once(() => ctx.services.summary.cellsOfProject(project, ctx.session, () => pauseIfDue(ctx.fairShare))),
+    };
   }
 }
 
 @Resolver(() => ToolSummary)
 export class ToolSummaryResolver {
+  @FieldResolver(() => StatusCounts, { description: 'Its cells in every project, counted.' })
+  async counts(@Root() root: ToolSummaryRoot): Promise<StatusCounts> {
+    return toStatusCounts(countStatuses(await root.cells()));
+  }
+
   @FieldResolver(() => SummaryCellPage, {
     description: 'Its cell in every project, failing first, then by project name.',
   })
-  async cells(@Root() root: ToolSummaryRoot, @Args() args: SummaryPageArgs, @Ctx() ctx: RequestContext) {
-    const cells = await ctx.services.summary.cellsOfTool(root.tool, ctx.session, () => pauseIfDue(ctx.fairShare));
-    return offsetPage(cells, args.first ?? LIMITS.defaultPageSize, args.after);
+  async cells(@Root() root: ToolSummaryRoot, @Args() args: SummaryPageArgs) {
+    return offsetPage(await root.cells(), args.first ?? LIMITS.defaultPageSize, args.after);
   }
 }
 
 @Resolver(() => ProjectSummary)
 export class ProjectSummaryResolver {
+  @FieldResolver(() => StatusCounts, { description: 'Its cells for every tool, counted.' })
+  async counts(@Root() root: ProjectSummaryRoot): Promise<StatusCounts> {
+    return toStatusCounts(countStatuses(await root.cells()));
+  }
+
   @FieldResolver(() => SummaryCellPage, {
     description: "Every tool's cell in it, failing first, then by tool name.",
   })
-  async cells(@Root() root: ProjectSummaryRoot, @Args() args: SummaryPageArgs, @Ctx() ctx: RequestContext) {
-    const cells = await ctx.services.summary.cellsOfProject(root.project, ctx.session, () => pauseIfDue(ctx.fairShare));
-    return offsetPage(cells, args.first ?? LIMITS.defaultPageSize, args.after);
+  async cells(@Root() root: ProjectSummaryRoot, @Args() args: SummaryPageArgs) {
+    return offsetPage(await root.cells(), args.first ?? LIMITS.defaultPageSize, args.after);
   }
 }

@@ -69,13 +69,25 @@ export class SummaryCellPage extends ItemPage(SummaryCell) {}
 export class ToolSummary {
   @Field(() => Tool, { description: 'The tool.' })
   tool!: Tool;
+}
+
+@ObjectType({ description: 'A project and how every tool stands in it.' })
+export class ProjectSummary {
+  @Field(() => Project, { description: 'The project.' })
+  project!: Project;
+}
+
+@ObjectType({ description: 'A tool with its counts.' })
+export class ToolCounts {
+  @Field(() => Tool, { description: 'The tool.' })
+  tool!: Tool;
 
   @Field(() => StatusCounts, { description: 'Its cells in every project, counted.' })
   counts!: StatusCounts;
 }
 
-@ObjectType({ description: 'A project and how every tool stands in it.' })
-export class ProjectSummary {
+@ObjectType({ description: 'A project with its counts.' })
+export class ProjectCounts {
   @Field(() => Project, { description: 'The project.' })
   project!: Project;
 
@@ -84,25 +96,13 @@ export class ProjectSummary {
 }
 
 @ObjectType({ description: 'A page of tools with their counts.' })
-export class ToolSummaryPage extends ItemPage(ToolSummary) {}
+export class ToolCountsPage extends ItemPage(ToolCounts) {}
 
 @ObjectType({ description: 'A page of projects with their counts.' })
-export class ProjectSummaryPage extends ItemPage(ProjectSummary) {}
+export class ProjectCountsPage extends ItemPage(ProjectCounts) {}
 
 @ObjectType({
   description:
-    'How every tool stands in every project (each pair resolved without params, as in bindingMatrix), counted: in total, per tool and per project, with what needs attention first.',
+    'How every tool stands in every project (each pair resolved without params, as in bindingMatrix), counted: in total, per tool and per project, with what needs attention first. The fields that count every pair (total, tools, projects) share one count per registry version; tool and project count one row or column.',
 })
-export class BindingSummary {
-  @Field(() => Int, { description: 'The registry version the counts are of.' })
-  registryVersion!: number;
-
-  @Field(() => StatusCounts, { description: 'Every (tool, project) pair, counted.' })
-  total!: StatusCounts;
-
-  @Field(() => Int, { description: 'How many tools there are.' })
-  toolCount!: number;
-
-  @Field(() => Int, { description: 'How many projects there are.' })
-  projectCount!: number;
-}
+export class BindingSummary {}
