@@ -14,6 +14,7 @@ export default tseslint.config(
       '.tmp/',
       'test/fixtures/',
       'examples/generated/',
+      'web/dashboard/generated/',
       '*.cjs',
       '*.mjs',
     ],
