@@ -10,7 +10,7 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { describeError, graphqlSocketUrl, isAbort, onReadRefused, onWriteRefused, request, RequestError } from './api';
-import { ErrorNotice, Link, Loading } from './components';
+import { DialogHost, ErrorNotice, Link, Loading } from './components';
 import { AccessContext, LiveContext, navigate, useRoute, useToken, type Live } from './hooks';
 import { LiveFeed, type LiveStatus } from './live';
 import { fetchNewestVersion } from './log-client';
@@ -145,43 +145,47 @@ export function App() {
   return (
     <AccessContext.Provider value={access}>
       <LiveContext.Provider value={live}>
-        <a className="skip-link" href="#main" onClick={skipToMain}>
-          Skip to the content
-        </a>
-        <header className="top">
-          <Link to={OVERVIEW} className="brand">
-            Registry dashboard
-          </Link>
-          <nav aria-label="Sections">
-            {SECTIONS.map(([key, label, target]) => (
-              <Link key={key} to={target} current={section === key}>
-                {label}
-              </Link>
-            ))}
-          </nav>
-          <Search />
-          <div className="top-right">
-            <ConnectionBadge status={status} onReconnect={reconnect} />
-            <TokenBox
-              token={token}
-              access={writeAccess}
-              open={tokenBoxOpen}
-              setOpen={setTokenBoxOpen}
-              needsToken={needsToken}
-            />
-          </div>
-        </header>
-        {needsToken && (
-          <div className="banner" role="alert">
-            This server needs a token to read (it has a READ_TOKEN).{' '}
-            {token ? 'The token in the token box was not accepted.' : 'Enter the read or admin token in the token box.'}
-          </div>
-        )}
-        <main id="main" tabIndex={-1}>
-          {start === null && <Loading what="the registry" />}
-          {start?.error && <ErrorNotice>{start.error}</ErrorNotice>}
-          {start?.version != null && <View key={token ?? ''} route={route} />}
-        </main>
+        <DialogHost>
+          <a className="skip-link" href="#main" onClick={skipToMain}>
+            Skip to the content
+          </a>
+          <header className="top">
+            <Link to={OVERVIEW} className="brand">
+              Registry dashboard
+            </Link>
+            <nav aria-label="Sections">
+              {SECTIONS.map(([key, label, target]) => (
+                <Link key={key} to={target} current={section === key}>
+                  {label}
+                </Link>
+              ))}
+            </nav>
+            <Search />
+            <div className="top-right">
+              <ConnectionBadge status={status} onReconnect={reconnect} />
+              <TokenBox
+                token={token}
+                access={writeAccess}
+                open={tokenBoxOpen}
+                setOpen={setTokenBoxOpen}
+                needsToken={needsToken}
+              />
+            </div>
+          </header>
+          {needsToken && (
+            <div className="banner" role="alert">
+              This server needs a token to read (it has a READ_TOKEN).{' '}
+              {token
+                ? 'The token in the token box was not accepted.'
+                : 'Enter the read or admin token in the token box.'}
+            </div>
+          )}
+          <main id="main" tabIndex={-1}>
+            {start === null && <Loading what="the registry" />}
+            {start?.error && <ErrorNotice>{start.error}</ErrorNotice>}
+            {start?.version != null && <View key={token ?? ''} route={route} />}
+          </main>
+        </DialogHost>
       </LiveContext.Provider>
     </AccessContext.Provider>
   );

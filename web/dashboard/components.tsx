@@ -4,7 +4,16 @@
  * disabled, and the dialog every change goes through (a dry run and its
  * impact first, then the change, then its change-log entry).
  */
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import {
+  createContext,
+  useContext,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type ReactNode,
+} from 'react';
 import { describeError, request } from './api';
 import { followLink, hrefOf } from './hooks';
 import {
@@ -110,7 +119,13 @@ export function CountsBar(props: { counts: CountsFragment; of?: string; words?: 
   const total = counts.total || 1;
   const words =
     props.words === 'brief'
-      ? [`${counts.failed.toLocaleString('en')} of ${counts.total.toLocaleString('en')} fail`]
+      ? [
+          counts.failed > 0
+            ? `${counts.failed.toLocaleString('en')} of ${counts.total.toLocaleString('en')} fail`
+            : counts.optionalUnbound > 0
+              ? `${counts.optionalUnbound.toLocaleString('en')} optional unbound`
+              : 'none fails',
+        ]
       : COUNT_PARTS.filter(([key]) => counts[key] > 0).map(
           ([key, , word]) => `${counts[key].toLocaleString('en')} ${word}`,
         );
@@ -318,7 +333,8 @@ export function ActionButton(props: {
   onClick: (from: HTMLElement) => void;
   children: ReactNode;
   className?: string;
-  label?: string;
+  /** Said after the visible words to those who hear the page, e.g. "of acme/web-repo in web". */
+  context?: string;
 }) {
   const { permission } = props;
   return (
@@ -326,18 +342,14 @@ export function ActionButton(props: {
       type="button"
       className={`${props.className ?? ''}${permission.allowed ? '' : ' refused'}`}
       aria-disabled={permission.allowed ? undefined : true}
-      aria-label={
-        props.label ? `${props.label}${permission.allowed ? '' : `: not available. ${permission.reason}`}` : undefined
-      }
       title={permission.reason ?? undefined}
       onClick={(event) => {
         if (permission.allowed) props.onClick(event.currentTarget);
       }}
     >
       {props.children}
-      {!props.label && !permission.allowed && (
-        <span className="visually-hidden">: not available. {permission.reason}</span>
-      )}
+      {props.context && <span className="visually-hidden"> {props.context}</span>}
+      {!permission.allowed && <span className="visually-hidden">: not available. {permission.reason}</span>}
     </button>
   );
 }
@@ -623,21 +635,35 @@ export function ActionDialog(props: {
   );
 }
 
-/** Keeps the element that opened a dialog, to give it the focus back when the dialog closes. */
-export function useDialog<T>() {
-  const [open, setOpen] = useState<T | null>(null);
-  const opener = useRef<HTMLElement | null>(null);
-  return {
-    open,
-    start: (value: T, from: HTMLElement) => {
-      opener.current = from;
-      setOpen(value);
-    },
-    close: () => {
-      setOpen(null);
-      // Back to the button that opened it, when it is still there; else to the page.
-      if (opener.current?.isConnected) opener.current.focus();
+const DialogContext = createContext<(dialog: ReactNode) => void>(() => undefined);
+
+/**
+ * Where dialogs are drawn: above every page, so a dialog outlives the part of
+ * the page that opened it (a fix button gone once the slot it fixed binds, a
+ * page whose thing was just renamed or deleted).
+ */
+export function DialogHost({ children }: { children: ReactNode }) {
+  const [dialog, setDialog] = useState<ReactNode>(null);
+  return (
+    <DialogContext.Provider value={setDialog}>
+      {children}
+      {dialog}
+    </DialogContext.Provider>
+  );
+}
+
+/**
+ * Opens a dialog in the DialogHost; when it closes, the focus goes back to
+ * the element that opened it (or to the page, when that element is gone).
+ */
+export function useDialog() {
+  const show = useContext(DialogContext);
+  return (from: HTMLElement, render: (close: () => void) => ReactNode) => {
+    const close = () => {
+      show(null);
+      if (from.isConnected) from.focus();
       else document.getElementById('main')?.focus();
-    },
+    };
+    show(render(close));
   };
 }

@@ -425,25 +425,31 @@ export function ThingActions(props: { thing: Editable; onRenamed: (name: string)
   // (The page says once why its changes are not available: see EditsNote.)
   const { thing, onRenamed } = props;
   const permission = useCan(OPERATION[thing.kind], thing.id);
-  const dialog = useDialog<'rename' | 'describe'>();
+  const open = useDialog();
   return (
     <>
-      <ActionButton permission={permission} onClick={(from) => dialog.start('rename', from)}>
+      <ActionButton
+        permission={permission}
+        onClick={(from) =>
+          open(from, (close) => (
+            <RenameDialog
+              thing={thing}
+              onClose={(applied, name) => {
+                close();
+                if (applied) onRenamed(name);
+              }}
+            />
+          ))
+        }
+      >
         Rename…
       </ActionButton>
-      <ActionButton permission={permission} onClick={(from) => dialog.start('describe', from)}>
+      <ActionButton
+        permission={permission}
+        onClick={(from) => open(from, (close) => <DescribeDialog thing={thing} onClose={close} />)}
+      >
         {thing.description ? 'Edit the description…' : 'Add a description…'}
       </ActionButton>
-      {dialog.open === 'rename' && (
-        <RenameDialog
-          thing={thing}
-          onClose={(applied, name) => {
-            dialog.close();
-            if (applied) onRenamed(name);
-          }}
-        />
-      )}
-      {dialog.open === 'describe' && <DescribeDialog thing={thing} onClose={dialog.close} />}
     </>
   );
 }

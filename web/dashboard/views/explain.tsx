@@ -264,11 +264,6 @@ function SlotCard(props: {
   );
 }
 
-type Fix =
-  | { readonly kind: 'alias'; readonly resource: string }
-  | { readonly kind: 'clear'; readonly resource: string }
-  | { readonly kind: 'link' };
-
 /**
  * The fix as buttons. An ambiguous slot: give one of the tied resources the
  * slot's name as its alias (or, when a resource that does not fit holds that
@@ -282,19 +277,28 @@ function FixButtons(props: {
   const { slot, project, declared } = props;
   const canUpdate = useCan('updateLink', project.id);
   const canLink = useCan('linkResource', project.id);
-  const dialog = useDialog<Fix>();
+  const open = useDialog();
   const tied = slot.candidates.filter((c) => c.rejection === 'AMBIGUOUS' && c.resource);
   const holder = slot.candidates.find(
     (c) => c.alias === slot.slotName && c.rejection === 'TYPE_MISMATCH' && c.resource,
   );
-  const done = () => dialog.close();
+  const shown = slot.reason === 'NO_MATCH' ? canLink : canUpdate;
   return (
     <div className="fix-buttons">
       {slot.reason === 'AMBIGUOUS' &&
         (holder ? (
           <ActionButton
             permission={canUpdate}
-            onClick={(from) => dialog.start({ kind: 'clear', resource: holder.resource!.name }, from)}
+            onClick={(from) =>
+              open(from, (close) => (
+                <ClearAliasDialog
+                  project={project.name}
+                  resource={holder.resource!.name}
+                  alias={slot.slotName}
+                  onClose={close}
+                />
+              ))
+            }
           >
             Clear the alias {slot.slotName} from {holder.resource!.name}…
           </ActionButton>
@@ -303,29 +307,35 @@ function FixButtons(props: {
             <ActionButton
               key={c.ref}
               permission={canUpdate}
-              onClick={(from) => dialog.start({ kind: 'alias', resource: c.resource!.name }, from)}
+              onClick={(from) =>
+                open(from, (close) => (
+                  <FixAliasDialog
+                    project={project.name}
+                    slot={slot.slotName}
+                    resource={c.resource!.name}
+                    onClose={close}
+                  />
+                ))
+              }
             >
               Bind to {c.resource!.name}…
             </ActionButton>
           ))
         ))}
       {slot.reason === 'NO_MATCH' && (
-        <ActionButton permission={canLink} onClick={(from) => dialog.start({ kind: 'link' }, from)}>
+        <ActionButton
+          permission={canLink}
+          onClick={(from) =>
+            open(from, (close) => (
+              <LinkDialog project={project.name} typeHint={declared?.resourceType.name} onClose={close} />
+            ))
+          }
+        >
           Link a resource to {project.name}…
         </ActionButton>
       )}
-      {!(slot.reason === 'NO_MATCH' ? canLink : canUpdate).allowed &&
-        (slot.reason === 'AMBIGUOUS' || slot.reason === 'NO_MATCH') && (
-          <p className="refusal-inline">{(slot.reason === 'NO_MATCH' ? canLink : canUpdate).reason}</p>
-        )}
-      {dialog.open?.kind === 'alias' && (
-        <FixAliasDialog project={project.name} slot={slot.slotName} resource={dialog.open.resource} onClose={done} />
-      )}
-      {dialog.open?.kind === 'clear' && (
-        <ClearAliasDialog project={project.name} resource={dialog.open.resource} alias={slot.slotName} onClose={done} />
-      )}
-      {dialog.open?.kind === 'link' && (
-        <LinkDialog project={project.name} typeHint={declared?.resourceType.name} onClose={done} />
+      {!shown.allowed && (slot.reason === 'AMBIGUOUS' || slot.reason === 'NO_MATCH') && (
+        <p className="refusal-inline">{shown.reason}</p>
       )}
     </div>
   );

@@ -60,11 +60,6 @@ export function ProjectsView({ q, order }: { q: string; order: ListOrder }) {
 }
 
 type Project = NonNullable<ProjectPageQuery['project']>;
-type Edit =
-  | { readonly kind: 'link' }
-  | { readonly kind: 'alias'; readonly resource: string; readonly alias: string | null }
-  | { readonly kind: 'unlink'; readonly resource: string };
-
 export function ProjectView({ name }: { name: string }) {
   const loaded = useLoad(name, (signal) =>
     request<ProjectPageQuery, ProjectPageQueryVariables>(PROJECT_PAGE, { ref: name }, { signal }),
@@ -158,13 +153,16 @@ function Links({ project }: { project: Project }) {
   const canLink = useCan('linkResource', project.id);
   const canUpdate = useCan('updateLink', project.id);
   const canUnlink = useCan('unlinkResource', project.id);
-  const dialog = useDialog<Edit>();
+  const open = useDialog();
   const links = project.resources;
   return (
     <section aria-labelledby="links-title">
       <div className="section-title-row">
         <h2 id="links-title">{plural(links.length, 'linked resource')}</h2>
-        <ActionButton permission={canLink} onClick={(from) => dialog.start({ kind: 'link' }, from)}>
+        <ActionButton
+          permission={canLink}
+          onClick={(from) => open(from, (close) => <LinkDialog project={project.name} onClose={close} />)}
+        >
           Link a resource…
         </ActionButton>
       </div>
@@ -196,9 +194,16 @@ function Links({ project }: { project: Project }) {
                   <ActionButton
                     className="small"
                     permission={canUpdate}
-                    label={`${link.alias ? 'Change the alias of' : 'Set an alias on'} ${link.resource.name}`}
+                    context={`of ${link.resource.name}`}
                     onClick={(from) =>
-                      dialog.start({ kind: 'alias', resource: link.resource.name, alias: link.alias }, from)
+                      open(from, (close) => (
+                        <AliasDialog
+                          project={project.name}
+                          resource={link.resource.name}
+                          current={link.alias}
+                          onClose={close}
+                        />
+                      ))
                     }
                   >
                     {link.alias ? 'Change alias…' : 'Set alias…'}
@@ -206,8 +211,12 @@ function Links({ project }: { project: Project }) {
                   <ActionButton
                     className="small danger"
                     permission={canUnlink}
-                    label={`Unlink ${link.resource.name} from ${project.name}`}
-                    onClick={(from) => dialog.start({ kind: 'unlink', resource: link.resource.name }, from)}
+                    context={`${link.resource.name} from ${project.name}`}
+                    onClick={(from) =>
+                      open(from, (close) => (
+                        <UnlinkDialog project={project.name} resource={link.resource.name} onClose={close} />
+                      ))
+                    }
                   >
                     Unlink…
                   </ActionButton>
@@ -216,18 +225,6 @@ function Links({ project }: { project: Project }) {
             ))}
           </tbody>
         </table>
-      )}
-      {dialog.open?.kind === 'link' && <LinkDialog project={project.name} onClose={dialog.close} />}
-      {dialog.open?.kind === 'alias' && (
-        <AliasDialog
-          project={project.name}
-          resource={dialog.open.resource}
-          current={dialog.open.alias}
-          onClose={dialog.close}
-        />
-      )}
-      {dialog.open?.kind === 'unlink' && (
-        <UnlinkDialog project={project.name} resource={dialog.open.resource} onClose={dialog.close} />
       )}
     </section>
   );

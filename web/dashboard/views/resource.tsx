@@ -43,11 +43,6 @@ interface UsedBy {
   readonly detail?: string;
 }
 
-type Action =
-  | { readonly kind: 'unlink'; readonly project: string }
-  | { readonly kind: 'alias'; readonly project: string; readonly alias: string | null }
-  | { readonly kind: 'delete' };
-
 export function ResourceView({ name }: { name: string }) {
   const loaded = useLoad(name, (signal) =>
     request<ResourceQuery, ResourceQueryVariables>(RESOURCE, { ref: name }, { signal }),
@@ -55,9 +50,6 @@ export function ResourceView({ name }: { name: string }) {
   const { reload } = loaded;
   useLiveEntries(() => reload());
   const resource = loaded.data?.resource ?? null;
-
-  // The dialog lives here, not with the details: it stays open to say what happened after a delete.
-  const dialog = useDialog<Action>();
 
   return (
     <section className="thing-view resource-view" aria-labelledby="resource-title">
@@ -86,30 +78,18 @@ export function ResourceView({ name }: { name: string }) {
           No resource named {name} is registered now. If it was deleted or renamed, its history is below.
         </p>
       )}
-      {resource && <ResourceDetails resource={resource} onAction={dialog.start} />}
+      {resource && <ResourceDetails resource={resource} />}
       <h2>Recent history</h2>
       <ChangeLog filter={{ ref: resource?.id ?? name }} size={10} paged={false} title={`History of ${name}`} />
       <p>
         <Link to={to.history(resource?.id ?? name)}>The whole history of {name} →</Link>
       </p>
-      {resource && dialog.open?.kind === 'unlink' && (
-        <UnlinkDialog project={dialog.open.project} resource={resource.name} onClose={dialog.close} />
-      )}
-      {resource && dialog.open?.kind === 'alias' && (
-        <AliasDialog
-          project={dialog.open.project}
-          resource={resource.name}
-          current={dialog.open.alias}
-          onClose={dialog.close}
-        />
-      )}
-      {resource && dialog.open?.kind === 'delete' && <DeleteDialog resource={resource} onClose={dialog.close} />}
     </section>
   );
 }
 
-function ResourceDetails(props: { resource: ResourceDetail; onAction: (action: Action, from: HTMLElement) => void }) {
-  const { resource, onAction } = props;
+function ResourceDetails({ resource }: { resource: ResourceDetail }) {
+  const open = useDialog();
   const canUnlink = useCan('unlinkResource', resource.id);
   const canUpdateLink = useCan('updateLink', resource.id);
   const canDelete = useCan('deleteResource', resource.id);
@@ -179,16 +159,29 @@ function ResourceDetails(props: { resource: ResourceDetail; onAction: (action: A
                   <ActionButton
                     className="small"
                     permission={canUpdateLink}
-                    label={`${l.alias ? 'Change the alias' : 'Set an alias'} of ${resource.name} in ${l.project.name}`}
-                    onClick={(from) => onAction({ kind: 'alias', project: l.project.name, alias: l.alias }, from)}
+                    context={`of ${resource.name} in ${l.project.name}`}
+                    onClick={(from) =>
+                      open(from, (close) => (
+                        <AliasDialog
+                          project={l.project.name}
+                          resource={resource.name}
+                          current={l.alias}
+                          onClose={close}
+                        />
+                      ))
+                    }
                   >
                     {l.alias ? 'Change alias…' : 'Set alias…'}
                   </ActionButton>
                   <ActionButton
                     className="danger small"
                     permission={canUnlink}
-                    label={`Unlink ${resource.name} from ${l.project.name}`}
-                    onClick={(from) => onAction({ kind: 'unlink', project: l.project.name }, from)}
+                    context={`${resource.name} from ${l.project.name}`}
+                    onClick={(from) =>
+                      open(from, (close) => (
+                        <UnlinkDialog project={l.project.name} resource={resource.name} onClose={close} />
+                      ))
+                    }
                   >
                     Unlink…
                   </ActionButton>
@@ -228,7 +221,11 @@ function ResourceDetails(props: { resource: ResourceDetail; onAction: (action: A
       )}
 
       <div className="danger-zone">
-        <ActionButton className="danger" permission={canDelete} onClick={(from) => onAction({ kind: 'delete' }, from)}>
+        <ActionButton
+          className="danger"
+          permission={canDelete}
+          onClick={(from) => open(from, (close) => <DeleteDialog resource={resource} onClose={close} />)}
+        >
           Delete {resource.name}…
         </ActionButton>
         <span className="muted">A dry run shows what it would do first.</span>

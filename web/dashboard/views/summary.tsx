@@ -248,13 +248,16 @@ export function CellList(props: {
                         <button
                           type="button"
                           className="small"
-                          aria-label={`Explain ${cell.toolName} in ${cell.projectName}`}
                           onClick={(e) => {
                             opener.current = e.currentTarget;
                             setSelected({ tool: cell.toolId, project: cell.projectId });
                           }}
                         >
                           Why?
+                          <span className="visually-hidden">
+                            {' '}
+                            {cell.toolName} in {cell.projectName}
+                          </span>
                         </button>
                       </td>
                     </tr>
