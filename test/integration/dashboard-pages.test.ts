@@ -158,7 +158,7 @@ describe('dashboard pages in Chromium', function () {
     await expectAccessible(page, 'search, open');
     // The first option is active; Down moves to the second tool.
     await page.keyboard.press('ArrowDown');
-    const active = await page.evaluate('document.activeElement.getAttribute("aria-activedescendant")');
+    const active = await page.evaluate<string>('document.activeElement.getAttribute("aria-activedescendant")');
     expect(await page.locator(`[id="${active}"]`).innerText()).to.equal('acme/cache');
     await page.keyboard.press('Enter');
     await waitForPath(page, '/dashboard/tools/acme%2Fcache');
