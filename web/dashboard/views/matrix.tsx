@@ -369,10 +369,11 @@ const Row = memo(function Row(props: {
             data-status={status}
             aria-label={label}
             aria-selected={selectedC === c}
+            // How many slots fail, drawn small after the mark by the stylesheet (::after), so the cell stays one text.
+            data-failed={cell && cell.failedSlots > 1 ? cell.failedSlots : undefined}
             title={label}
           >
             {cell ? CELL_STATUS[cell.status].mark : '?'}
-            {cell && cell.failedSlots > 1 ? <sub>{cell.failedSlots}</sub> : null}
           </td>
         );
       })}
@@ -419,7 +420,11 @@ function FilterBar({ route }: { route: MatrixRoute }) {
     return () => clearTimeout(timer);
   }, [values, apply]);
 
-  const types = useLoad('types', (signal) => request<ResourceTypesQuery>(RESOURCE_TYPES, {}, { signal }));
+  // The slot types' suggestions are asked for only once the field is used, not with the page's first request.
+  const [wantTypes, setWantTypes] = useState(route.slotType !== '');
+  const types = useLoad(wantTypes ? 'types' : 'no types', (signal) =>
+    wantTypes ? request<ResourceTypesQuery>(RESOURCE_TYPES, {}, { signal }) : Promise.resolve(null),
+  );
   const field = (key: keyof typeof fromRoute, label: string, placeholder: string, list?: string) => (
     <label className="field">
       <span>{label}</span>
@@ -431,6 +436,7 @@ function FilterBar({ route }: { route: MatrixRoute }) {
         autoComplete="off"
         spellCheck={false}
         onChange={(e) => setValues({ ...values, [key]: e.target.value })}
+        onFocus={list ? () => setWantTypes(true) : undefined}
       />
     </label>
   );
