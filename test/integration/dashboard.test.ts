@@ -210,6 +210,28 @@ describe('dashboard in Chromium', function () {
     expect(await y('git-checkout')).to.be.below(await y('fs-directory'));
     expect(await page.locator('svg.type-graph .edges path').count()).to.equal(1);
 
+    // It pans and zooms: the buttons, the keys on the frame, and a drag.
+    const drawing = page.locator('svg.type-graph > g');
+    const transform = () => drawing.getAttribute('transform');
+    const zoom = () => page.locator('.zoom-level').innerText();
+    const at100 = await zoom();
+    await page.locator('button[aria-label="Zoom in"]').click();
+    expect(await zoom()).not.to.equal(at100);
+    await page.locator('.graph-frame').focus();
+    await page.keyboard.press('0');
+    const fitted = await transform();
+    await page.keyboard.press('ArrowRight');
+    expect(await transform(), 'the arrow keys pan').not.to.equal(fitted);
+    const frame = (await page.locator('.graph-frame').boundingBox())!;
+    const before = await transform();
+    await page.mouse.move(frame.x + 20, frame.y + frame.height - 20);
+    await page.mouse.down();
+    await page.mouse.move(frame.x + 120, frame.y + frame.height - 60, { steps: 5 });
+    await page.mouse.up();
+    expect(await transform(), 'a drag pans').not.to.equal(before);
+    expect(new URL(page.url()).pathname, 'a drag is not a click').to.equal('/dashboard/types');
+    await page.keyboard.press('0');
+
     await node('git-checkout').click();
     await waitForPath(page, '/dashboard/types/git-checkout');
     const resources = page.locator('.compatible-resources');
