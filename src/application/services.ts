@@ -1,3 +1,4 @@
+import { BindingSummaryService } from './binding-summary.service';
 import { BindingService } from './binding.service';
 import { ChangeFeed } from './change-feed';
 import { ChangeLogService } from './change-log.service';
@@ -19,6 +20,8 @@ export interface Services {
   readonly tools: ToolService;
   readonly bindings: BindingService;
   readonly matrix: MatrixService;
+  /** The matrix counted: ready, deferred, optional-unbound and failed pairs. */
+  readonly summary: BindingSummaryService;
   readonly changes: ChangeLogService;
   readonly names: NameHints;
   /** Lookup by id alone, whatever the kind. */
@@ -41,6 +44,7 @@ export function createServices(versioning: RegistryVersioning): Services {
     tools,
     bindings: new BindingService(),
     matrix: new MatrixService(projects, tools),
+    summary: new BindingSummaryService(),
     changes: new ChangeLogService(),
     names: new NameHints(),
     nodes: new NodeService(),

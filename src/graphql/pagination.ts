@@ -164,3 +164,40 @@ export function decodeChangeCursor(cursor: string, field = 'after'): ChangePosit
 export function toChangeConnection<T extends ChangePosition>(page: Page<T>) {
   return connectionOf(page, encodeChangeCursor);
 }
+
+const OFFSET_PREFIX = 'i:';
+
+/** An opaque cursor for a place in a list ordered by something other than name (a summary, failing first). */
+export function encodeOffsetCursor(offset: number): string {
+  return Buffer.from(`${OFFSET_PREFIX}${offset}`, 'utf8').toString('base64url');
+}
+
+/** The place an offset cursor stands for; a cursor this server did not make is BAD_USER_INPUT. */
+export function decodeOffsetCursor(cursor: string, field = 'after'): number {
+  const decoded = /^[A-Za-z0-9_-]{1,32}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
+  const match = /^i:(\d{1,9})$/.exec(decoded);
+  if (!match || encodeOffsetCursor(Number(match[1])) !== cursor) {
+    throw new BadInputError([{ field, message: `${field} is not a cursor from this list` }]);
+  }
+  return Number(match[1]);
+}
+
+/**
+ * A forward page of a list held in memory (first/after): its items, their
+ * total, and its place, with offset cursors. The offsets are places in the
+ * list as it is now: after a write, a later page may repeat or skip an item.
+ */
+export function offsetPage<T>(items: readonly T[], first: number, after: string | null | undefined) {
+  const start = after == null ? 0 : decodeOffsetCursor(after) + 1;
+  const nodes = items.slice(start, start + first);
+  return {
+    totalCount: items.length,
+    nodes,
+    pageInfo: {
+      hasNextPage: start + nodes.length < items.length,
+      hasPreviousPage: start > 0,
+      startCursor: nodes.length > 0 ? encodeOffsetCursor(start) : null,
+      endCursor: nodes.length > 0 ? encodeOffsetCursor(start + nodes.length - 1) : null,
+    },
+  };
+}

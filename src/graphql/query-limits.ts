@@ -151,6 +151,30 @@ const matrixEstimator: ComplexityEstimator = ({ args, childComplexity, field }) 
   return 1 + childComplexity + MATRIX_CELL_COST * projects * tools;
 };
 
+/** What counting the whole matrix costs (BindingSummary's total, tools and projects): every pair, once per registry version. */
+export const SUMMARY_COST = 5_000;
+
+/** What one tool's or project's cells cost (BindingSummary's tool and project): it is resolved against the whole other axis. */
+export const SUMMARY_CELLS_COST = 10_000;
+
+/** The binding summary's fields that count every pair, and those that resolve a whole row or column. */
+const summaryEstimator: ComplexityEstimator = ({ args, childComplexity, field, type }) => {
+  if (type.name !== 'BindingSummary') return undefined;
+  const page = 1 + childComplexity * pageSize(args.first, undefined, LIMITS.defaultPageSize);
+  switch (field.name) {
+    case 'total':
+      return SUMMARY_COST + childComplexity;
+    case 'tools':
+    case 'projects':
+      return SUMMARY_COST + page;
+    case 'tool':
+    case 'project':
+      return SUMMARY_CELLS_COST + childComplexity;
+    default:
+      return undefined;
+  }
+};
+
 /**
  * Lists that are not connections, at a typical length (their maximum where
  * one is small, or where a typical length would let a small query ask for a
@@ -221,6 +245,7 @@ function estimators(schema: GraphQLSchema): ComplexityEstimator[] {
     list = [
       introspectionEstimator(schema),
       matrixEstimator,
+      summaryEstimator,
       nodesEstimator,
       listEstimator,
       connectionEstimator,

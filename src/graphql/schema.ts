@@ -5,6 +5,7 @@ import { ChangeResolver } from './resolvers/change.resolver';
 import { MatrixCellResolver, MatrixResolver } from './resolvers/matrix.resolver';
 import { NodeResolver } from './resolvers/node.resolver';
 import { SubscriptionResolver } from './resolvers/subscription.resolver';
+import { ProjectSummaryResolver, SummaryResolver, ToolSummaryResolver } from './resolvers/summary.resolver';
 import { ProjectResolver, ProjectResourceResolver } from './resolvers/project.resolver';
 import { ResourceTypeResolver } from './resolvers/resource-type.resolver';
 import { ResourceResolver, StaticBindingResolver } from './resolvers/resource.resolver';
@@ -29,6 +30,9 @@ export const RESOLVERS = [
   SubscriptionResolver,
   MatrixResolver,
   MatrixCellResolver,
+  SummaryResolver,
+  ToolSummaryResolver,
+  ProjectSummaryResolver,
   NodeResolver,
 ] as const;
 

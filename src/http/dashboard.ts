@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { extname, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { registerBundleAssets, WebBundle, type BundleManifest } from './web-bundle';
@@ -6,10 +6,11 @@ import { registerBundleAssets, WebBundle, type BundleManifest } from './web-bund
 /**
  * The dashboard: a single-page app (web/dashboard/, React) that talks to
  * /graphql like any other client. `GET /dashboard` answers a small HTML page
- * that loads one script and one stylesheet from /dashboard/; the views are
- * chosen by the URL's fragment (#/matrix, #/types, …), so no other route is
- * needed. scripts/build-dashboard.ts bundles the files into dist/dashboard/;
- * this module only reads that folder.
+ * that loads one script and one stylesheet from /dashboard/; so does every
+ * page's own URL (/dashboard/tools/<name>, /dashboard/matrix, …: see
+ * DASHBOARD_VIEWS), so a page can be bookmarked, shared and reloaded, and the
+ * app picks the view from the path. scripts/build-dashboard.ts bundles the
+ * files into dist/dashboard/; this module only reads that folder.
  */
 
 /** Where the page is. */
@@ -17,6 +18,20 @@ export const DASHBOARD_PATH = '/dashboard';
 
 /** The URL path the bundle's files are served under. */
 export const DASHBOARD_ASSETS_PATH = '/dashboard/';
+
+/**
+ * The dashboard's views, each at /dashboard/<view>; those marked true also
+ * have a page per thing, /dashboard/<view>/<name> (the name URL-encoded, or
+ * with its slashes as they are). web/dashboard/route.ts reads the same paths.
+ */
+export const DASHBOARD_VIEWS: Readonly<Record<string, boolean>> = {
+  matrix: false,
+  history: false,
+  tools: true,
+  projects: true,
+  resources: true,
+  types: true,
+};
 
 /**
  * The page's security policy: its script, styles and requests only from this
@@ -73,24 +88,36 @@ export class DashboardBundle extends WebBundle {
 }
 
 /**
- * The page. Asset URLs are relative (dashboard/… from /dashboard), and so is
- * the GraphQL endpoint the app derives from its own URL, so the page also
- * works behind a proxy that serves this server under a path prefix.
+ * Where the page's files are from a page's URL path, as a relative URL: the
+ * folder /dashboard/, whatever the depth of the path below it ("dashboard/"
+ * from /dashboard, "" from /dashboard/tools, "../" from /dashboard/tools/x).
+ * Made only from the number of slashes, never from the path's text.
  */
-function renderPage(manifest: BundleManifest): string {
-  const asset = (name: string) => `.${DASHBOARD_ASSETS_PATH}${name}`;
+export function assetPrefix(path: string): string {
+  const depth = path.split('?')[0].split('/').length - 2;
+  return depth <= 0 ? 'dashboard/' : '../'.repeat(depth - 1);
+}
+
+/**
+ * The page. Asset URLs are relative (see assetPrefix), and so is the root the
+ * app finds its views and the GraphQL endpoint from (data-root), so the page
+ * also works behind a proxy that serves this server under a path prefix.
+ */
+function renderPage(manifest: BundleManifest, prefix: string): string {
+  const asset = (name: string) => `${prefix || './'}${name}`;
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
 <title>Dashboard · tool/resource registry</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="${asset(manifest.stylesheet)}">
 <script defer src="${asset(manifest.script)}"></script>
 </head>
 <body>
-<div id="dashboard"><p class="boot">Loading the dashboard…</p></div>
+<div id="dashboard" data-root="${prefix || './'}"><p class="boot">Loading the dashboard…</p></div>
 <noscript>The dashboard needs JavaScript. The GraphQL endpoint is /graphql.</noscript>
 </body>
 </html>
@@ -98,15 +125,15 @@ function renderPage(manifest: BundleManifest): string {
 }
 
 /**
- * GET /dashboard: the page (no-cache, as it names the current hashed files;
- * 503 with how to build it while it is not built), with its security policy.
- * GET /dashboard/ sends the browser to /dashboard, so relative URLs resolve
- * one way. GET /dashboard/<hashed name>: the bundle's files, cached for a
+ * GET /dashboard, and each view's path (DASHBOARD_VIEWS): the page (no-cache,
+ * as it names the current hashed files; 503 with how to build it while it is
+ * not built), with its security policy. GET /dashboard/ sends the browser to
+ * /dashboard. GET /dashboard/<hashed name>: the bundle's files, cached for a
  * year, gzipped when accepted.
  */
 export function registerDashboard(fastify: FastifyInstance, bundle: DashboardBundle): void {
-  fastify.get(DASHBOARD_PATH, async (_request, reply) => {
-    const html = bundle.page();
+  const page = async (request: FastifyRequest, reply: FastifyReply) => {
+    const html = bundle.page(assetPrefix(request.url));
     return reply
       .code(bundle.isNotBuiltPage(html) ? 503 : 200)
       .header('content-type', 'text/html; charset=utf-8')
@@ -115,7 +142,12 @@ export function registerDashboard(fastify: FastifyInstance, bundle: DashboardBun
       .header('x-content-type-options', 'nosniff')
       .header('referrer-policy', 'no-referrer')
       .send(html);
-  });
+  };
+  fastify.get(DASHBOARD_PATH, page);
+  for (const [view, things] of Object.entries(DASHBOARD_VIEWS)) {
+    fastify.get(`${DASHBOARD_ASSETS_PATH}${view}`, page);
+    if (things) fastify.get(`${DASHBOARD_ASSETS_PATH}${view}/*`, page);
+  }
   fastify.get(DASHBOARD_ASSETS_PATH, async (_request, reply) => reply.redirect('../dashboard', 301));
   registerBundleAssets(fastify, DASHBOARD_ASSETS_PATH, bundle);
 }

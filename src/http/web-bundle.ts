@@ -33,7 +33,8 @@ interface Asset {
 }
 
 interface Loaded {
-  readonly page: string;
+  readonly manifest: BundleManifest;
+  readonly pages: Map<string, string>;
   readonly assets: ReadonlyMap<string, Asset>;
 }
 
@@ -50,8 +51,8 @@ export interface WebBundleOptions {
   readonly route: string;
   /** The command that builds the bundle, e.g. "npm run build:graphiql". */
   readonly buildCommand: string;
-  /** The page's HTML, naming the hashed files. */
-  readonly renderPage: (manifest: BundleManifest) => string;
+  /** The page's HTML, naming the hashed files; `variant` tells versions of one page apart (the dashboard's: where it is). */
+  readonly renderPage: (manifest: BundleManifest, variant: string) => string;
   /** The page answered, with status 503, while the bundle is not built. */
   readonly notBuiltPage: string;
 }
@@ -89,9 +90,16 @@ export class WebBundle {
     return this.loaded;
   }
 
-  /** The page's HTML, or the "not built" page. */
-  page(): string {
-    return this.load()?.page ?? this.options.notBuiltPage;
+  /** The page's HTML (made once per variant), or the "not built" page. */
+  page(variant = ''): string {
+    const loaded = this.load();
+    if (!loaded) return this.options.notBuiltPage;
+    let page = loaded.pages.get(variant);
+    if (page === undefined) {
+      page = this.options.renderPage(loaded.manifest, variant);
+      loaded.pages.set(variant, page);
+    }
+    return page;
   }
 
   /** Whether `html` is this bundle's "not built" page (answered with 503). */
@@ -112,7 +120,7 @@ export class WebBundle {
         contentType: CONTENT_TYPES[extname(name)],
       });
     }
-    return { page: this.options.renderPage(manifest as BundleManifest), assets };
+    return { manifest: manifest as BundleManifest, pages: new Map(), assets };
   }
 }
 

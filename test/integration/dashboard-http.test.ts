@@ -71,6 +71,38 @@ describe('dashboard over HTTP', function () {
     expect(html, 'no absolute URL anywhere in the page').not.to.match(/(https?:)?\/\/[a-z0-9]/i);
   });
 
+  it("answers every page's own URL with the same page, its files and root relative to where it is", async () => {
+    const paths = [
+      '/dashboard',
+      '/dashboard/matrix?project=demo',
+      '/dashboard/history',
+      '/dashboard/tools',
+      '/dashboard/tools/demo%2Fmixed',
+      '/dashboard/tools/demo/mixed',
+      '/dashboard/projects/demo',
+      '/dashboard/resources/acme%2Fapp-repo',
+      '/dashboard/types/fs-directory',
+      '/dashboard/types/',
+    ];
+    for (const path of paths) {
+      const res = await get(`${server.origin}${path}`, { accept: 'text/html' });
+      expect(res.status, path).to.equal(200);
+      expect(res.headers['content-security-policy'], path).to.equal(DASHBOARD_CONTENT_SECURITY_POLICY);
+      const html = res.body.toString('utf8');
+      const base = `${server.origin}${path}`;
+      const refs = [...html.matchAll(/\b(?:src|href|data-root)\s*=\s*"([^"]*)"/g)].map(
+        (m) => new URL(m[1], base).pathname,
+      );
+      expect(refs, path).to.include.members([
+        `/dashboard/${manifest.script}`,
+        `/dashboard/${manifest.stylesheet}`,
+        '/dashboard/',
+      ]);
+    }
+    // Names that are not views stay the bundle's files, or 404.
+    expect((await get(`${server.origin}/dashboard/tool/x`)).status).to.equal(404);
+  });
+
   it('serves the hashed script and stylesheet cached for a year, gzipped when the client accepts it', async () => {
     expect(manifest.script).to.match(/^dashboard-[A-Z0-9]+\.js$/);
     expect(manifest.stylesheet).to.match(/^dashboard-[A-Z0-9]+\.css$/);

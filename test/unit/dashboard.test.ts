@@ -1,5 +1,6 @@
 // The dashboard's pure modules (no DOM): its GraphQL documents against the schema, the newest-first
-// change-log search, the matrix page's live updates, the type graph's layout, and its routes.
+// change-log search, the matrix page's live updates, the type graph's layout and its pan and zoom, its routes,
+// its words (plurals, articles, times) and what the viewer may change.
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { buildSchema, parse, specifiedRules, validate } from 'graphql';
@@ -20,10 +21,19 @@ import {
   MAX_COUNTS_PER_REQUEST,
   type ChangeEntry,
   type LiveEntry,
-  type MatrixData,
+  type MatrixQuery,
 } from '../../web/dashboard/operations';
-import { DEFAULT_ROUTE, formatRoute, parseRoute, type Route } from '../../web/dashboard/route';
+import { centreOn, fitView, panBy, transformOf, zoomAt, ZOOM } from '../../web/dashboard/pan-zoom';
+import {
+  accessAfterRefusal,
+  accessFromCheck,
+  REFUSAL,
+  viewerFromWriteAccess,
+  type WriteAccess,
+} from '../../web/dashboard/permissions';
+import { EMPTY_MATRIX, formatRoute, legacyRoute, OVERVIEW, parseRoute, type Route } from '../../web/dashboard/route';
 import { depths, layoutTypes } from '../../web/dashboard/type-layout';
+import { article, describeTime, listOf, plural, relativeTime } from '../../web/dashboard/words';
 
 const schema = buildSchema(readFileSync(join(__dirname, '..', '..', 'schema.graphql'), 'utf8'));
 
@@ -32,9 +42,25 @@ describe('dashboard: GraphQL documents', () => {
   const variables: Record<string, Record<string, unknown>> = {
     MATRIX: { projectsFirst: 20, toolsFirst: 50 },
     EXPLAIN: { tool: 't', project: 'p' },
+    OVERVIEW: { first: 8 },
+    TOOL_LIST: { first: 25, order: 'FAILING_FIRST' },
+    PROJECT_LIST: { first: 25, order: 'FAILING_FIRST' },
+    TOOL_PAGE: { ref: 't' },
+    TOOL_CELLS: { ref: 't', first: 25 },
+    PROJECT_PAGE: { ref: 'p' },
+    PROJECT_CELLS: { ref: 'p', first: 25 },
+    TYPE_PAGE: { ref: 't' },
     RESOURCE: { ref: 'r' },
+    SEARCH: { text: 'a', first: 5 },
+    LINK_RESOURCE: { project: 'p', resource: 'r', dryRun: true },
     UNLINK_RESOURCE: { project: 'p', resource: 'r', dryRun: true },
+    UPDATE_LINK: { project: 'p', resource: 'r', alias: null, dryRun: true },
     DELETE_RESOURCE: { ref: 'r', force: true, dryRun: true },
+    UPDATE_PROJECT: { input: { ref: 'p', name: 'q' }, dryRun: true },
+    UPDATE_RESOURCE: { input: { ref: 'r', name: 's' }, dryRun: true },
+    UPDATE_RESOURCE_TYPE: { input: { ref: 't', name: 'u' }, dryRun: true },
+    UPDATE_TOOL: { input: { ref: 't', name: 'u', resourceSlots: [] }, dryRun: true },
+    ENTRIES_OF_VERSION: { since: 1 },
     TYPE_RESOURCES: { ref: 't', first: 20 },
     TYPE_TOOLS: { type: 't', first: 20 },
     RESOURCES: { first: 50 },
@@ -174,7 +200,7 @@ describe('dashboard: the matrix page, live', () => {
     projects: string[],
     tools: string[],
     status: (p: string, t: string) => 'READY' | 'FAILED' = () => 'READY',
-  ): MatrixData['bindingMatrix'] => ({
+  ): MatrixQuery['bindingMatrix'] => ({
     projects: {
       totalCount: projects.length,
       nodes: projects.map(project),
@@ -322,21 +348,155 @@ describe('dashboard: the type graph layout', () => {
 });
 
 describe('dashboard: routes', () => {
-  it('reads back every route it writes, and falls back to the matrix', () => {
+  const split = (path: string) => path.split(/\?(.*)/s, 2) as [string, string?];
+  const roundTrip = (route: Route) => {
+    const [path, search] = split(formatRoute(route));
+    return parseRoute(path, search ?? '');
+  };
+
+  it('reads back every route it writes', () => {
     const routes: Route[] = [
-      DEFAULT_ROUTE,
+      OVERVIEW,
+      EMPTY_MATRIX,
       { view: 'matrix', project: 'shop', links: 'prod/orders-db', tool: 'lint', slotType: 'git-checkout' },
-      { view: 'types', type: null },
-      { view: 'types', type: 'fs-directory' },
+      { view: 'tools', q: '', order: 'attention' },
+      { view: 'tools', q: 'lint', order: 'name' },
+      { view: 'tool', name: 'acme/lint' },
+      { view: 'projects', q: 'shop', order: 'attention' },
+      { view: 'project', name: 'team a/shop?&#%' },
       { view: 'resources', q: 'acme' },
       { view: 'resource', name: 'acme/app-repo' },
+      { view: 'types' },
+      { view: 'type', name: 'fs-directory' },
       { view: 'history', kind: 'LINK', actor: 'alice', ref: 'acme/web repo?&#' },
     ];
-    for (const route of routes) expect(parseRoute(formatRoute(route))).to.deep.equal(route);
-    expect(formatRoute({ view: 'resource', name: 'acme/app-repo' })).to.equal('#/resource/acme%2Fapp-repo');
-    expect(parseRoute('')).to.deep.equal(DEFAULT_ROUTE);
-    expect(parseRoute('#/nowhere')).to.deep.equal(DEFAULT_ROUTE);
-    expect(parseRoute('#/history?kind=NOPE').view).to.equal('history');
-    expect(parseRoute('#/resource/acme/app-repo')).to.deep.equal({ view: 'resource', name: 'acme/app-repo' });
+    for (const route of routes) expect(roundTrip(route)).to.deep.equal(route);
+  });
+
+  it('gives each thing a stable path with its name URL-encoded, and takes the slashes left as they are too', () => {
+    expect(formatRoute({ view: 'tool', name: 'acme/lint' })).to.equal('tools/acme%2Flint');
+    expect(formatRoute({ view: 'project', name: 'shop' })).to.equal('projects/shop');
+    expect(formatRoute({ view: 'resource', name: 'acme/app-repo' })).to.equal('resources/acme%2Fapp-repo');
+    expect(formatRoute({ view: 'type', name: 'fs-directory' })).to.equal('types/fs-directory');
+    expect(formatRoute(OVERVIEW)).to.equal('');
+    expect(parseRoute('tools/acme/lint')).to.deep.equal({ view: 'tool', name: 'acme/lint' });
+    expect(parseRoute('resources/acme%2Fapp-repo')).to.deep.equal({ view: 'resource', name: 'acme/app-repo' });
+    expect(parseRoute('tools/%E0%A4%A')).to.deep.equal({ view: 'tool', name: '%E0%A4%A' });
+  });
+
+  it('falls back to the overview for what it does not know, and to the lists for a kind without a name', () => {
+    expect(parseRoute('')).to.deep.equal(OVERVIEW);
+    expect(parseRoute('nowhere')).to.deep.equal(OVERVIEW);
+    expect(parseRoute('tools/')).to.deep.equal({ view: 'tools', q: '', order: 'attention' });
+    expect(parseRoute('types')).to.deep.equal({ view: 'types' });
+    expect(parseRoute('history', '?kind=NOPE')).to.deep.equal({ view: 'history', kind: null, actor: '', ref: '' });
+  });
+
+  it("takes the earlier dashboard's fragment links (#/resource/x) to the same page", () => {
+    expect(legacyRoute('#/resource/acme%2Fapp-repo')).to.deep.equal({ view: 'resource', name: 'acme/app-repo' });
+    expect(legacyRoute('#/resource/acme/app-repo')).to.deep.equal({ view: 'resource', name: 'acme/app-repo' });
+    expect(legacyRoute('#/matrix?tool=lint')).to.deep.equal({ ...EMPTY_MATRIX, tool: 'lint' });
+    expect(legacyRoute('#/types/fs-directory')).to.deep.equal({ view: 'type', name: 'fs-directory' });
+    expect(legacyRoute('#/history?kind=TOOL')).to.deep.equal({ view: 'history', kind: 'TOOL', actor: '', ref: '' });
+    expect(legacyRoute('#main')).to.equal(null);
+    expect(legacyRoute('')).to.equal(null);
+  });
+});
+
+describe('dashboard: words', () => {
+  it('counts with the right plural', () => {
+    expect(plural(1, 'binding change')).to.equal('1 binding change');
+    expect(plural(2, 'binding change')).to.equal('2 binding changes');
+    expect(plural(0, 'entry')).to.equal('0 entries');
+    expect(plural(1, 'newer entry')).to.equal('1 newer entry');
+    expect(plural(3, 'match')).to.equal('3 matches');
+    expect(plural(2, 'key')).to.equal('2 keys');
+    expect(plural(12345, 'project')).to.equal('12,345 projects');
+    expect(plural(2, 'tool × project pair')).to.equal('2 tool × project pairs');
+  });
+
+  it('says "a" or "an" by how the word sounds', () => {
+    expect(article('fs-directory')).to.equal('an');
+    expect(article('git-checkout')).to.equal('a');
+    expect(article('image')).to.equal('an');
+    expect(article('bucket')).to.equal('a');
+    expect(article('s3-bucket')).to.equal('an');
+    expect(article('database')).to.equal('a');
+    expect(article('user-home')).to.equal('a');
+    expect(article('hour-log')).to.equal('an');
+    expect(article('k8s-cluster')).to.equal('a');
+    expect(article('x509-cert')).to.equal('an');
+  });
+
+  it('joins a list with commas and "and"', () => {
+    expect(listOf([])).to.equal('');
+    expect(listOf(['a'])).to.equal('a');
+    expect(listOf(['a', 'b', 'c'])).to.equal('a, b and c');
+  });
+
+  it('shows a time with its time zone, and how long ago it was', () => {
+    const now = new Date('2026-12-04T20:40:00Z');
+    expect(describeTime('2026-12-04T20:37:00Z', now, 'UTC')).to.deep.equal({
+      absolute: '4 Dec 2026, 20:37:00 UTC',
+      relative: '3 minutes ago',
+    });
+    expect(describeTime('2026-12-04T20:37:00Z', now, 'Europe/Paris').absolute).to.equal('4 Dec 2026, 21:37:00 CET');
+    expect(relativeTime(new Date('2026-12-04T20:39:50Z'), now)).to.equal('just now');
+    expect(relativeTime(new Date('2026-12-03T19:00:00Z'), now)).to.equal('yesterday');
+    expect(relativeTime(new Date('2026-09-01T00:00:00Z'), now)).to.equal('3 months ago');
+    expect(describeTime('not a time', now)).to.deep.equal({ absolute: 'not a time', relative: '' });
+  });
+});
+
+describe('dashboard: what the viewer may change', () => {
+  it("allows every change to an admin token, and refuses each other state with that state's reason", () => {
+    expect(viewerFromWriteAccess('admin').can('updateLink', 'p')).to.deep.equal({ allowed: true, reason: null });
+    for (const state of ['no-token', 'checking', 'read-only', 'refused', 'unknown'] as const) {
+      const permission = viewerFromWriteAccess(state).can('linkResource', null);
+      expect(permission.allowed, state).to.equal(false);
+      expect(permission.reason).to.equal(REFUSAL[state]);
+    }
+    expect(REFUSAL['no-token']).to.include('admin token');
+  });
+
+  it("reads the write check's answer, and a refused write", () => {
+    const checks: [string | null, WriteAccess][] = [
+      [null, 'admin'],
+      ['CONFLICT', 'admin'],
+      ['BAD_USER_INPUT', 'admin'],
+      ['FORBIDDEN', 'read-only'],
+      ['UNAUTHENTICATED', 'refused'],
+      ['INTERNAL_SERVER_ERROR', 'unknown'],
+    ];
+    for (const [code, access] of checks) expect(accessFromCheck(code), String(code)).to.equal(access);
+    expect(accessAfterRefusal('FORBIDDEN', 'admin')).to.equal('read-only');
+    expect(accessAfterRefusal('UNAUTHENTICATED', 'admin')).to.equal('refused');
+    expect(accessAfterRefusal('CONFLICT', 'admin')).to.equal('admin');
+  });
+});
+
+describe('dashboard: panning and zooming the type graph', () => {
+  const point = (v: { dx: number; dy: number; k: number }, x: number, y: number) => [v.k * x + v.dx, v.k * y + v.dy];
+
+  it('zooms around the pointer: the point under it stays put', () => {
+    const start = { dx: 30, dy: -20, k: 1 };
+    const zoomed = zoomAt(start, 2, 400, 300);
+    expect(zoomed.k).to.equal(2);
+    // The drawing's point under (400, 300) before is under it after.
+    const [x, y] = [(400 - start.dx) / start.k, (300 - start.dy) / start.k];
+    expect(point(zoomed, x, y)).to.deep.equal([400, 300]);
+    expect(zoomAt(start, 1000, 0, 0).k).to.equal(ZOOM.max);
+    expect(zoomAt(start, 0.0001, 0, 0).k).to.equal(ZOOM.min);
+  });
+
+  it('pans, fits the whole drawing (never above its size), and centres a point', () => {
+    expect(panBy({ dx: 1, dy: 2, k: 3 }, 10, -5)).to.deep.equal({ dx: 11, dy: -3, k: 3 });
+    const fit = fitView({ width: 2000, height: 500 }, { width: 1000, height: 500 }, 0);
+    expect(fit.k).to.equal(0.5);
+    expect(point(fit, 0, 0)[0]).to.equal(0);
+    expect(point(fit, 1000, 250)).to.deep.equal([500, 250]);
+    expect(fitView({ width: 100, height: 100 }, { width: 1000, height: 500 }).k).to.equal(1);
+    expect(point(centreOn(50, 60, { width: 800, height: 600 }, 2), 50, 60)).to.deep.equal([400, 300]);
+    expect(transformOf({ dx: 1.234, dy: 5, k: 0.51234 })).to.equal('translate(1.23 5) scale(0.5123)');
   });
 });

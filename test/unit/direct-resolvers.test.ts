@@ -19,9 +19,14 @@ describe('field resolvers called directly', () => {
 
   it('replaces exactly the field resolvers that take only the parent value and the context', () => {
     expect(replaced).to.deep.equal([
+      'BindingSummary.projectCount',
+      'BindingSummary.registryVersion',
+      'BindingSummary.toolCount',
+      'BindingSummary.total',
       'MatrixCell.id',
       'Project.resources',
       'ProjectResource.id',
+      'ProjectSummary.counts',
       'Resource.type',
       'Resource.usedBy',
       'ResourceSlot.id',
@@ -32,6 +37,7 @@ describe('field resolvers called directly', () => {
       'ResourceType.subtypes',
       'StaticBinding.id',
       'Tool.resourceSlots',
+      'ToolSummary.counts',
     ]);
     // Those with arguments (converted and validated by type-graphql) and every root field keep the wrapper.
     for (const kept of ['Tool.bindingsIn', 'ResourceType.compatibleResources', 'Query.tools', 'Query.resolveBindings'])
@@ -115,6 +121,7 @@ describe('root queries called directly', () => {
   it('replaces the root queries whose parameters are named arguments, the context and the info', () => {
     expect(replaced).to.deep.equal([
       'Query.bindingMatrix',
+      'Query.bindingSummary',
       'Query.explainBindings',
       'Query.node',
       'Query.nodes',

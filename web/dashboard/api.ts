@@ -1,19 +1,28 @@
 /**
  * The dashboard's GraphQL client: a POST of JSON to /graphql per operation
  * (JSON POSTs pass the server's CSRF prevention), with the token from the
- * token box as `Authorization: Bearer …`. Both URLs are relative to the page,
- * so a server behind a path prefix works too.
+ * token box as `Authorization: Bearer …`. Every URL is found from the
+ * dashboard's root, which the page names relative to itself (data-root), so
+ * a server behind a path prefix works too.
  */
 import { getToken } from './token';
 
+let root: URL | null = null;
+
+/** The dashboard's root, e.g. https://host/dashboard/: every page's path is under it. */
+export function dashboardRoot(): URL {
+  root ??= new URL(document.getElementById('dashboard')?.dataset.root ?? './', window.location.href);
+  return root;
+}
+
 /** The GraphQL endpoint, next to /dashboard. */
 export function graphqlUrl(): string {
-  return new URL('graphql', document.baseURI).href;
+  return new URL('../graphql', dashboardRoot()).href;
 }
 
 /** The same endpoint over WebSocket (ws: or wss:, as the page's own scheme). */
 export function graphqlSocketUrl(): string {
-  const url = new URL('graphql', document.baseURI);
+  const url = new URL('../graphql', dashboardRoot());
   url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
   return url.href;
 }
@@ -44,10 +53,18 @@ export class RequestError extends Error {
 type Listener = (error: RequestError) => void;
 const authListeners = new Set<Listener>();
 
-/** Called for every request refused for want of a (read) token: HTTP 401, UNAUTHENTICATED. */
+/** Called for every read refused for want of a (read) token: HTTP 401, UNAUTHENTICATED. */
 export function onReadRefused(listener: Listener): () => void {
   authListeners.add(listener);
   return () => authListeners.delete(listener);
+}
+
+const writeListeners = new Set<Listener>();
+
+/** Called for every write the server refuses to the token: FORBIDDEN or UNAUTHENTICATED. */
+export function onWriteRefused(listener: Listener): () => void {
+  writeListeners.add(listener);
+  return () => writeListeners.delete(listener);
 }
 
 /**
@@ -55,9 +72,9 @@ export function onReadRefused(listener: Listener): () => void {
  * fails the call with a RequestError (the dashboard asks for nothing that may
  * partly fail).
  */
-export async function request<T>(
+export async function request<T, V extends object = Record<string, unknown>>(
   document: string,
-  variables: Record<string, unknown> = {},
+  variables: V = {} as V,
   options: { signal?: AbortSignal } = {},
 ): Promise<T> {
   const token = getToken();
@@ -87,8 +104,11 @@ export async function request<T>(
   if (body.errors && body.errors.length > 0) {
     const first = body.errors[0];
     const error = new RequestError(first.message, first.extensions?.code ?? null, response.status, body.errors);
-    if (response.status === 401 || (error.code === 'UNAUTHENTICATED' && !/^\s*mutation\b/.test(document)))
+    const write = /^\s*mutation\b/.test(document);
+    if (response.status === 401 || (!write && error.code === 'UNAUTHENTICATED'))
       for (const listener of authListeners) listener(error);
+    if (write && (error.code === 'FORBIDDEN' || error.code === 'UNAUTHENTICATED'))
+      for (const listener of writeListeners) listener(error);
     throw error;
   }
   if (!response.ok || body.data == null)

@@ -1,29 +1,32 @@
 /**
- * The dashboard's shell: the header (views, connection badge, token box),
- * the live connection every view listens to, and the view the URL names.
+ * The dashboard's shell: the header (sections, search, connection badge,
+ * token box), the live connection every page listens to, what the viewer may
+ * change, and the page the URL names.
  *
  * Start-up: the page first finds the newest version in the change log, then
- * loads its views and subscribes to registryChanged after that version, so
- * an entry that commits while the views load is still delivered (and the
- * views ask again). A new token starts everything afresh.
+ * loads its page and subscribes to registryChanged after that version, so
+ * an entry that commits while the page loads is still delivered (and the
+ * page asks again). A new token starts everything afresh.
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import { describeError, graphqlSocketUrl, isAbort, onReadRefused, request, RequestError } from './api';
-import { ErrorNotice, Loading } from './components';
-import { AccessContext, LiveContext, useRoute, useToken, type Live } from './hooks';
+import { describeError, graphqlSocketUrl, isAbort, onReadRefused, onWriteRefused, request, RequestError } from './api';
+import { DialogHost, ErrorNotice, Link, Loading } from './components';
+import { AccessContext, LiveContext, navigate, useRoute, useToken, type Live } from './hooks';
 import { LiveFeed, type LiveStatus } from './live';
 import { fetchNewestVersion } from './log-client';
 import { WRITE_ACCESS_CHECK, type LiveEntry } from './operations';
-import type { Route } from './route';
+import { accessAfterRefusal, accessFromCheck, viewerFromWriteAccess, type WriteAccess } from './permissions';
+import { legacyRoute, OVERVIEW, sectionOf, type Route } from './route';
+import { Search } from './search';
 import { setToken } from './token';
 import { HistoryView } from './views/history';
 import { MatrixView } from './views/matrix';
+import { OverviewView } from './views/overview';
+import { ProjectsView, ProjectView } from './views/projects';
 import { ResourceView } from './views/resource';
 import { ResourcesView } from './views/resources';
-import { TypesView } from './views/types';
-
-/** What the token may do, as the server says. */
-type WriteAccess = 'no-token' | 'checking' | 'admin' | 'read-only' | 'refused' | 'unknown';
+import { ToolsView, ToolView } from './views/tools';
+import { TypesView, TypeView } from './views/types';
 
 function useWriteAccess(token: string | null): WriteAccess {
   const [access, setAccess] = useState<WriteAccess>(token ? 'checking' : 'no-token');
@@ -35,23 +38,36 @@ function useWriteAccess(token: string | null): WriteAccess {
     setAccess('checking');
     let live = true;
     request(WRITE_ACCESS_CHECK).then(
-      () => live && setAccess('admin'),
+      () => live && setAccess(accessFromCheck(null)),
       (error: unknown) => {
-        if (!live) return;
-        const code = error instanceof RequestError ? error.code : null;
-        // A dry run that stores nothing: CONFLICT (the name is taken) still means the token may write.
-        if (code === 'CONFLICT' || code === 'BAD_USER_INPUT') setAccess('admin');
-        else if (code === 'FORBIDDEN') setAccess('read-only');
-        else if (code === 'UNAUTHENTICATED') setAccess('refused');
-        else setAccess('unknown');
+        if (live) setAccess(accessFromCheck(error instanceof RequestError ? (error.code ?? 'UNKNOWN') : 'UNKNOWN'));
       },
     );
+    // A write refused later says more than the check did (the token was revoked, say).
+    const stop = onWriteRefused((error) => setAccess((current) => accessAfterRefusal(error.code, current)));
     return () => {
       live = false;
+      stop();
     };
   }, [token]);
   return access;
 }
+
+/** Links of the earlier dashboard kept its pages in the fragment (#/resource/x): they still land where they meant. */
+export function followLegacyLink(): void {
+  const route = legacyRoute(window.location.hash);
+  if (route) navigate(route, { replace: true });
+}
+
+const SECTIONS: readonly (readonly [string, string, Route])[] = [
+  ['overview', 'Overview', OVERVIEW],
+  ['matrix', 'Matrix', { view: 'matrix', project: '', links: '', tool: '', slotType: '' }],
+  ['tools', 'Tools', { view: 'tools', q: '', order: 'attention' }],
+  ['projects', 'Projects', { view: 'projects', q: '', order: 'attention' }],
+  ['resources', 'Resources', { view: 'resources', q: '' }],
+  ['types', 'Types', { view: 'types' }],
+  ['history', 'History', { view: 'history', kind: null, actor: '', ref: '' }],
+];
 
 export function App() {
   const token = useToken();
@@ -115,60 +131,61 @@ export function App() {
   }, []);
   const reconnect = useCallback(() => feed.current?.reconnectNow(), []);
   const live = useMemo<Live>(() => ({ status, listen, reconnect }), [status, listen, reconnect]);
-  const access = useMemo(() => ({ token, canWrite: writeAccess === 'admin' }), [token, writeAccess]);
+  const access = useMemo(
+    () => ({ token, writeAccess, viewer: viewerFromWriteAccess(writeAccess) }),
+    [token, writeAccess],
+  );
+  const section = sectionOf(route);
+
+  // The window's title names the page, so history and tabs tell pages apart.
+  useEffect(() => {
+    document.title = `${pageTitle(route)} · Registry dashboard`;
+  }, [route]);
 
   return (
     <AccessContext.Provider value={access}>
       <LiveContext.Provider value={live}>
-        <a className="skip-link" href="#main" onClick={skipToMain}>
-          Skip to the content
-        </a>
-        <header className="top">
-          <a className="brand" href="#/matrix">
-            Registry dashboard
+        <DialogHost>
+          <a className="skip-link" href="#main" onClick={skipToMain}>
+            Skip to the content
           </a>
-          <nav aria-label="Views">
-            {(
-              [
-                ['matrix', 'Matrix', '#/matrix'],
-                ['types', 'Types', '#/types'],
-                ['resources', 'Resources', '#/resources'],
-                ['history', 'History', '#/history'],
-              ] as const
-            ).map(([view, label, target]) => (
-              <a
-                key={view}
-                href={target}
-                aria-current={
-                  route.view === view || (view === 'resources' && route.view === 'resource') ? 'page' : undefined
-                }
-              >
-                {label}
-              </a>
-            ))}
-          </nav>
-          <div className="top-right">
-            <ConnectionBadge status={status} onReconnect={reconnect} />
-            <TokenBox
-              token={token}
-              access={writeAccess}
-              open={tokenBoxOpen}
-              setOpen={setTokenBoxOpen}
-              needsToken={needsToken}
-            />
-          </div>
-        </header>
-        {needsToken && (
-          <div className="banner" role="alert">
-            This server needs a token to read (it has a READ_TOKEN).{' '}
-            {token ? 'The token in the token box was not accepted.' : 'Enter the read or admin token in the token box.'}
-          </div>
-        )}
-        <main id="main" tabIndex={-1}>
-          {start === null && <Loading what="the registry" />}
-          {start?.error && <ErrorNotice>{start.error}</ErrorNotice>}
-          {start?.version != null && <View key={token ?? ''} route={route} />}
-        </main>
+          <header className="top">
+            <Link to={OVERVIEW} className="brand">
+              Registry dashboard
+            </Link>
+            <nav aria-label="Sections">
+              {SECTIONS.map(([key, label, target]) => (
+                <Link key={key} to={target} current={section === key}>
+                  {label}
+                </Link>
+              ))}
+            </nav>
+            <Search />
+            <div className="top-right">
+              <ConnectionBadge status={status} onReconnect={reconnect} />
+              <TokenBox
+                token={token}
+                access={writeAccess}
+                open={tokenBoxOpen}
+                setOpen={setTokenBoxOpen}
+                needsToken={needsToken}
+              />
+            </div>
+          </header>
+          {needsToken && (
+            <div className="banner" role="alert">
+              This server needs a token to read (it has a READ_TOKEN).{' '}
+              {token
+                ? 'The token in the token box was not accepted.'
+                : 'Enter the read or admin token in the token box.'}
+            </div>
+          )}
+          <main id="main" tabIndex={-1}>
+            {start === null && <Loading what="the registry" />}
+            {start?.error && <ErrorNotice>{start.error}</ErrorNotice>}
+            {start?.version != null && <View key={token ?? ''} route={route} />}
+          </main>
+        </DialogHost>
       </LiveContext.Provider>
     </AccessContext.Provider>
   );
@@ -182,16 +199,41 @@ function skipToMain(event: { preventDefault: () => void }) {
 
 function View({ route }: { route: Route }) {
   switch (route.view) {
+    case 'overview':
+      return <OverviewView />;
     case 'matrix':
       return <MatrixView route={route} />;
-    case 'types':
-      return <TypesView selected={route.type} />;
+    case 'tools':
+      return <ToolsView q={route.q} order={route.order} />;
+    case 'tool':
+      return <ToolView key={route.name} name={route.name} />;
+    case 'projects':
+      return <ProjectsView q={route.q} order={route.order} />;
+    case 'project':
+      return <ProjectView key={route.name} name={route.name} />;
     case 'resources':
       return <ResourcesView q={route.q} />;
     case 'resource':
       return <ResourceView key={route.name} name={route.name} />;
+    case 'types':
+      return <TypesView />;
+    case 'type':
+      return <TypeView key={route.name} name={route.name} />;
     case 'history':
       return <HistoryView kind={route.kind} actor={route.actor} ref={route.ref} />;
+  }
+}
+
+/** The page's name, for the window's title. */
+function pageTitle(route: Route): string {
+  switch (route.view) {
+    case 'tool':
+    case 'project':
+    case 'resource':
+    case 'type':
+      return route.name;
+    default:
+      return SECTIONS.find(([key]) => key === sectionOf(route))?.[1] ?? 'Overview';
   }
 }
 
@@ -226,9 +268,9 @@ function ConnectionBadge({ status, onReconnect }: { status: LiveStatus; onReconn
 }
 
 const ACCESS_TEXT: Record<WriteAccess, string> = {
-  'no-token': 'Read-only: no token. Enter an admin token to unlink and delete resources.',
+  'no-token': 'Read-only: no token. Enter an admin token to change the registry.',
   checking: 'Checking the token…',
-  admin: 'This token may change the registry: Unlink and Delete are shown, each previewed first.',
+  admin: 'This token may change the registry: every change is previewed (a dry run) before it is made.',
   'read-only': 'This token may read but not change the registry.',
   refused: 'The server does not accept this token for changes.',
   unknown: 'Could not check what this token may do.',

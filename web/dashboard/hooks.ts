@@ -1,49 +1,120 @@
-/** Small React hooks the views share: the route, the token, live entries, and loading data. */
-import { createContext, useCallback, useContext, useEffect, useRef, useState, useSyncExternalStore } from 'react';
-import { describeError, isAbort } from './api';
+/** Small React hooks the views share: the route, the token, what the viewer may do, live entries, and loading data. */
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type MouseEvent,
+} from 'react';
+import { dashboardRoot, describeError, isAbort } from './api';
 import type { LiveStatus } from './live';
 import type { LiveEntry } from './operations';
+import { viewerFromWriteAccess, type Operation, type Permission, type Viewer, type WriteAccess } from './permissions';
 import { formatRoute, parseRoute, type Route } from './route';
 import { getToken, subscribeToken } from './token';
 
-function subscribeHash(listener: () => void): () => void {
-  window.addEventListener('hashchange', listener);
-  return () => window.removeEventListener('hashchange', listener);
+const NAVIGATED = 'dashboard:navigate';
+
+function subscribeLocation(listener: () => void): () => void {
+  window.addEventListener('popstate', listener);
+  window.addEventListener(NAVIGATED, listener);
+  return () => {
+    window.removeEventListener('popstate', listener);
+    window.removeEventListener(NAVIGATED, listener);
+  };
 }
 
-/** The route in the URL's fragment, following the browser's back and forward. */
+/** The page's path below the dashboard's root, with its query string ("tools/acme%2Flint", "matrix?tool=x"). */
+function location(): string {
+  const rootPath = dashboardRoot().pathname;
+  const path = window.location.pathname;
+  const below = path.startsWith(rootPath) ? path.slice(rootPath.length) : '';
+  return below + window.location.search;
+}
+
+/** The route the URL names, following the browser's back and forward. */
 export function useRoute(): Route {
-  const hash = useSyncExternalStore(subscribeHash, () => window.location.hash);
-  // Parsed once per distinct fragment, so the route object is stable between renders.
-  const cache = useRef<{ hash: string; route: Route } | null>(null);
-  if (cache.current?.hash !== hash) cache.current = { hash, route: parseRoute(hash) };
+  const current = useSyncExternalStore(subscribeLocation, location);
+  // Parsed once per distinct URL, so the route object is stable between renders.
+  const cache = useRef<{ at: string; route: Route } | null>(null);
+  if (cache.current?.at !== current) {
+    const [path, search = ''] = current.split(/\?(.*)/s, 2);
+    cache.current = { at: current, route: parseRoute(path, search) };
+  }
   return cache.current.route;
 }
 
-/** Goes to a route; `replace` edits the current history entry (filters as they are typed) instead of adding one. */
+/** The URL of a route: its path under the root (the overview is the root itself, /dashboard). */
+export function hrefOf(route: Route): string {
+  const rootPath = dashboardRoot().pathname;
+  const path = formatRoute(route);
+  return path === '' ? rootPath.replace(/\/$/, '') : rootPath + path;
+}
+
+/**
+ * Goes to a route: a new history entry, so Back returns; `replace` edits the
+ * current one instead (filters as they are typed).
+ */
 export function navigate(route: Route, options: { replace?: boolean } = {}): void {
-  const hash = formatRoute(route);
-  if (hash === window.location.hash) return;
-  if (options.replace) window.history.replaceState(null, '', hash);
-  else window.history.pushState(null, '', hash);
-  window.dispatchEvent(new HashChangeEvent('hashchange'));
+  const url = hrefOf(route);
+  if (url === window.location.pathname + window.location.search) return;
+  if (options.replace) window.history.replaceState(null, '', url);
+  else window.history.pushState(null, '', url);
+  window.dispatchEvent(new Event(NAVIGATED));
+  if (!options.replace) {
+    // A new page: at its top, with the focus at its start (where a screen reader then reads on).
+    window.scrollTo(0, 0);
+    document.getElementById('main')?.focus({ preventScroll: true });
+  }
+}
+
+/**
+ * A link's click: navigates within the page, unless the person asked for a
+ * new tab or window (a modifier key, another button), which the browser does.
+ */
+export function followLink(route: Route) {
+  return (event: MouseEvent<HTMLElement>) => {
+    if (
+      event.defaultPrevented ||
+      event.button !== 0 ||
+      event.metaKey ||
+      event.ctrlKey ||
+      event.shiftKey ||
+      event.altKey
+    )
+      return;
+    event.preventDefault();
+    navigate(route);
+  };
 }
 
 export function useToken(): string | null {
   return useSyncExternalStore(subscribeToken, getToken);
 }
 
-/** What the page knows about access: whether the token may change the registry, and whether reading needs one. */
+/** What the page knows about access: the token, what it may do, and who is looking as far as edits go. */
 export interface Access {
   readonly token: string | null;
-  /** True once the token is known to be accepted for changes; the admin buttons show only then. */
-  readonly canWrite: boolean;
+  readonly writeAccess: WriteAccess;
+  readonly viewer: Viewer;
 }
 
-export const AccessContext = createContext<Access>({ token: null, canWrite: false });
+export const AccessContext = createContext<Access>({
+  token: null,
+  writeAccess: 'no-token',
+  viewer: viewerFromWriteAccess('no-token'),
+});
 
 export function useAccess(): Access {
   return useContext(AccessContext);
+}
+
+/** Whether the viewer may run `operation` on the thing `ref` names, and why not. */
+export function useCan(operation: Operation, ref: string | null): Permission {
+  return useContext(AccessContext).viewer.can(operation, ref);
 }
 
 /** The live connection: its state, and a way to hear every batch of change-log entries. */

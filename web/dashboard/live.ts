@@ -10,7 +10,7 @@
  * are handed over in one batch, so the views ask the server once for them.
  */
 import { createClient, type Client } from 'graphql-ws/client';
-import { REGISTRY_CHANGED, type LiveEntry, type RegistryChangedData } from './operations';
+import { REGISTRY_CHANGED, type LiveEntry, type RegistryChangedSubscription } from './operations';
 
 export type LiveState = 'connecting' | 'live' | 'reconnecting' | 'offline';
 
@@ -109,7 +109,7 @@ export class LiveFeed {
       },
     });
     this.client = client;
-    this.unsubscribe = client.subscribe<RegistryChangedData>(
+    this.unsubscribe = client.subscribe<RegistryChangedSubscription>(
       { query: REGISTRY_CHANGED, variables: { afterVersion: this.version } },
       {
         next: (result) => {

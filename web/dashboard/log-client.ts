@@ -7,8 +7,9 @@ import {
   changeCountsDocument,
   type ChangeCountsData,
   type ChangeFilter,
-  type ChangesData,
-  type NewestChangeData,
+  type ChangesQuery,
+  type ChangesQueryVariables,
+  type NewestChangeQuery,
 } from './operations';
 
 /** f(v) for the filter: one request of up to 15 aliased counts. */
@@ -22,7 +23,7 @@ export function countAfterFor(filter: ChangeFilter, signal?: AbortSignal): Count
 
 /** The newest version in the change log (0 when it is empty): where the live subscription starts. */
 export async function fetchNewestVersion(signal?: AbortSignal): Promise<number> {
-  const data = await request<NewestChangeData>(NEWEST_CHANGE, {}, { signal });
+  const data = await request<NewestChangeQuery>(NEWEST_CHANGE, {}, { signal });
   return data.changes.edges[0]?.node.version ?? 0;
 }
 
@@ -37,7 +38,11 @@ export async function fetchLogPage(
   const bounds = await pageEndingAt(countAfterFor(filter, signal), size, hi, known);
   return readPage(
     async (pageFilter, first, after) => {
-      const data = await request<ChangesData>(CHANGES, { first, after, filter: pageFilter }, { signal });
+      const data = await request<ChangesQuery, ChangesQueryVariables>(
+        CHANGES,
+        { first, after, filter: pageFilter },
+        { signal },
+      );
       return { edges: data.changes.edges, hasNextPage: data.changes.pageInfo.hasNextPage };
     },
     filter,

@@ -5,11 +5,12 @@
  */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './app';
+import { App, followLegacyLink } from './app';
 
 const container = document.getElementById('dashboard');
 if (!container) throw new Error('the page has no #dashboard element');
 container.textContent = '';
+followLegacyLink();
 createRoot(container).render(
   <StrictMode>
     <App />

@@ -7,16 +7,14 @@
  *
  * No DOM here: the tests import this module.
  */
-import type {
-  CellStatus,
-  LiveEntry,
-  MatrixCell,
-  MatrixData,
-  Named,
-  PageInfo,
-  ProjectFilter,
-  ToolFilter,
-} from './operations';
+import type { LiveEntry, MatrixQuery, ProjectFilter, ToolFilter } from './operations';
+
+type MatrixData = MatrixQuery;
+/** A cell as the matrix query answers it. */
+export type MatrixCell = MatrixQuery['bindingMatrix']['cells'][number];
+/** A project or a tool of the page: its id and name. */
+export type Named = MatrixQuery['bindingMatrix']['tools']['nodes'][number];
+type PageInfo = MatrixQuery['bindingMatrix']['tools']['pageInfo'];
 
 /** One row: a project and its cells, in column order (null where the page has no cell for a pair). */
 export interface MatrixRow {
@@ -137,15 +135,3 @@ export function entryMayChangeMatrix(entry: LiveEntry, model: MatrixModel, filte
     (c) => tools.has(c.toolId) && (c.projectId === null ? projects.size > 0 : projects.has(c.projectId)),
   );
 }
-
-/** How each status is shown: a word, a mark that does not depend on colour, and what it means. */
-export const CELL_STATUS: Readonly<Record<CellStatus, { label: string; mark: string; meaning: string }>> = {
-  READY: { label: 'Ready', mark: '✓', meaning: 'every slot is bound' },
-  DEFERRED: { label: 'Deferred', mark: '…', meaning: 'bound apart from PARAMETER slots, which wait for their params' },
-  OPTIONAL_UNBOUND: {
-    label: 'Optional unbound',
-    mark: '○',
-    meaning: 'nothing fails, but an optional slot found nothing',
-  },
-  FAILED: { label: 'Failed', mark: '✕', meaning: 'at least one slot cannot be bound; open the cell for the fix' },
-};

@@ -1,16 +1,26 @@
 /**
- * The dashboard's views live in the URL's fragment, so the server serves one
- * page (/dashboard) and every view can be bookmarked, reloaded and shared:
+ * The dashboard's pages and their URLs. Every page has a stable path under
+ * the dashboard's root (/dashboard/), so it can be bookmarked, reloaded and
+ * shared, and the browser's back button walks through them:
  *
- *   #/matrix?project=…&links=…&tool=…&slotType=…   the matrix (the default), with its filters
- *   #/types  #/types/<type>                          the type graph, with a type selected
- *   #/resources?q=…                                  resources, found by name
- *   #/resource/<name>                                one resource
- *   #/history?kind=…&actor=…&ref=…                   the change log
+ *   (the root)                                 the overview: what needs attention
+ *   matrix?project=…&links=…&tool=…&slotType=… the matrix, with its filters
+ *   tools?q=…&order=name    tools/<name>        tools, and one tool
+ *   projects?q=…&order=name projects/<name>     projects, and one project
+ *   resources?q=…           resources/<name>    resources, and one resource
+ *   types                   types/<name>        the type graph, and one type
+ *   history?kind=…&actor=…&ref=…               the change log
+ *
+ * A name is URL-encoded (tools/acme%2Flint); its slashes may also be left as
+ * they are (tools/acme/lint). The server answers the page for each of these
+ * paths (src/http/dashboard.ts, DASHBOARD_VIEWS). Links of the earlier
+ * dashboard, which kept its views in the fragment (#/resource/x), still work:
+ * legacyRoute reads them.
  *
  * No DOM here: the tests import this module.
  */
-import { CHANGE_KINDS, type ChangeKind } from './operations';
+import { CHANGE_KINDS } from './operations/log';
+import type { ChangeKind } from './generated/operations';
 
 export interface MatrixRoute {
   readonly view: 'matrix';
@@ -20,14 +30,25 @@ export interface MatrixRoute {
   readonly slotType: string;
 }
 
+/** How a list of tools or projects is ordered: what needs attention first, or by name. */
+export type ListOrder = 'attention' | 'name';
+
 export type Route =
+  | { readonly view: 'overview' }
   | MatrixRoute
-  | { readonly view: 'types'; readonly type: string | null }
+  | { readonly view: 'tools'; readonly q: string; readonly order: ListOrder }
+  | { readonly view: 'tool'; readonly name: string }
+  | { readonly view: 'projects'; readonly q: string; readonly order: ListOrder }
+  | { readonly view: 'project'; readonly name: string }
   | { readonly view: 'resources'; readonly q: string }
   | { readonly view: 'resource'; readonly name: string }
+  | { readonly view: 'types' }
+  | { readonly view: 'type'; readonly name: string }
   | { readonly view: 'history'; readonly kind: ChangeKind | null; readonly actor: string; readonly ref: string };
 
-export const DEFAULT_ROUTE: MatrixRoute = { view: 'matrix', project: '', links: '', tool: '', slotType: '' };
+export const OVERVIEW: Route = { view: 'overview' };
+
+export const EMPTY_MATRIX: MatrixRoute = { view: 'matrix', project: '', links: '', tool: '', slotType: '' };
 
 function decode(part: string): string {
   try {
@@ -37,21 +58,35 @@ function decode(part: string): string {
   }
 }
 
-/** The route a fragment names (`#/…`); anything else is the matrix. */
-export function parseRoute(hash: string): Route {
-  const raw = hash.replace(/^#/, '');
-  const [path, query = ''] = raw.split(/\?(.*)/s, 2);
-  const params = new URLSearchParams(query);
+/** The kinds that have a page per thing: the list's path, and the thing's view. */
+const THINGS = {
+  tools: 'tool',
+  projects: 'project',
+  resources: 'resource',
+  types: 'type',
+} as const;
+
+/**
+ * The route a path names, relative to the dashboard's root (`tools/acme%2Flint`,
+ * `matrix`, ``), with its query string (`?q=…`, or none). Anything unknown is the overview.
+ */
+export function parseRoute(path: string, search = ''): Route {
+  const params = new URLSearchParams(search);
   const get = (key: string) => params.get(key)?.trim() ?? '';
-  const segments = path.split('/').filter((s) => s !== '');
-  switch (segments[0]) {
-    case 'types':
-      return { view: 'types', type: segments.length > 1 ? decode(segments.slice(1).join('/')) : null };
-    case 'resources':
-      return { view: 'resources', q: get('q') };
-    case 'resource':
-      if (segments.length > 1) return { view: 'resource', name: decode(segments.slice(1).join('/')) };
-      return { view: 'resources', q: '' };
+  const order: ListOrder = get('order') === 'name' ? 'name' : 'attention';
+  const segments = path.split('/');
+  const [first, ...rest] = segments;
+  // Everything after the kind is the name, its slashes included (encoded or not).
+  const name = decode(rest.join('/'));
+  switch (first) {
+    case 'matrix':
+      return {
+        ...EMPTY_MATRIX,
+        project: get('project'),
+        links: get('links'),
+        tool: get('tool'),
+        slotType: get('slotType'),
+      };
     case 'history': {
       const kind = get('kind');
       return {
@@ -61,14 +96,16 @@ export function parseRoute(hash: string): Route {
         ref: get('ref'),
       };
     }
+    case 'tools':
+    case 'projects':
+    case 'resources':
+    case 'types':
+      if (name !== '') return { view: THINGS[first], name };
+      if (first === 'types') return { view: 'types' };
+      if (first === 'resources') return { view: 'resources', q: get('q') };
+      return { view: first, q: get('q'), order };
     default:
-      return {
-        ...DEFAULT_ROUTE,
-        project: get('project'),
-        links: get('links'),
-        tool: get('tool'),
-        slotType: get('slotType'),
-      };
+      return OVERVIEW;
   }
 }
 
@@ -79,25 +116,74 @@ function query(params: Record<string, string | null>): string {
   return text ? `?${text}` : '';
 }
 
-/** The fragment of a route, `#/…`; parseRoute(formatRoute(r)) is r. */
+/** The path of a route, relative to the dashboard's root; parseRoute of it (split at `?`) is the route. */
 export function formatRoute(route: Route): string {
+  const thing = (kind: string, name: string) => `${kind}/${encodeURIComponent(name)}`;
   switch (route.view) {
+    case 'overview':
+      return '';
     case 'matrix':
-      return `#/matrix${query({ project: route.project, links: route.links, tool: route.tool, slotType: route.slotType })}`;
-    case 'types':
-      return route.type === null ? '#/types' : `#/types/${encodeURIComponent(route.type)}`;
+      return `matrix${query({ project: route.project, links: route.links, tool: route.tool, slotType: route.slotType })}`;
+    case 'tools':
+    case 'projects':
+      return `${route.view}${query({ q: route.q, order: route.order === 'name' ? 'name' : null })}`;
+    case 'tool':
+      return thing('tools', route.name);
+    case 'project':
+      return thing('projects', route.name);
     case 'resources':
-      return `#/resources${query({ q: route.q })}`;
+      return `resources${query({ q: route.q })}`;
     case 'resource':
-      return `#/resource/${encodeURIComponent(route.name)}`;
+      return thing('resources', route.name);
+    case 'types':
+      return 'types';
+    case 'type':
+      return thing('types', route.name);
     case 'history':
-      return `#/history${query({ kind: route.kind, actor: route.actor, ref: route.ref })}`;
+      return `history${query({ kind: route.kind, actor: route.actor, ref: route.ref })}`;
   }
 }
 
-/** Shorthands for links. */
-export const href = {
-  resource: (name: string) => formatRoute({ view: 'resource', name }),
-  type: (name: string) => formatRoute({ view: 'types', type: name }),
-  history: (ref: string) => formatRoute({ view: 'history', kind: null, actor: '', ref }),
+/** The route a link of the earlier dashboard named in its fragment (`#/resource/x`), or null. */
+export function legacyRoute(hash: string): Route | null {
+  if (!hash.startsWith('#/')) return null;
+  const [path, search = ''] = hash.slice(2).split(/\?(.*)/s, 2);
+  const [first, ...rest] = path.split('/');
+  const name = rest.join('/');
+  switch (first) {
+    case 'resource':
+      return name ? parseRoute(`resources/${name}`) : parseRoute('resources');
+    case 'matrix':
+    case 'types':
+    case 'resources':
+    case 'history':
+      return parseRoute(path, search);
+    default:
+      return null;
+  }
+}
+
+/** Routes for links. */
+export const to = {
+  tool: (name: string): Route => ({ view: 'tool', name }),
+  project: (name: string): Route => ({ view: 'project', name }),
+  resource: (name: string): Route => ({ view: 'resource', name }),
+  type: (name: string): Route => ({ view: 'type', name }),
+  history: (ref: string): Route => ({ view: 'history', kind: null, actor: '', ref }),
 };
+
+/** Which item of the header's navigation a route belongs to. */
+export function sectionOf(route: Route): string {
+  switch (route.view) {
+    case 'tool':
+      return 'tools';
+    case 'project':
+      return 'projects';
+    case 'resource':
+      return 'resources';
+    case 'type':
+      return 'types';
+    default:
+      return route.view;
+  }
+}

@@ -11,19 +11,21 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { describeError, isAbort, request } from '../api';
 import type { KnownCounts, LogPage, PagedEntry } from '../change-log';
-import { ErrorNotice, ImpactList, Loading } from '../components';
+import { ErrorNotice, ImpactList, Link, Loading, PageTitle, Time } from '../components';
 import { navigate, useLiveEntries, useLoad } from '../hooks';
 import { fetchLogPage } from '../log-client';
 import {
   CHANGE_DETAIL,
   CHANGE_KINDS,
-  type ChangeDetailData,
+  type ChangeDetailQuery,
+  type ChangeDetailQueryVariables,
   type ChangeEntry,
   type ChangeFilter,
   type ChangeKind,
   type LiveEntry,
 } from '../operations';
-import { formatRoute, href } from '../route';
+import { to, type Route } from '../route';
+import { plural } from '../words';
 
 const KIND_LABEL: Record<ChangeKind, string> = {
   TOOL: 'tool',
@@ -40,25 +42,20 @@ function matches(entry: LiveEntry, filter: ChangeFilter): boolean {
   return true;
 }
 
-/** Where an entry's entity is shown. */
-function entityHref(entry: ChangeEntry): string | null {
+/** The page of an entry's entity (its page by id, which follows renames). */
+function entityRoute(entry: ChangeEntry): Route | null {
   if (entry.operation.startsWith('delete') || entry.operation === 'unregisterTool') return null;
   switch (entry.kind) {
     case 'RESOURCE':
-      return href.resource(entry.entityName);
+      return to.resource(entry.entityName);
     case 'RESOURCE_TYPE':
-      return href.type(entry.entityName);
+      return to.type(entry.entityName);
     case 'TOOL':
-      return formatRoute({ view: 'matrix', project: '', links: '', tool: entry.entityName, slotType: '' });
+      return to.tool(entry.entityName);
     case 'PROJECT':
     case 'LINK':
-      return formatRoute({ view: 'matrix', project: entry.entityName, links: '', tool: '', slotType: '' });
+      return to.project(entry.entityName);
   }
-}
-
-function when(at: string): string {
-  const date = new Date(at);
-  return Number.isNaN(date.getTime()) ? at : date.toLocaleString();
 }
 
 /**
@@ -106,7 +103,7 @@ export function ChangeLog(props: { filter: ChangeFilter; size: number; paged: bo
     <section className="change-log" aria-label={title}>
       {newer > 0 && (
         <p className="notice" role="status">
-          {newer} newer entr{newer === 1 ? 'y' : 'ies'} since this page was read.{' '}
+          {plural(newer, 'newer entry')} since this page was read.{' '}
           <button type="button" onClick={goNewest}>
             Show the newest
           </button>
@@ -168,11 +165,11 @@ export function ChangeLog(props: { filter: ChangeFilter; size: number; paged: bo
 function ChangeRow({ paged }: { paged: PagedEntry }) {
   const { entry } = paged;
   const [open, setOpen] = useState(false);
-  const [detail, setDetail] = useState<{ changes: ChangeDetailData | null; error: string | null } | null>(null);
+  const [detail, setDetail] = useState<{ changes: ChangeDetailQuery | null; error: string | null } | null>(null);
   useEffect(() => {
     if (!open || detail) return;
     const controller = new AbortController();
-    request<ChangeDetailData>(
+    request<ChangeDetailQuery, ChangeDetailQueryVariables>(
       CHANGE_DETAIL,
       { after: paged.after, filter: paged.filter },
       { signal: controller.signal },
@@ -185,7 +182,7 @@ function ChangeRow({ paged }: { paged: PagedEntry }) {
     return () => controller.abort();
   }, [open, detail, paged]);
 
-  const link = entityHref(entry);
+  const route = entityRoute(entry);
   const found = detail?.changes?.changes.edges[0]?.node;
   const detailId = `change-${entry.id}`;
   return (
@@ -193,7 +190,7 @@ function ChangeRow({ paged }: { paged: PagedEntry }) {
       <tr>
         <td className="num">{entry.version}</td>
         <td>
-          <time dateTime={entry.at}>{when(entry.at)}</time>
+          <Time at={entry.at} stacked />
         </td>
         <td>{entry.actor}</td>
         <td>
@@ -201,12 +198,12 @@ function ChangeRow({ paged }: { paged: PagedEntry }) {
         </td>
         <td>
           {entry.summary}
-          {link && (
+          {route && (
             <>
               {' '}
-              <a href={link} className="entity-link" aria-label={`show ${entry.entityName}`}>
+              <Link to={route} className="entity-link" label={`Go to ${entry.entityName}`}>
                 ↗
-              </a>
+              </Link>
             </>
           )}
         </td>
@@ -226,7 +223,7 @@ function ChangeRow({ paged }: { paged: PagedEntry }) {
               onClick={() => setOpen(!open)}
             >
               {open ? '▾' : '▸'} {entry.impactComplete ? '' : 'at least '}
-              {entry.impactCount} binding change{entry.impactCount === 1 ? '' : 's'}
+              {plural(entry.impactCount, 'binding change')}
             </button>
           )}
         </td>
@@ -279,9 +276,7 @@ export function HistoryView(props: { kind: ChangeKind | null; actor: string; ref
 
   return (
     <section className="history-view" aria-labelledby="history-title">
-      <h1 id="history-title" className="view-title">
-        History
-      </h1>
+      <PageTitle id="history-title">History</PageTitle>
       <form className="filters" role="search" aria-label="Filter the change log" onSubmit={(e) => e.preventDefault()}>
         <label className="field">
           <span>Kind</span>

@@ -1,7 +1,9 @@
 /**
  * The matrix: projects are rows, tools are columns, and each cell says how
- * the tool stands in the project (CellStatus). Both axes are paged by their
- * connection cursors and filtered. A cell opens the explanation panel.
+ * the tool stands in the project (CellStatus). It takes the page's width, its
+ * headers stay in view as it scrolls (each a link to the tool's or project's
+ * page, with the full name on hover), and both axes are paged by their
+ * cursors and filtered. A cell opens the explanation panel.
  *
  * Live: a change-log entry that can change the page (entryMayChangeMatrix)
  * asks for the same page again; cells that kept their status keep their
@@ -10,27 +12,28 @@
  */
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { describeError, isAbort, request } from '../api';
-import { ErrorNotice, Loading, Pager, useCursorStack } from '../components';
+import { ErrorNotice, Link, Loading, PageTitle, Pager, useCursorStack } from '../components';
 import { navigate, useLiveEntries, useLoad } from '../hooks';
 import {
-  CELL_STATUS,
   cellKey,
   entryMayChangeMatrix,
   updateMatrix,
+  type MatrixCell,
   type MatrixFilters,
   type MatrixModel,
   type MatrixRow,
+  type Named,
 } from '../matrix-model';
 import {
   MATRIX,
   RESOURCE_TYPES,
   type CellStatus,
-  type MatrixCell,
-  type MatrixData,
-  type Named,
-  type ResourceTypesData,
+  type MatrixQuery,
+  type MatrixQueryVariables,
+  type ResourceTypesQuery,
 } from '../operations';
-import type { MatrixRoute } from '../route';
+import { to, type MatrixRoute } from '../route';
+import { CELL_STATUS, plural } from '../words';
 import { ExplainPanel } from './explain';
 
 const PROJECTS_PER_PAGE = 20;
@@ -50,10 +53,7 @@ function filtersOf(route: MatrixRoute): MatrixFilters {
 function cellLabel(project: string, tool: string, cell: MatrixCell | null): string {
   if (!cell) return `${tool} in ${project}: unknown`;
   const status = CELL_STATUS[cell.status].label.toLowerCase();
-  const reasons =
-    cell.reasons.length > 0
-      ? ` (${cell.failedSlots} slot${cell.failedSlots === 1 ? '' : 's'}: ${cell.reasons.join(', ')})`
-      : '';
+  const reasons = cell.reasons.length > 0 ? ` (${plural(cell.failedSlots, 'slot')}: ${cell.reasons.join(', ')})` : '';
   return `${tool} in ${project}: ${status}${reasons}`;
 }
 
@@ -97,7 +97,7 @@ export function MatrixView({ route }: { route: MatrixRoute }) {
       const ticket = { key: variablesKey, again: false, controller: new AbortController() };
       inFlight.current = ticket;
       if (!live) setLoading(true);
-      request<MatrixData>(MATRIX, variables, { signal: ticket.controller.signal }).then(
+      request<MatrixQuery, MatrixQueryVariables>(MATRIX, variables, { signal: ticket.controller.signal }).then(
         (data) => {
           if (inFlight.current !== ticket) return;
           inFlight.current = null;
@@ -229,9 +229,7 @@ export function MatrixView({ route }: { route: MatrixRoute }) {
 
   return (
     <section className={`matrix-view${selected ? ' with-panel' : ''}`} aria-labelledby="matrix-title">
-      <h1 id="matrix-title" className="view-title">
-        Binding matrix
-      </h1>
+      <PageTitle id="matrix-title">Which tools can run in which projects</PageTitle>
       <FilterBar route={route} />
       <Legend />
       {error && <ErrorNotice>{error}</ErrorNotice>}
@@ -269,7 +267,7 @@ export function MatrixView({ route }: { route: MatrixRoute }) {
               <table
                 className="matrix"
                 role="grid"
-                aria-label="Binding matrix: projects are rows, tools are columns"
+                aria-label="The matrix: projects are rows, tools are columns"
                 aria-rowcount={rows.length + 1}
                 aria-colcount={tools.length + 1}
                 ref={table}
@@ -278,17 +276,20 @@ export function MatrixView({ route }: { route: MatrixRoute }) {
                   {/* As tall as the longest tool name on the page needs (set through the CSSOM, which the CSP allows). */}
                   <tr style={{ height: headerHeight(tools) }}>
                     <th scope="col" className="corner">
-                      <span>project \ tool</span>
+                      <span>
+                        Projects ↓ <span className="muted">·</span> Tools →
+                      </span>
                     </th>
                     {tools.map((tool, c) => (
                       <th
                         key={tool.id}
                         scope="col"
                         className={`tool${selectedAt.c === c ? ' selected' : ''}`}
-                        title={tool.name}
                         data-tool={tool.name}
                       >
-                        <span>{tool.name}</span>
+                        <Link to={to.tool(tool.name)} title={tool.name}>
+                          <span>{tool.name}</span>
+                        </Link>
                       </th>
                     ))}
                   </tr>
@@ -324,10 +325,10 @@ export function MatrixView({ route }: { route: MatrixRoute }) {
   );
 }
 
-/** The column headers' height: the longest name's, written sideways, within 60–180 px. */
+/** The column headers' height: the longest name's, written sideways, within 60–220 px (longer names are cut, and shown whole on hover). */
 function headerHeight(tools: readonly Named[]): number {
   const longest = Math.max(0, ...tools.map((t) => t.name.length));
-  return Math.min(180, Math.max(60, Math.round(longest * 7.2) + 14));
+  return Math.min(220, Math.max(60, Math.round(longest * 7.2) + 14));
 }
 
 /** One row: plain cells, drawn again only when one of its props changes (memo). */
@@ -343,8 +344,10 @@ const Row = memo(function Row(props: {
   const project = row.project.name;
   return (
     <tr>
-      <th scope="row" className="project" title={project}>
-        <span>{project}</span>
+      <th scope="row" className="project">
+        <Link to={to.project(project)} title={project}>
+          <span>{project}</span>
+        </Link>
       </th>
       {row.cells.map((cell, c) => {
         const tool = tools[c];
@@ -366,10 +369,11 @@ const Row = memo(function Row(props: {
             data-status={status}
             aria-label={label}
             aria-selected={selectedC === c}
+            // How many slots fail, drawn small after the mark by the stylesheet (::after), so the cell stays one text.
+            data-failed={cell && cell.failedSlots > 1 ? cell.failedSlots : undefined}
             title={label}
           >
             {cell ? CELL_STATUS[cell.status].mark : '?'}
-            {cell && cell.failedSlots > 1 ? <sub>{cell.failedSlots}</sub> : null}
           </td>
         );
       })}
@@ -416,7 +420,11 @@ function FilterBar({ route }: { route: MatrixRoute }) {
     return () => clearTimeout(timer);
   }, [values, apply]);
 
-  const types = useLoad('types', (signal) => request<ResourceTypesData>(RESOURCE_TYPES, {}, { signal }));
+  // The slot types' suggestions are asked for only once the field is used, not with the page's first request.
+  const [wantTypes, setWantTypes] = useState(route.slotType !== '');
+  const types = useLoad(wantTypes ? 'types' : 'no types', (signal) =>
+    wantTypes ? request<ResourceTypesQuery>(RESOURCE_TYPES, {}, { signal }) : Promise.resolve(null),
+  );
   const field = (key: keyof typeof fromRoute, label: string, placeholder: string, list?: string) => (
     <label className="field">
       <span>{label}</span>
@@ -428,6 +436,7 @@ function FilterBar({ route }: { route: MatrixRoute }) {
         autoComplete="off"
         spellCheck={false}
         onChange={(e) => setValues({ ...values, [key]: e.target.value })}
+        onFocus={list ? () => setWantTypes(true) : undefined}
       />
     </label>
   );

@@ -1,25 +1,41 @@
 /**
  * One resource: its type chain (what slots it can fill), the projects that
  * link it (with their aliases), the tools that bind it statically, and its
- * recent history. With an admin token: Unlink on each link, and Delete; both
- * first run as a dry run and show their binding impact, and change nothing
- * until confirmed.
+ * recent history. Its changes: rename, edit its description, set or clear an
+ * alias, unlink, delete; each first runs as a dry run and shows its binding
+ * impact, and changes nothing until confirmed.
  */
-import { useCallback, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useRef, type ReactNode } from 'react';
 import { request, RequestError } from '../api';
-import { ActionDialog, ErrorNotice, Loading, type Preview } from '../components';
-import { useAccess, useLiveEntries, useLoad } from '../hooks';
+import {
+  ActionButton,
+  ActionDialog,
+  ErrorNotice,
+  Link,
+  Loading,
+  PageTitle,
+  ProjectLink,
+  Time,
+  ToolLink,
+  TypeLink,
+  useDialog,
+  type Preview,
+} from '../components';
+import { AliasDialog, EditsNote, ThingActions, UnlinkDialog } from '../edits';
+import { navigate, useCan, useLiveEntries, useLoad } from '../hooks';
 import {
   DELETE_RESOURCE,
   RESOURCE,
-  UNLINK_RESOURCE,
-  type DeleteResourceData,
-  type ResourceData,
-  type ResourceDetail,
-  type UnlinkData,
+  type DeleteResourceMutation,
+  type DeleteResourceMutationVariables,
+  type ResourceQuery,
+  type ResourceQueryVariables,
 } from '../operations';
-import { formatRoute, href } from '../route';
+import { to } from '../route';
+import { article, listOf, plural } from '../words';
 import { ChangeLog } from './history';
+
+type ResourceDetail = NonNullable<ResourceQuery['resource']>;
 
 interface UsedBy {
   readonly kind: string;
@@ -27,38 +43,34 @@ interface UsedBy {
   readonly detail?: string;
 }
 
-type Action =
-  | { readonly kind: 'unlink'; readonly resource: ResourceDetail; readonly project: string }
-  | { readonly kind: 'delete'; readonly resource: ResourceDetail };
-
 export function ResourceView({ name }: { name: string }) {
-  const loaded = useLoad(name, (signal) => request<ResourceData>(RESOURCE, { ref: name }, { signal }));
+  const loaded = useLoad(name, (signal) =>
+    request<ResourceQuery, ResourceQueryVariables>(RESOURCE, { ref: name }, { signal }),
+  );
   const { reload } = loaded;
   useLiveEntries(() => reload());
   const resource = loaded.data?.resource ?? null;
 
-  // The dialog lives here, not with the details: it stays open to say what happened after a delete.
-  const [action, setAction] = useState<Action | null>(null);
-  const opener = useRef<HTMLElement | null>(null);
-  const start = useCallback((next: Action, from: HTMLElement) => {
-    opener.current = from;
-    setAction(next);
-  }, []);
-  const close = useCallback(() => {
-    setAction(null);
-    // Back to the button that opened it, when it is still there; else to the page.
-    if (opener.current?.isConnected) opener.current.focus();
-    else document.getElementById('main')?.focus();
-  }, []);
-
   return (
-    <section className="resource-view" aria-labelledby="resource-title">
+    <section className="thing-view resource-view" aria-labelledby="resource-title">
       <p className="breadcrumb">
-        <a href={formatRoute({ view: 'resources', q: '' })}>Resources</a> /
+        <Link to={{ view: 'resources', q: '' }}>Resources</Link> /
       </p>
-      <h1 id="resource-title" className="view-title">
+      <PageTitle
+        kind="Resource"
+        id="resource-title"
+        actions={
+          resource && (
+            <ThingActions
+              thing={{ kind: 'resource', id: resource.id, name: resource.name, description: resource.description }}
+              onRenamed={(next) => navigate(to.resource(next), { replace: true })}
+            />
+          )
+        }
+      >
         {name}
-      </h1>
+      </PageTitle>
+      {resource && <EditsNote kind="resource" id={resource.id} />}
       {loaded.error && <ErrorNotice>{loaded.error}</ErrorNotice>}
       {loaded.loading && !loaded.data && !loaded.error && <Loading what="the resource" />}
       {loaded.data && !resource && (
@@ -66,97 +78,126 @@ export function ResourceView({ name }: { name: string }) {
           No resource named {name} is registered now. If it was deleted or renamed, its history is below.
         </p>
       )}
-      {resource && <ResourceDetails resource={resource} onAction={start} />}
+      {resource && <ResourceDetails resource={resource} />}
       <h2>Recent history</h2>
       <ChangeLog filter={{ ref: resource?.id ?? name }} size={10} paged={false} title={`History of ${name}`} />
       <p>
-        <a href={href.history(resource?.id ?? name)}>The whole history of {name} →</a>
+        <Link to={to.history(resource?.id ?? name)}>The whole history of {name} →</Link>
       </p>
-      {action?.kind === 'unlink' && (
-        <UnlinkDialog resource={action.resource} project={action.project} onClose={close} />
-      )}
-      {action?.kind === 'delete' && <DeleteDialog resource={action.resource} onClose={close} />}
     </section>
   );
 }
 
-function ResourceDetails(props: { resource: ResourceDetail; onAction: (action: Action, from: HTMLElement) => void }) {
-  const { resource, onAction } = props;
-  const { canWrite } = useAccess();
+function ResourceDetails({ resource }: { resource: ResourceDetail }) {
+  const open = useDialog();
+  const canUnlink = useCan('unlinkResource', resource.id);
+  const canUpdateLink = useCan('updateLink', resource.id);
+  const canDelete = useCan('deleteResource', resource.id);
   const chain = [resource.type.name, ...resource.type.ancestors.map((a) => a.name)];
   const links = resource.usedBy.links;
   const statics = resource.usedBy.staticBindings;
 
-  const open = (action: Action) => (event: { currentTarget: HTMLElement }) => onAction(action, event.currentTarget);
-
   return (
     <>
-      {resource.description && <p className="description">{resource.description}</p>}
+      {resource.description ? (
+        <p className="description">{resource.description}</p>
+      ) : (
+        <p className="muted">No description.</p>
+      )}
       <dl className="facts">
         <dt>Type</dt>
         <dd>
-          <a href={href.type(resource.type.name)}>{resource.type.name}</a>
+          {article(resource.type.name)} <TypeLink name={resource.type.name} />
         </dd>
         <dt>Fills slots of</dt>
         <dd className="type-chain">
           {chain.map((t, i) => (
             <span key={t}>
               {i > 0 && ' → '}
-              <a href={href.type(t)}>{t}</a>
+              <TypeLink name={t} />
             </span>
           ))}
         </dd>
         <dt>Short name</dt>
-        <dd>{resource.shortName}</dd>
+        <dd>
+          <code>{resource.shortName}</code> <span className="muted">(a contextual slot of this name prefers it)</span>
+        </dd>
         <dt>Registered</dt>
-        <dd>{new Date(resource.createdAt).toLocaleString()}</dd>
+        <dd>
+          <Time at={resource.createdAt} />
+        </dd>
         <dt>Last changed</dt>
-        <dd>{new Date(resource.updatedAt).toLocaleString()}</dd>
+        <dd>
+          <Time at={resource.updatedAt} />
+        </dd>
       </dl>
 
-      <h2>Projects that link it</h2>
-      {links.length === 0 ? (
-        <p className="muted">No project links it.</p>
-      ) : (
+      <h2>
+        {links.length === 0
+          ? 'No project links it'
+          : `${plural(links.length, 'project')} link${links.length === 1 ? 's' : ''} it`}
+      </h2>
+      {links.length > 0 && (
         <table className="data links">
           <thead>
             <tr>
               <th scope="col">Project</th>
               <th scope="col">Alias</th>
-              {canWrite && <th scope="col">Action</th>}
+              <th scope="col">
+                <span className="visually-hidden">Changes</span>
+              </th>
             </tr>
           </thead>
           <tbody>
             {links.map((l) => (
               <tr key={l.project.id}>
-                <td>
-                  <a href={formatRoute({ view: 'matrix', project: l.project.name, links: '', tool: '', slotType: '' })}>
-                    {l.project.name}
-                  </a>
+                <th scope="row">
+                  <ProjectLink name={l.project.name} />
+                </th>
+                <td>{l.alias ? <code>{l.alias}</code> : <span className="muted">none</span>}</td>
+                <td className="row-actions">
+                  <ActionButton
+                    className="small"
+                    permission={canUpdateLink}
+                    context={`of ${resource.name} in ${l.project.name}`}
+                    onClick={(from) =>
+                      open(from, (close) => (
+                        <AliasDialog
+                          project={l.project.name}
+                          resource={resource.name}
+                          current={l.alias}
+                          onClose={close}
+                        />
+                      ))
+                    }
+                  >
+                    {l.alias ? 'Change alias…' : 'Set alias…'}
+                  </ActionButton>
+                  <ActionButton
+                    className="danger small"
+                    permission={canUnlink}
+                    context={`${resource.name} from ${l.project.name}`}
+                    onClick={(from) =>
+                      open(from, (close) => (
+                        <UnlinkDialog project={l.project.name} resource={resource.name} onClose={close} />
+                      ))
+                    }
+                  >
+                    Unlink…
+                  </ActionButton>
                 </td>
-                <td>{l.alias ?? <span className="muted">—</span>}</td>
-                {canWrite && (
-                  <td>
-                    <button
-                      type="button"
-                      className="danger small"
-                      onClick={open({ kind: 'unlink', resource, project: l.project.name })}
-                      aria-label={`Unlink ${resource.name} from ${l.project.name}`}
-                    >
-                      Unlink…
-                    </button>
-                  </td>
-                )}
               </tr>
             ))}
           </tbody>
         </table>
       )}
 
-      <h2>Tools that bind it statically</h2>
-      {statics.length === 0 ? (
-        <p className="muted">No tool binds it statically.</p>
-      ) : (
+      <h2>
+        {statics.length === 0
+          ? 'No tool binds it statically'
+          : `${plural(statics.length, 'tool slot')} bind${statics.length === 1 ? 's' : ''} it statically`}
+      </h2>
+      {statics.length > 0 && (
         <table className="data statics">
           <thead>
             <tr>
@@ -167,54 +208,29 @@ function ResourceDetails(props: { resource: ResourceDetail; onAction: (action: A
           <tbody>
             {statics.map((s) => (
               <tr key={`${s.tool.id} ${s.slotName}`}>
+                <th scope="row">
+                  <ToolLink name={s.tool.name} />
+                </th>
                 <td>
-                  <a href={formatRoute({ view: 'matrix', project: '', links: '', tool: s.tool.name, slotType: '' })}>
-                    {s.tool.name}
-                  </a>
+                  <code>{s.slotName}</code>
                 </td>
-                <td>{s.slotName}</td>
               </tr>
             ))}
           </tbody>
         </table>
       )}
 
-      {canWrite && (
-        <div className="danger-zone">
-          <button type="button" className="danger" onClick={open({ kind: 'delete', resource })}>
-            Delete {resource.name}…
-          </button>
-          <span className="muted">A dry run shows what it would do first.</span>
-        </div>
-      )}
+      <div className="danger-zone">
+        <ActionButton
+          className="danger"
+          permission={canDelete}
+          onClick={(from) => open(from, (close) => <DeleteDialog resource={resource} onClose={close} />)}
+        >
+          Delete {resource.name}…
+        </ActionButton>
+        <span className="muted">A dry run shows what it would do first.</span>
+      </div>
     </>
-  );
-}
-
-function UnlinkDialog(props: { resource: ResourceDetail; project: string; onClose: () => void }) {
-  const { resource, project, onClose } = props;
-  const run = useCallback(
-    (dryRun: boolean) =>
-      request<UnlinkData>(UNLINK_RESOURCE, { project, resource: resource.id, dryRun }).then((d) => d.unlinkResource),
-    [project, resource.id],
-  );
-  const preview = useCallback(
-    async (): Promise<Preview> => ({
-      kind: 'ready',
-      impact: (await run(true)).impact,
-      confirm: `Unlink from ${project}`,
-    }),
-    [run, project],
-  );
-  const apply = useCallback(() => run(false), [run]);
-  return (
-    <ActionDialog
-      title={`Unlink ${resource.name} from ${project}?`}
-      preview={preview}
-      apply={apply}
-      done={`Unlinked ${resource.name} from ${project}`}
-      onClose={onClose}
-    />
   );
 }
 
@@ -231,7 +247,7 @@ function list(items: readonly ReactNode[]): ReactNode {
  * Delete: a dry run without force first. Refused because projects link it
  * (CONFLICT), the preview becomes a dry run with force, which shows the links
  * it would remove and their impact; the real delete uses force only then,
- * after the user confirms. Refused because a tool binds it statically, it
+ * after the person confirms. Refused because a tool binds it statically, it
  * cannot be deleted at all, and the dialog says which tools to change.
  */
 function DeleteDialog(props: { resource: ResourceDetail; onClose: () => void }) {
@@ -239,16 +255,18 @@ function DeleteDialog(props: { resource: ResourceDetail; onClose: () => void }) 
   const force = useRef(false);
   const run = useCallback(
     (dryRun: boolean, withForce: boolean) =>
-      request<DeleteResourceData>(DELETE_RESOURCE, { ref: resource.id, force: withForce, dryRun }).then(
-        (d) => d.deleteResource,
-      ),
+      request<DeleteResourceMutation, DeleteResourceMutationVariables>(DELETE_RESOURCE, {
+        ref: resource.id,
+        force: withForce,
+        dryRun,
+      }).then((d) => d.deleteResource),
     [resource.id],
   );
   const preview = useCallback(async (): Promise<Preview> => {
     try {
       const plain = await run(true, false);
       force.current = false;
-      return { kind: 'ready', impact: plain.impact, confirm: `Delete ${resource.name}` };
+      return { kind: 'ready', impact: plain.impact, confirm: `Delete ${resource.name}`, danger: true };
     } catch (error) {
       if (!(error instanceof RequestError) || error.code !== 'CONFLICT') throw error;
       const usedBy = (error.extensions.usedBy ?? []) as UsedBy[];
@@ -272,12 +290,13 @@ function DeleteDialog(props: { resource: ResourceDetail; onClose: () => void }) 
         impact: forced.impact,
         note: (
           <>
-            Projects link it (
-            {list(projects.map((p) => `${p.name}${p.detail && p.detail !== 'linked' ? ` (${p.detail})` : ''}`))}):
+            {plural(projects.length, 'project')} link{projects.length === 1 ? 's' : ''} it (
+            {listOf(projects.map((p) => `${p.name}${p.detail && p.detail !== 'linked' ? ` (${p.detail})` : ''}`))}):
             deleting it also removes {projects.length === 1 ? 'that link' : `those ${projects.length} links`}.
           </>
         ),
-        confirm: `Unlink from ${projects.length} project${projects.length === 1 ? '' : 's'} and delete`,
+        confirm: `Unlink from ${plural(projects.length, 'project')} and delete`,
+        danger: true,
       };
     }
   }, [run, resource.name]);

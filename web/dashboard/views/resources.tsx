@@ -1,10 +1,9 @@
 /** Resources, found by name: the way to a resource's page. */
 import { useEffect, useState } from 'react';
 import { request } from '../api';
-import { ErrorNotice, Loading, Pager, useCursorStack } from '../components';
+import { ErrorNotice, Loading, PageTitle, Pager, ResourceLink, TypeLink, useCursorStack } from '../components';
 import { navigate, useLiveEntries, useLoad } from '../hooks';
-import { RESOURCES, type ResourcesData } from '../operations';
-import { href } from '../route';
+import { RESOURCES, type ResourcesQuery, type ResourcesQueryVariables } from '../operations';
 
 const PAGE = 50;
 
@@ -20,7 +19,7 @@ export function ResourcesView({ q }: { q: string }) {
 
   const pages = useCursorStack(q);
   const loaded = useLoad(`${q} ${pages.after ?? ''}`, (signal) =>
-    request<ResourcesData>(
+    request<ResourcesQuery, ResourcesQueryVariables>(
       RESOURCES,
       { first: PAGE, after: pages.after, filter: q ? { nameContains: q } : null },
       { signal },
@@ -34,9 +33,7 @@ export function ResourcesView({ q }: { q: string }) {
 
   return (
     <section className="resources-view" aria-labelledby="resources-title">
-      <h1 id="resources-title" className="view-title">
-        Resources
-      </h1>
+      <PageTitle id="resources-title">Resources</PageTitle>
       <form className="filters" role="search" aria-label="Find resources" onSubmit={(e) => e.preventDefault()}>
         <label className="field">
           <span>Name contains</span>
@@ -74,12 +71,12 @@ export function ResourcesView({ q }: { q: string }) {
               </thead>
               <tbody>
                 {list.edges.map(({ node }) => (
-                  <tr key={node.name}>
+                  <tr key={node.id}>
+                    <th scope="row">
+                      <ResourceLink name={node.name} />
+                    </th>
                     <td>
-                      <a href={href.resource(node.name)}>{node.name}</a>
-                    </td>
-                    <td>
-                      <a href={href.type(node.type.name)}>{node.type.name}</a>
+                      <TypeLink name={node.type.name} />
                     </td>
                     <td>{node.description ?? <span className="muted">—</span>}</td>
                   </tr>
