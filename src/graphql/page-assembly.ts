@@ -353,7 +353,7 @@ export class PageAssembly<TContext> {
     const value = result.data?.[PART_KEY];
     if (result.errors?.length || value === null || typeof value !== 'object') return null;
     const dependencies = fork.dependencies();
-    session.depend(dependencies);
+    session.recordDependencies(dependencies);
     return { bytes: Buffer.from(JSON.stringify(value)), dependencies };
   }
 

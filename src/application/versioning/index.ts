@@ -23,28 +23,15 @@ import { HierarchyCache } from './hierarchy-cache';
 import { NameIndexes } from './name-index';
 import { RecordCache } from './record-cache';
 import { LocalClock, SharedDatabaseClock, type RegistryClock } from './registry-clock';
-import { ReadSession, type SessionCaches } from './read-session';
+import { ReadSession } from './read-session';
+import type { SessionCaches } from './session-caches';
 
-export {
-  ReadSession,
-  allNow,
-  isPromise,
-  thenNow,
-  loaded,
-  loadManyNow,
-  loadNow,
-  type AnswerPart,
-  type VersionProbe,
-  type CompatibleResourcesKey,
-} from './read-session';
+import { ANSWER_PARTS_BYTES } from './answer-parts';
 
-/**
- * The budget of the answer parts kept across requests (see ReadSession.parts),
- * as the record cache counts bytes (strings at two a character): at the
- * benchmark's default size, every tool's part of a dashboard page (5,000 of
- * about 940 characters, with their dependencies) is about 11 MB of it.
- */
-export const ANSWER_PARTS_BYTES = 16 * 1024 * 1024;
+export { ReadSession, type VersionProbe } from './read-session';
+export type { AnswerPart } from './answer-parts';
+export { loaded, loadManyNow, loadNow, type Loader } from './loader';
+export type { CompatibleResourcesKey } from './loader-kinds';
 
 /** Reads inside a write transaction: they see the write's own changes. */
 export type WriteReader = RegistryWriter['reader'];
