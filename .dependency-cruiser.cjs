@@ -42,7 +42,7 @@ module.exports = {
         'The registry reader is held by the versioning module alone: every read outside a write transaction goes through a ReadSession, which pins the registry version first.',
       severity: 'error',
       from: { pathNot: ['^src/persistence/', '^src/application/versioning/'] },
-      to: { path: '^src/persistence/registry-reader\\.ts$' },
+      to: { path: ['^src/persistence/registry-reader\\.ts$', '^src/persistence/reads/'] },
     },
     {
       name: 'database-only-in-the-root-and-versioning',
