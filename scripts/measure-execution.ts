@@ -95,7 +95,6 @@ async function inProcess(databasePath: string, modes: readonly boolean[]): Promi
       production: false,
       logLevel: 'silent',
       introspection: true,
-      countSql: false,
       responseCache: false,
     },
     { logger: pino({ level: 'silent' }) },

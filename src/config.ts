@@ -39,13 +39,6 @@ export interface AppConfig {
   readonly directExecution?: boolean;
   /** How many changes a subscriber may have waiting before it is dropped as too slow (SUBSCRIPTION_QUEUE, default 1000). */
   readonly subscriptionQueue?: number;
-  /** Count SQL statements and expose the count at /debug/sql-stats (benchmarks only). */
-  readonly countSql: boolean;
-  /**
-   * Benchmarks only (BENCH_FREE_READS): answer a repeated read statement from memory, so that data access costs
-   * nothing and the benchmark can show the headroom left above it. Never sees writes; read-only loads only.
-   */
-  readonly benchFreeReads?: boolean;
   /** Browser origins allowed to call the API from another origin (CORS_ORIGINS; default none: no CORS headers). */
   readonly corsOrigins?: readonly string[];
   /** The Cache-Control header of a successful GET query answer (HTTP_CACHE_CONTROL, default `no-cache`). */
@@ -85,8 +78,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     production: env.NODE_ENV === 'production',
     logLevel: parseLogLevel(env.LOG_LEVEL),
     introspection: parseBoolean('INTROSPECTION', env.INTROSPECTION, true),
-    countSql: parseBoolean('BENCH_COUNT_SQL', env.BENCH_COUNT_SQL, false),
-    benchFreeReads: parseBoolean('BENCH_FREE_READS', env.BENCH_FREE_READS, false),
     responseCache: parseBoolean('RESPONSE_CACHE', env.RESPONSE_CACHE, true),
     recordCache: parseBoolean('RECORD_CACHE', env.RECORD_CACHE, true),
     compiledExecution: parseBoolean('COMPILED_EXECUTION', env.COMPILED_EXECUTION, true),

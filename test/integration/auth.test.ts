@@ -183,7 +183,6 @@ async function baseConfig() {
     production: false,
     logLevel: 'trace',
     introspection: true,
-    countSql: false,
     responseCache: true,
   };
 }

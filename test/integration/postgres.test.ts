@@ -25,7 +25,6 @@ describe('PostgreSQL specifics', function () {
       production: false,
       logLevel: 'silent',
       introspection: true,
-      countSql: false,
       responseCache: true,
     };
     const apps = await Promise.all(

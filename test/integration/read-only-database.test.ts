@@ -146,7 +146,6 @@ describe('a database that refuses writes [postgres]', () => {
           production: false,
           logLevel: 'silent',
           introspection: true,
-          countSql: false,
           responseCache: true,
         },
         { logger: pino({ level: 'silent' }) },
