@@ -7,6 +7,7 @@ import { checkConfig, ConfigError, loadConfig, type AppConfig } from './config';
 import { loadDemoData } from './demo/demo-data';
 import { CompiledExecution, type ExecutionCheck } from './graphql/compiled-execution';
 import { REQUEST_ASSEMBLY, type RequestContext } from './graphql/context';
+import { engineParts } from './graphql/execution-mode';
 import { buildRegistrySchema } from './graphql/schema';
 import { createHttpServer } from './http/server';
 import { createLogger } from './logging';
@@ -78,7 +79,12 @@ export async function bootstrap(config: AppConfig, options: BootstrapOptions = {
     if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
     await db.requireWritable();
 
-    const versioning = await RegistryVersioning.open(db, { recordCache: config.recordCache });
+    // The engine is chosen here, once (EXECUTION): see src/graphql/execution-mode.ts.
+    const engine = engineParts(config.execution);
+    const versioning = await RegistryVersioning.open(db, {
+      recordCache: config.recordCache,
+      answerParts: engine.pageAssembly,
+    });
     const { services, changeListener } = await startServices(config, versioning, logger);
 
     // Only the start that created the schema loads the demo, so several instances starting at once on an empty database load it once.
@@ -87,14 +93,13 @@ export async function bootstrap(config: AppConfig, options: BootstrapOptions = {
       logger.info('new registry: loaded the demo data (DEMO_DATA=false skips this)');
     }
 
-    const schema = await buildRegistrySchema();
+    const schema = await buildRegistrySchema({ directResolvers: engine.directResolvers });
     const execution = new CompiledExecution<RequestContext>(schema, {
-      enabled: config.compiledExecution ?? true,
+      enabled: engine.compiledQueries,
       check: options.executionCheck,
       compileAfter: options.compileAfter,
       graphqlJsOnly: (context) => context.compiledRunFailed === true,
-      // Pages are assembled from kept parts only while records are kept (RECORD_CACHE=false keeps neither).
-      assembly: config.recordCache === false ? undefined : REQUEST_ASSEMBLY,
+      assembly: engine.pageAssembly ? REQUEST_ASSEMBLY : undefined,
     });
     const { fastify } = await createHttpServer({
       config,

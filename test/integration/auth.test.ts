@@ -183,6 +183,8 @@ async function baseConfig() {
     production: false,
     logLevel: 'trace',
     introspection: true,
+    execution: 'fast' as const,
     responseCache: true,
+    recordCache: true,
   };
 }

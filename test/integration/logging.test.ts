@@ -21,7 +21,9 @@ describe('request logs', () => {
           production: false,
           logLevel: 'info',
           introspection: true,
+          execution: 'fast',
           responseCache: true,
+          recordCache: true,
         },
         { logger },
       );
@@ -72,7 +74,9 @@ describe('request logs', () => {
           production: false,
           logLevel: 'info',
           introspection: true,
+          execution: 'fast',
           responseCache: true,
+          recordCache: true,
         },
         { logger },
       );

@@ -10,10 +10,10 @@ import { startServer, type TestServer } from '../support/server';
  * answered through the cache and compared with the same read answered
  * without it, on the same data. On PostgreSQL, two instances with caches
  * share the database, writes alternate between them, and a third instance
- * without a response cache or a record cache (so without kept page parts
- * either) gives the answers to compare with: the record cache and the kept
- * parts, which last across writes too, are checked along with the response
- * cache. On SQLite the reference is the same server asked through Apollo's
+ * without a response cache or a record cache, on the reference engine (so
+ * without kept page parts either), gives the answers to compare with: the
+ * record cache and the kept parts, which last across writes too, are checked
+ * along with the response cache. On SQLite the reference is the same server asked through Apollo's
  * pipeline, past the response cache and the kept parts.
  */
 
@@ -119,7 +119,7 @@ describeEachBackend('response cache (property-based): answers survive writes, no
       fc.asyncProperty(registry, fc.array(operation, { minLength: 10, maxLength: 10 }), async (spec, ops) => {
         // Cached instances, and the reference: on SQLite the same server asked to bypass its response cache (one
         // server owns the file); on PostgreSQL two cached instances and one without a response cache or a record
-        // cache (every record read from the database), on one database.
+        // cache (every record read from the database), on the reference engine (no kept part), on one database.
         const first = await startServer(backend);
         const cached: TestServer[] = [first];
         let reference: { ask: (read: Read) => Promise<string> };
@@ -128,6 +128,7 @@ describeEachBackend('response cache (property-based): answers survive writes, no
           const second = await startServer(backend, { database: first.config.database });
           const plain = await startServer(backend, {
             database: first.config.database,
+            execution: 'reference',
             responseCache: false,
             recordCache: false,
           });

@@ -59,7 +59,9 @@ export async function startServer(
     production: false,
     logLevel: 'silent',
     introspection: true,
+    execution: 'fast',
     responseCache: true,
+    recordCache: true,
     ...overrides,
   };
   const started: { app?: RunningApp } = {};
