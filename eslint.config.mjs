@@ -57,6 +57,22 @@ export default tseslint.config(
     },
   },
   {
+    // Size: a file that needs a table of contents is several files, and a function that needs one is several
+    // functions. The migrations are exempt: each is a record of what was once applied, kept as it was written.
+    files: ['src/**/*.ts'],
+    ignores: ['src/persistence/migrations/**'],
+    rules: {
+      'max-lines': ['error', { max: 450 }],
+      'max-lines-per-function': ['error', { max: 80 }],
+    },
+  },
+  {
+    // Named exception: registerSubscriptions (87 lines) is being rewritten by the subscriptions work (issue 29) at
+    // the same time as this rule was added; split it there, then remove this exception.
+    files: ['src/http/subscriptions.ts'],
+    rules: { 'max-lines-per-function': 'off' },
+  },
+  {
     files: ['test/**/*.ts'],
     rules: {
       // Off in tests only: GraphQL response bodies are untyped JSON (`data` is `any`), read field by field and

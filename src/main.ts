@@ -15,7 +15,7 @@ import { Database } from './persistence/database';
 import { SCHEMA_CREATING_MIGRATION } from './persistence/migrations';
 import { PostgresChangeListener } from './persistence/change-listener';
 import type { ReadConnection } from './persistence/read-connection';
-import { acquireSqliteOwnerLock } from './persistence/sqlite-owner-lock';
+import { acquireSqliteOwnerLock, type OwnerLock } from './persistence/sqlite-owner-lock';
 
 /** A started server. */
 export interface RunningApp {
@@ -61,19 +61,7 @@ export type RunningParts = Pick<RunningApp, 'db' | 'versioning' | 'services' | '
 export async function bootstrap(config: AppConfig, options: BootstrapOptions = {}): Promise<RunningApp> {
   checkConfig(config);
   const logger = options.logger ?? createLogger(config.logLevel);
-  const ownerLock =
-    config.database.kind === 'sqlite' && config.database.path !== ':memory:'
-      ? acquireSqliteOwnerLock(config.database.path)
-      : null;
-  const db = await Database.open(
-    config.database,
-    {
-      debug: (details, message) => logger.debug(details, message),
-      warn: (message) => logger.warn(message),
-      error: (details, message) => logger.error(details, message),
-    },
-    { wrapReads: options.wrapReads },
-  );
+  const { db, ownerLock } = await openDatabase(config, logger, options);
   try {
     const applied = await db.migrate();
     if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
@@ -137,6 +125,33 @@ export async function bootstrap(config: AppConfig, options: BootstrapOptions = {
     };
   } catch (error) {
     await db.close().catch(() => undefined);
+    ownerLock?.release();
+    throw error;
+  }
+}
+
+/** The database, and on a SQLite file the lock that makes this process its one owner. */
+async function openDatabase(
+  config: AppConfig,
+  logger: Logger,
+  options: BootstrapOptions,
+): Promise<{ db: Database; ownerLock: OwnerLock | null }> {
+  const ownerLock =
+    config.database.kind === 'sqlite' && config.database.path !== ':memory:'
+      ? acquireSqliteOwnerLock(config.database.path)
+      : null;
+  try {
+    const db = await Database.open(
+      config.database,
+      {
+        debug: (details, message) => logger.debug(details, message),
+        warn: (message) => logger.warn(message),
+        error: (details, message) => logger.error(details, message),
+      },
+      { wrapReads: options.wrapReads },
+    );
+    return { db, ownerLock };
+  } catch (error) {
     ownerLock?.release();
     throw error;
   }
