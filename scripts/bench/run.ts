@@ -26,11 +26,11 @@ import {
   sleep,
   startHttpBaseline,
   waitForSubscribers,
-  startProbeProcess,
   startRegistryServer,
   waitUntilQuiet,
   type RegistryServer,
 } from './processes';
+import { startProbeProcess } from './probe';
 import { Random } from './random';
 import {
   fullTargets,
