@@ -1,8 +1,10 @@
 /**
  * The architecture's rules, checked by dependency-cruiser (`npm run lint`,
- * and test/unit/architecture.test.ts). The layers, from the inside out:
- * core (the seed's rules, pure) ← persistence, application ← graphql ← http,
- * with src/main.ts the one composition root.
+ * and test/unit/architecture.test.ts) over the whole tree: the server (src/),
+ * its scripts (scripts/), the browser apps (web/), the tests and the
+ * examples. The layers, from the inside out: core (the seed's rules, pure) ←
+ * persistence, application ← graphql ← http, with src/main.ts the one
+ * composition root. No import cycle anywhere.
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -39,10 +41,10 @@ module.exports = {
     {
       name: 'registry-reads-only-through-a-session',
       comment:
-        'The registry reader is held by the versioning module alone: every read outside a write transaction goes through a ReadSession, which pins the registry version first.',
+        'In the server, the registry reader is held by the versioning module alone: every read outside a write transaction goes through a ReadSession, which pins the registry version first. (Tests may build readers and doubles of it.)',
       severity: 'error',
-      from: { pathNot: ['^src/persistence/', '^src/application/versioning/'] },
-      to: { path: '^src/persistence/registry-reader\\.ts$' },
+      from: { path: '^src/', pathNot: ['^src/persistence/', '^src/application/versioning/'] },
+      to: { path: ['^src/persistence/registry-reader\\.ts$', '^src/persistence/reads/'] },
     },
     {
       name: 'database-only-in-the-root-and-versioning',
@@ -71,6 +73,27 @@ module.exports = {
       },
     },
     {
+      name: 'jsutils-is-a-leaf',
+      comment: 'The small shared helpers (src/jsutils, one per file) import nothing but each other.',
+      severity: 'error',
+      from: { path: '^src/jsutils/' },
+      to: { pathNot: '^src/jsutils/' },
+    },
+    {
+      name: 'server-stands-alone',
+      comment: 'The server imports nothing from its scripts, browser apps, tests or examples.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^(scripts|web|test|examples)/' },
+    },
+    {
+      name: 'browser-apps-stay-in-the-browser',
+      comment: 'The browser apps (web/) import no server code: they talk to it over HTTP.',
+      severity: 'error',
+      from: { path: '^web/' },
+      to: { path: ['^src/', '^scripts/'] },
+    },
+    {
       name: 'no-circular',
       comment: 'No import cycles.',
       severity: 'error',
@@ -87,6 +110,8 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
+    // The fixture tree breaks every rule on purpose (test/unit/architecture.test.ts cruises it on its own).
+    exclude: { path: '^test/fixtures/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },

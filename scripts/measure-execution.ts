@@ -1,6 +1,7 @@
 /**
  * Measures what a 50-tool dashboard page costs past the response cache, with
- * graphql-js and with compiled execution (issue 13):
+ * graphql-js and with compiled execution (issue 13); over HTTP, the two are
+ * the servers with EXECUTION=reference and EXECUTION=fast:
  *   1. in process: milliseconds per page execution (the executor alone, a
  *      fresh read session each time, no HTTP), and SQL statements per page;
  *   2. over HTTP: server CPU (utime + stime from /proc/<pid>/stat) per
@@ -64,7 +65,7 @@ async function main(): Promise<void> {
   for (const round of [1, 2, 3]) {
     for (const server of servers) {
       const file = workingCopy(registry.path);
-      process.env.COMPILED_EXECUTION = String(server.compiled);
+      process.env.EXECUTION = server.compiled ? 'fast' : 'reference';
       try {
         await overHttp(server.root, file, `${server.label}(round ${round})`, requests);
       } finally {
@@ -95,8 +96,9 @@ async function inProcess(databasePath: string, modes: readonly boolean[]): Promi
       production: false,
       logLevel: 'silent',
       introspection: true,
-      countSql: false,
+      execution: 'fast',
       responseCache: false,
+      recordCache: true,
     },
     { logger: pino({ level: 'silent' }) },
   );

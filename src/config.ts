@@ -23,31 +23,20 @@ export interface AppConfig {
   readonly production: boolean;
   readonly logLevel: string;
   readonly introspection: boolean;
+  /** How operations run (EXECUTION, default `fast`): see EXECUTION_MODES. */
+  readonly execution: ExecutionMode;
   /** Keep whole responses to read-only operations, per registry version (RESPONSE_CACHE, default on). */
   readonly responseCache: boolean;
   /**
-   * Keep registry records in memory across versions, each checked against the writes since it was read
-   * (RECORD_CACHE, default on; absent means on). Off: every request reads its records from the database.
+   * Keep the registry's records in memory across requests, each checked against the writes since it was read: the
+   * record cache, and the lists of every tool's, project's and resource's name (RECORD_CACHE, default on). Off:
+   * every request reads its records and names from the database. Page assembly does not depend on it (EXECUTION).
    */
-  readonly recordCache?: boolean;
-  /** Run queries as compiled code (graphql-jit) instead of graphql-js (COMPILED_EXECUTION, default on; absent means on). */
-  readonly compiledExecution?: boolean;
-  /**
-   * Answer a POSTed query that is already compiled without Apollo's request pipeline, when it succeeds
-   * (DIRECT_EXECUTION, default on; absent means on; see src/http/direct-execution.ts).
-   */
-  readonly directExecution?: boolean;
+  readonly recordCache: boolean;
   /** Live subscriptions one WebSocket may hold at once (WS_MAX_SUBSCRIPTIONS_PER_CONNECTION, default 100). */
   readonly maxSubscriptionsPerConnection?: number;
   /** Live subscriptions this process serves at once, over every transport (WS_MAX_SUBSCRIPTIONS, default 10000). */
   readonly maxSubscriptions?: number;
-  /** Count SQL statements and expose the count at /debug/sql-stats (benchmarks only). */
-  readonly countSql: boolean;
-  /**
-   * Benchmarks only (BENCH_FREE_READS): answer a repeated read statement from memory, so that data access costs
-   * nothing and the benchmark can show the headroom left above it. Never sees writes; read-only loads only.
-   */
-  readonly benchFreeReads?: boolean;
   /** Browser origins allowed to call the API from another origin (CORS_ORIGINS; default none: no CORS headers). */
   readonly corsOrigins?: readonly string[];
   /** The Cache-Control header of a successful GET query answer (HTTP_CACHE_CONTROL, default `no-cache`). */
@@ -61,6 +50,17 @@ export const DEFAULT_SUBSCRIPTION_LIMITS = { perConnection: 100, total: 10_000 }
 
 /** How long a request body may take to arrive unless BODY_TIMEOUT_MS says otherwise. */
 export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
+
+/**
+ * The two engines (EXECUTION). `fast`: the project's engine, every query's
+ * answer the same as `reference`'s, only sooner: queries compiled with
+ * graphql-jit, pages assembled from kept parts, field resolvers called
+ * without type-graphql's per-call wrapper, and a compiled query that succeeds
+ * answered past Apollo's request pipeline. `reference`: graphql-js through
+ * Apollo, with none of those (the caches keep their own switches).
+ */
+export const EXECUTION_MODES = ['fast', 'reference'] as const;
+export type ExecutionMode = (typeof EXECUTION_MODES)[number];
 
 /** Cache-Control of GET query answers unless HTTP_CACHE_CONTROL says otherwise: caches keep them, but ask again (ETag, 304) every time. */
 export const DEFAULT_HTTP_CACHE_CONTROL = 'no-cache';
@@ -95,12 +95,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     production: env.NODE_ENV === 'production',
     logLevel: parseLogLevel(env.LOG_LEVEL),
     introspection: parseBoolean('INTROSPECTION', env.INTROSPECTION, true),
-    countSql: parseBoolean('BENCH_COUNT_SQL', env.BENCH_COUNT_SQL, false),
-    benchFreeReads: parseBoolean('BENCH_FREE_READS', env.BENCH_FREE_READS, false),
+    execution: parseExecution(env),
     responseCache: parseBoolean('RESPONSE_CACHE', env.RESPONSE_CACHE, true),
     recordCache: parseBoolean('RECORD_CACHE', env.RECORD_CACHE, true),
-    compiledExecution: parseBoolean('COMPILED_EXECUTION', env.COMPILED_EXECUTION, true),
-    directExecution: parseBoolean('DIRECT_EXECUTION', env.DIRECT_EXECUTION, true),
     maxSubscriptionsPerConnection: parseCount(
       'WS_MAX_SUBSCRIPTIONS_PER_CONNECTION',
       env.WS_MAX_SUBSCRIPTIONS_PER_CONNECTION,
@@ -238,6 +235,22 @@ function parseCacheControl(value: string | undefined): string {
     );
   }
   return directives.join(', ');
+}
+
+/** EXECUTION; the switches it replaced are refused with what to set instead, rather than silently ignored. */
+function parseExecution(env: NodeJS.ProcessEnv): ExecutionMode {
+  for (const replaced of ['COMPILED_EXECUTION', 'DIRECT_EXECUTION']) {
+    if (nonEmpty(env[replaced]) !== undefined) {
+      throw new ConfigError(
+        `${replaced} is replaced by EXECUTION: fast (the default) or reference (graphql-js through Apollo); unset ${replaced}`,
+      );
+    }
+  }
+  const value = nonEmpty(env.EXECUTION);
+  if (value === undefined) return 'fast';
+  const mode = EXECUTION_MODES.find((m) => m === value.toLowerCase());
+  if (!mode) throw new ConfigError(`EXECUTION must be one of ${EXECUTION_MODES.join(', ')} (got "${value}")`);
+  return mode;
 }
 
 function parsePort(value: string | undefined): number {

@@ -5,7 +5,7 @@
  *
  * "Most expensive allowed" is worked out from the current limits, not fixed
  * here: each candidate shape is sized with the server's own cost estimate
- * (src/graphql/query-limits.ts: QUERY_LIMITS and estimateCost, run on the
+ * (src/graphql/query-limits/: QUERY_LIMITS and estimateCost, run on the
  * schema the server introspects) to the largest size under the cost limit,
  * then sent once to check the server accepts it (halving its size while it
  * refuses), then timed; the slowest per request is the one the load sends.

@@ -11,7 +11,6 @@ import { createWriteStream, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
-import type { LoadResult } from './loads';
 
 /** Children still running, so that an early exit of the benchmark does not leave them behind. */
 const running = new Set<ChildProcess>();
@@ -136,13 +135,19 @@ export interface RegistryServer {
   readonly startupMs: number;
 }
 
+/** The benchmark's server entry, as built (./server-main.ts). */
+export const BENCH_SERVER_ENTRY = join('dist', 'scripts', 'bench', 'server-main.js');
+
 /**
  * The production start, as package.json's `start:built` script says
  * (`[NAME=value …] node <flags> dist/src/main.js`): the environment it sets
  * and node's arguments, so the benchmark measures the server exactly as
- * `npm start` runs it.
+ * `npm start` runs it; with `entry`, that file (under `root`) in place of dist/src/main.js.
  */
-export function productionStart(root: string): { env: Record<string, string>; args: string[] } {
+export function productionStart(
+  root: string,
+  entry = join('dist', 'src', 'main.js'),
+): { env: Record<string, string>; args: string[] } {
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
     scripts?: Record<string, unknown>;
   };
@@ -158,9 +163,7 @@ export function productionStart(root: string): { env: Record<string, string>; ar
     throw new Error(
       `package.json "start:built" must be "[NAME=value ...] node [flags] dist/src/main.js" (got ${JSON.stringify(script)})`,
     );
-  const args = words
-    .slice(1)
-    .map((word) => (word === 'dist/src/main.js' ? join(root, 'dist', 'src', 'main.js') : word));
+  const args = words.slice(1).map((word) => (word === 'dist/src/main.js' ? join(root, entry) : word));
   return { env, args };
 }
 
@@ -169,18 +172,21 @@ export const BENCH_ADMIN_TOKEN = `bench-${randomBytes(16).toString('hex')}`;
 
 /**
  * Starts the production build on a SQLite file and waits until /readyz
- * answers 200. BENCH_COUNT_SQL=1 exposes the statement counter; `extraEnv`
- * adds settings (the "(free data)" server's BENCH_FREE_READS=1).
+ * answers 200: as `npm start` starts it, through the benchmark's entry
+ * (./server-main.ts, built with the server), which exposes the statement
+ * counter and, with `freeReads`, answers repeated reads from memory (the
+ * "(free data)" server).
  */
 export async function startRegistryServer(
   root: string,
   databasePath: string,
-  extraEnv: Record<string, string> = {},
+  options: { readonly freeReads?: boolean } = {},
 ): Promise<RegistryServer> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const started = performance.now();
-  const start = productionStart(root);
+  const start = productionStart(root, BENCH_SERVER_ENTRY);
+  if (options.freeReads) start.args.push('--free-reads');
   const log = process.env.BENCH_SERVER_LOG ? createWriteStream(process.env.BENCH_SERVER_LOG, { flags: 'a' }) : null;
   const child = new Child(
     'registry server',
@@ -196,9 +202,7 @@ export async function startRegistryServer(
         PORT: String(port),
         DATABASE_URL: `sqlite:${databasePath}`,
         DEMO_DATA: 'false',
-        BENCH_COUNT_SQL: '1',
         LOG_LEVEL: 'warn',
-        ...extraEnv,
       },
     }),
   );
@@ -301,7 +305,7 @@ export class RssSampler {
 export async function sqlStatements(origin: string): Promise<number> {
   const response = await fetch(`${origin}/debug/sql-stats`);
   if (response.status !== 200)
-    throw new Error(`GET /debug/sql-stats answered ${response.status}; is BENCH_COUNT_SQL=1 set?`);
+    throw new Error(`GET /debug/sql-stats answered ${response.status}; was the server started by startRegistryServer?`);
   const body = (await response.json()) as { statements?: unknown };
   if (typeof body.statements !== 'number')
     throw new Error('GET /debug/sql-stats did not return { statements: <number> }');
@@ -383,42 +387,4 @@ export function cpuBetween(
   }
   const machine = toCores(after.machineBusy - before.machineBusy);
   return { machine, byPid, others: Math.max(0, machine - toCores(ours)) };
-}
-
-/**
- * The fairness probe in a child process (scripts/bench/probe-process.ts),
- * ready when this resolves: `go` starts it sending, `stop` returns its
- * figures, `close` ends the process; `pid` is for counting its CPU with the client's.
- */
-export async function startProbeProcess(
-  root: string,
-  url: string,
-): Promise<{ readonly pid: number; go(): void; stop(name: LoadResult['name']): Promise<LoadResult>; close(): void }> {
-  const child = spawn(
-    process.execPath,
-    ['-r', '@swc-node/register', join(root, 'scripts', 'bench', 'probe-process.ts'), url],
-    { cwd: root, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
-  );
-  const next = () =>
-    new Promise<{ ready?: boolean; result?: LoadResult }>((resolve, reject) => {
-      const exited = (code: number | null) => reject(new Error(`the probe process exited (code ${code})`));
-      child.once('exit', exited);
-      child.once('message', (message) => {
-        child.off('exit', exited);
-        resolve(message as { ready?: boolean; result?: LoadResult });
-      });
-    });
-  await next();
-  return {
-    pid: child.pid!,
-    go: () => child.send({ go: true }),
-    close: () => child.disconnect(),
-    async stop(name) {
-      const answer = next();
-      child.send({ stop: name });
-      const { result } = await answer;
-      if (!result) throw new Error('the probe process sent no result');
-      return result;
-    },
-  };
 }

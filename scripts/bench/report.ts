@@ -117,7 +117,7 @@ export interface FullReport {
   readonly delivery: (DeliveryResult & { readonly writesPerSecond: number })[];
   readonly fairness: FairnessReport | null;
   readonly churn: ChurnReport | null;
-  /** The second server, with BENCH_FREE_READS=1, that served the "(free data)" rows. */
+  /** The second server, with --free-reads, that served the "(free data)" rows. */
   readonly freeServer: { readonly startupMs: number; readonly rssMaxBytes: number } | null;
   /** The paced writer's asked rate during resolve+writes (the achieved one is its row's req/s). */
   readonly writesPerSecondAsked: number;
@@ -379,7 +379,7 @@ function newLoadNotes(report: FullReport): string[] {
   const free = [headroom('unique-resolve'), headroom('unique-dashboard')].filter((h) => h !== null);
   if (report.freeServer && free.length > 0)
     notes.push(
-      `Free data (a second server, BENCH_FREE_READS=1: repeated reads from memory, read-only loads; start-up ${(report.freeServer.startupMs / 1000).toFixed(2)} s, RSS max ${mb(report.freeServer.rssMaxBytes)} MB): the same unique loads went ${free.join(', ')} as fast as on real data.`,
+      `Free data (a second server, --free-reads: repeated reads from memory, read-only loads; start-up ${(report.freeServer.startupMs / 1000).toFixed(2)} s, RSS max ${mb(report.freeServer.rssMaxBytes)} MB): the same unique loads went ${free.join(', ')} as fast as on real data.`,
     );
   if (report.fairness) {
     const answers = (name: LoadName) => int(row(name)?.requestsCompleted ?? 0);

@@ -4,7 +4,7 @@
  * dashboard (cached), the three past the cache, the matrix, unique-resolve and
  * unique-dashboard, fairness, churn, write with 1/10/100 subscribers and the
  * impact previews; then unique-resolve and unique-dashboard again on a second
- * server with BENCH_FREE_READS=1 ("free data", read-only loads only). A
+ * server with --free-reads ("free data", read-only loads only). A
  * growth run (`--sizes`) measures only the resolve load on a registry of each
  * size. Both work on a throw-away copy of the cached database, so the writes
  * never change the cache, and both stop every process they started.
@@ -26,11 +26,11 @@ import {
   sleep,
   startHttpBaseline,
   waitForSubscribers,
-  startProbeProcess,
   startRegistryServer,
   waitUntilQuiet,
   type RegistryServer,
 } from './processes';
+import { startProbeProcess } from './probe';
 import { Random } from './random';
 import {
   fullTargets,
@@ -139,11 +139,11 @@ async function withServer<T>(
   root: string,
   registry: PreparedRegistry,
   work: (server: RegistryServer) => Promise<T>,
-  extraEnv: Record<string, string> = {},
+  serverOptions: { readonly freeReads?: boolean } = {},
 ): Promise<T> {
   const file = workingCopy(root, registry.cached.path);
   try {
-    const server = await startRegistryServer(root, file, extraEnv);
+    const server = await startRegistryServer(root, file, serverOptions);
     progress(`server pid ${server.process.pid} ready in ${(server.startupMs / 1000).toFixed(2)} s`);
     try {
       return await work(server);
@@ -600,7 +600,7 @@ export async function runFull(root: string, options: BenchOptions): Promise<Full
     }
   }
 
-  // The unique loads again, on a second server whose repeated reads cost nothing (BENCH_FREE_READS=1): the headroom
+  // The unique loads again, on a second server whose repeated reads cost nothing (--free-reads): the headroom
   // above the data access. Its reads never see writes, so it gets read-only loads only.
   await withServer(
     root,
@@ -621,7 +621,7 @@ export async function runFull(root: string, options: BenchOptions): Promise<Full
       const during = Math.max(0, ...loads.slice(before).map((l) => l.rssMaxBytes ?? 0));
       freeServer = { startupMs: free.startupMs, rssMaxBytes: Math.max(during, rssBytes(free.process.pid) ?? 0) };
     },
-    { BENCH_FREE_READS: '1' },
+    { freeReads: true },
   );
 
   const rows = withRatios(loads);

@@ -75,7 +75,7 @@ export class BindingSummaryService {
   /** The summary at the session's version (made now, or kept from an earlier request at the same version). */
   async summary(session: ReadSession, pause: Pause = () => undefined): Promise<RegistrySummary> {
     const version = await session.currentVersion();
-    session.depend(SUMMARY_DEPENDS);
+    session.recordDependencies(SUMMARY_DEPENDS);
     if (this.kept?.version === version) return this.kept;
     const hierarchy = await session.hierarchy();
 

@@ -11,7 +11,9 @@ import {
 import type { LinkedResource, ResourceInfo } from '../core/model';
 import type { ProjectRecord, SlotRecord, ToolRecord } from '../persistence/records';
 import type { TypeHierarchy } from '../core/type-hierarchy';
-import { allNow, loaded, loadManyNow, loadNow, thenNow, type ReadSession } from './versioning';
+import { allNow } from '../jsutils/all-now';
+import { thenNow } from '../jsutils/then-now';
+import { loaded, loadManyNow, loadNow, type ReadSession } from './versioning';
 import { requireWellFormedRef } from './registry-writes';
 
 /** The static resources or params of a resolution that has none. */

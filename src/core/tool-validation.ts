@@ -35,15 +35,27 @@ export interface NormalizedSlotDraft {
   readonly required: boolean;
 }
 
-/** Fills in the seed's defaults: READ_ONLY access, CONTEXTUAL binding, required. */
+/**
+ * The seed's defaults for what a slot leaves out: READ_ONLY access, CONTEXTUAL
+ * binding, no static resource, required. Their one home: registration, the
+ * GraphQL input's defaults and the registry files all take them from here.
+ */
+export const SLOT_DEFAULTS = {
+  access: 'READ_ONLY',
+  binding: 'CONTEXTUAL',
+  staticResource: null,
+  required: true,
+} as const satisfies Omit<NormalizedSlotDraft, 'name' | 'resourceType'>;
+
+/** A slot draft with the seed's defaults (SLOT_DEFAULTS) filled in. */
 export function withDefaults(slot: SlotDraft): NormalizedSlotDraft {
   return {
     name: slot.name,
     resourceType: slot.resourceType,
-    access: slot.access ?? 'READ_ONLY',
-    binding: slot.binding ?? 'CONTEXTUAL',
-    staticResource: slot.staticResource ?? null,
-    required: slot.required ?? true,
+    access: slot.access ?? SLOT_DEFAULTS.access,
+    binding: slot.binding ?? SLOT_DEFAULTS.binding,
+    staticResource: slot.staticResource ?? SLOT_DEFAULTS.staticResource,
+    required: slot.required ?? SLOT_DEFAULTS.required,
   };
 }
 

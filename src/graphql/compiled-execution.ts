@@ -157,7 +157,7 @@ export class CompiledExecution<TContext> {
   constructor(
     private readonly schema: GraphQLSchema,
     private readonly options: {
-      /** false: graphql-js only (COMPILED_EXECUTION=false). */
+      /** false: graphql-js only (EXECUTION=reference). */
       readonly enabled: boolean;
       readonly maxBytes?: number;
       /** The run of a (text, operation) that compiles it (COMPILE_AFTER_RUNS; the tests compile at the first). */

@@ -2,15 +2,10 @@ import { isObjectType, type GraphQLFieldResolver, type GraphQLSchema } from 'gra
 
 /**
  * Fair sharing of the one JavaScript thread between requests, so that no
- * request the limits allow monopolises the server. Two parts:
+ * request the limits allow monopolises the server. Two parts: one heavy
+ * request executes at a time (the heavy lane, ./query-limits/heavy-lane.ts),
+ * and, here:
  *
- * - **One heavy request executes at a time.** A request whose estimated cost
- *   is at least `HEAVY_COST` waits in a first-in, first-out lane before it
- *   executes; light requests never wait there. Waiting costs no CPU. The
- *   lane passes to the next heavy request on a later turn of the event loop,
- *   so requests that arrived meanwhile are read and served between two heavy
- *   ones (a heavy request answered from kept parts makes few resolver calls,
- *   so without that, a queue of them would run back to back in one turn).
  * - **A heavy request runs a bounded number of resolver calls per turn of the
  *   event loop.** Every field resolver of the schema (graphql's own
  *   introspection resolvers included) is wrapped. For a heavy request, a turn
@@ -31,9 +26,6 @@ import { isObjectType, type GraphQLFieldResolver, type GraphQLSchema } from 'gra
  * 12 ms on average beside 10 such requests, and a trivial query's p50 at 17–30
  * times its idle p50.)
  */
-
-/** The estimated cost from which a request is heavy: it takes the heavy lane and yields. */
-export const HEAVY_COST = 1_000;
 
 /**
  * How many resolver calls of a heavy request run in one turn of the event
@@ -63,55 +55,6 @@ export interface FairShare {
 /** A context that may hold a heavy request's share (only heavy requests have one). */
 interface SharingContext {
   fairShare?: FairShare;
-}
-
-/**
- * How many heavy requests may wait for the lane. One more is refused at once
- * (HTTP 503, SERVICE_UNAVAILABLE, Retry-After): waiting longer than the
- * queue ahead takes to run (the heaviest allowed requests take 40–75 ms each
- * at the default size: about 2 s for 32) helps nobody, and an unbounded queue
- * holds every waiting request's memory for as long as a client keeps sending.
- */
-export const HEAVY_QUEUE_LIMIT = 32;
-
-/** A heavy request that found the lane's queue full. */
-export class LaneFullError extends Error {
-  constructor(readonly limit: number) {
-    super(`${limit} expensive requests are already waiting`);
-  }
-}
-
-/** A first-in, first-out lane that lets `width` holders in at a time, with at most `queueLimit` waiting. */
-export class Lane {
-  private active = 0;
-  private readonly waiting: (() => void)[] = [];
-
-  constructor(
-    private readonly width = 1,
-    private readonly queueLimit = Number.POSITIVE_INFINITY,
-  ) {}
-
-  /** Waits for a place; the function returned gives it back (once). Throws LaneFullError when the queue is full. */
-  async enter(): Promise<() => void> {
-    if (this.active >= this.width && this.waiting.length >= this.queueLimit) throw new LaneFullError(this.queueLimit);
-    if (this.active < this.width) this.active++;
-    else await new Promise<void>((admit) => this.waiting.push(admit));
-    let left = false;
-    return () => {
-      if (left) return;
-      left = true;
-      const next = this.waiting.shift();
-      // Handed over on a later turn of the event loop, never within this one: what arrived meanwhile (a light
-      // request) is served before the next holder starts, however little the holders yield while they run.
-      if (next) setImmediate(next);
-      else this.active--;
-    };
-  }
-
-  /** Requests waiting for a place (for tests). */
-  get queued(): number {
-    return this.waiting.length;
-  }
 }
 
 /** A new share for a heavy request that starts executing now. */

@@ -1,27 +1,27 @@
-import { randomBytes } from 'node:crypto';
 import {
-  getNullableType,
-  isListType,
-  isNonNullType,
-  isObjectType,
-  isScalarType,
   Kind,
   OperationTypeNode,
   print,
-  visit,
   type DocumentNode,
   type ExecutionResult,
-  type FieldNode,
   type FragmentDefinitionNode,
-  type GraphQLObjectType,
-  type GraphQLOutputType,
   type GraphQLSchema,
   type OperationDefinitionNode,
   type SelectionNode,
-  type SelectionSetNode,
 } from 'graphql';
 import type { AnswerPart, ReadSession } from '../application/versioning';
-import { NAME_INDEX_FIELDS } from './selection';
+import { bodyWithParts, markerOf } from './page-assembly-body';
+import {
+  connectionOfItems,
+  kindOf,
+  PART_KEY,
+  PART_REF,
+  partOperation,
+  uniqueResponseKeys,
+  variablesUsed,
+  withFragments,
+  type ConnectionOfItems,
+} from './page-assembly-query';
 
 /**
  * Pages of a connection answered from kept parts: the JSON of each item
@@ -58,16 +58,6 @@ import { NAME_INDEX_FIELDS } from './selection';
  * skeleton or in any part, an item not found again) returns null, and the
  * caller runs the query as a whole instead.
  */
-
-/** The variable and the response key of a part's query; a query declaring either is not assembled. */
-const PART_REF = '__partRef';
-const PART_KEY = '__part';
-
-/** The placeholder of an item in the skeleton's JSON (then its number; see markerOf): random per process, so no data can spell it. Then the same with its opening quote, and the newline Apollo ends a body with. */
-const MARKER = `@part-${randomBytes(12).toString('hex')}:`;
-const MARKER_TEXT = `"${MARKER}`;
-const MARKER_START = Buffer.from(MARKER_TEXT);
-const NEWLINE = Buffer.from('\n');
 
 /** Compiles a query (graphql-jit), or null when it does not compile. */
 export type CompileQuery = (document: DocumentNode, operationName: string | undefined) => CompiledRun | null;
@@ -157,8 +147,7 @@ export class PageAssembly<TContext> {
       if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
     }
 
-    const shapes: { connectionKey: string; edgesKey: string; nodeKey: string; byId: string; item: SelectionSetNode }[] =
-      [];
+    const shapes: ConnectionOfItems[] = [];
     const selections = operation.selectionSet.selections.map((selection): SelectionNode => {
       const shape = selection.kind === Kind.FIELD ? connectionOfItems(schema, queryType, selection) : null;
       if (!shape) return selection;
@@ -178,44 +167,7 @@ export class PageAssembly<TContext> {
     for (const shape of shapes) {
       // Only what the item's selection uses, so that every query showing items the same way shares their parts.
       const used = variablesUsed(shape.item, fragments);
-      const partOperation: OperationDefinitionNode = {
-        kind: Kind.OPERATION_DEFINITION,
-        operation: operation.operation,
-        variableDefinitions: [
-          ...(operation.variableDefinitions ?? []).filter((definition) =>
-            used.includes(definition.variable.name.value),
-          ),
-          {
-            kind: Kind.VARIABLE_DEFINITION,
-            variable: { kind: Kind.VARIABLE, name: { kind: Kind.NAME, value: PART_REF } },
-            type: {
-              kind: Kind.NON_NULL_TYPE,
-              type: { kind: Kind.NAMED_TYPE, name: { kind: Kind.NAME, value: 'String' } },
-            },
-          },
-        ],
-        directives: [],
-        selectionSet: {
-          kind: Kind.SELECTION_SET,
-          selections: [
-            {
-              kind: Kind.FIELD,
-              alias: { kind: Kind.NAME, value: PART_KEY },
-              name: { kind: Kind.NAME, value: shape.byId },
-              arguments: [
-                {
-                  kind: Kind.ARGUMENT,
-                  name: { kind: Kind.NAME, value: 'ref' },
-                  value: { kind: Kind.VARIABLE, name: { kind: Kind.NAME, value: PART_REF } },
-                },
-              ],
-              directives: [],
-              selectionSet: shape.item,
-            },
-          ],
-        },
-      };
-      const partDocument = withFragments(partOperation, fragments);
+      const partDocument = withFragments(partOperation(operation, shape, used), fragments);
       const part = compile(partDocument, undefined);
       if (!part) return null;
       pages.push({
@@ -284,29 +236,10 @@ export class PageAssembly<TContext> {
 
     // The skeleton's JSON with a marker where each item goes, then each marker (a JSON string) replaced by its part.
     items.forEach((item, index) => (item.edge[item.page.nodeKey] = markerOf(index)));
-    const text = JSON.stringify({ data });
-    const skeletonBytes = Buffer.from(text);
-    // An ASCII skeleton (cursors, counts, ids: the usual) has a byte per character, so its markers are found in
-    // the string, by a builtin, rather than by a call into C++ for each; any other is searched as bytes.
-    const ascii = skeletonBytes.length === text.length;
-    const source = ascii ? text : skeletonBytes;
-    const find = ascii
-      ? (from: number) => text.indexOf(MARKER_TEXT, from)
-      : (from: number) => skeletonBytes.indexOf(MARKER_START, from);
-    const pieces: Buffer[] = [];
-    let from = 0;
-    for (let index = 0; index < items.length; index++) {
-      // The markers come in item order: the next one found must be this item's, `"<MARKER><index>"`.
-      const at = find(from);
-      const end = at < 0 ? -1 : endOfMarker(source, at + MARKER_START.length, index);
-      if (end < 0) return this.declined();
-      pieces.push(skeletonBytes.subarray(from, at), parts[index]);
-      from = end;
-    }
-    if (find(from) >= 0) return this.declined();
-    pieces.push(skeletonBytes.subarray(from), NEWLINE);
+    const body = bodyWithParts(data, parts);
+    if (!body) return this.declined();
     this.stats.assembled += 1;
-    return { body: Buffer.concat(pieces) };
+    return { body };
   }
 
   /**
@@ -353,7 +286,7 @@ export class PageAssembly<TContext> {
     const value = result.data?.[PART_KEY];
     if (result.errors?.length || value === null || typeof value !== 'object') return null;
     const dependencies = fork.dependencies();
-    session.depend(dependencies);
+    session.recordDependencies(dependencies);
     return { bytes: Buffer.from(JSON.stringify(value)), dependencies };
   }
 
@@ -361,227 +294,6 @@ export class PageAssembly<TContext> {
     this.stats.declined += 1;
     return null;
   }
-}
-
-/**
- * The shape of a root field that is a connection of items found again by
- * id, with the skeleton's form of the field (its `node { … }` cut to
- * `node { id }`); null when it is not one, or not asked plainly.
- */
-function connectionOfItems(
-  schema: GraphQLSchema,
-  queryType: GraphQLObjectType,
-  field: FieldNode,
-): {
-  connectionKey: string;
-  edgesKey: string;
-  nodeKey: string;
-  byId: string;
-  item: SelectionSetNode;
-  skeleton: FieldNode;
-} | null {
-  const definition = queryType.getFields()[field.name.value];
-  const connectionType = definition && singleObject(definition.type);
-  const connection = field.selectionSet;
-  if (!connectionType || !connection || !plainFields(connection) || (field.directives?.length ?? 0) > 0) return null;
-
-  const edgesFields = connection.selections.filter((s): s is FieldNode => (s as FieldNode).name.value === 'edges');
-  const edges = edgesFields.length === 1 ? edgesFields[0] : null;
-  const edgeType = edges && listOfObjects(connectionType.getFields().edges?.type);
-  if (!edges?.selectionSet || !edgeType || !plainFields(edges.selectionSet)) return null;
-
-  const nodeFields = edges.selectionSet.selections.filter(
-    (s): s is FieldNode => (s as FieldNode).name.value === 'node',
-  );
-  const node = nodeFields.length === 1 ? nodeFields[0] : null;
-  const nodeDefinition = edgeType.getFields().node;
-  const itemType = nodeDefinition && singleObject(nodeDefinition.type);
-  if (!node?.selectionSet || !itemType || (node.directives?.length ?? 0) > 0 || (node.arguments?.length ?? 0) > 0)
-    return null;
-  // An item asked for its id and name alone is read from the page's name index: no part would cost less.
-  if (node.selectionSet.selections.every(isNameIndexField)) return null;
-  const idType = itemType.getFields().id?.type;
-  if (!idType || !isNonNullType(idType) || !isScalarType(idType.ofType) || idType.ofType.name !== 'ID') return null;
-
-  const byId = findById(schema, queryType, itemType);
-  if (!byId) return null;
-
-  const idOnly: SelectionSetNode = {
-    kind: Kind.SELECTION_SET,
-    selections: [{ kind: Kind.FIELD, name: { kind: Kind.NAME, value: 'id' }, arguments: [], directives: [] }],
-  };
-  const skeletonNode: FieldNode = { ...node, selectionSet: idOnly };
-  const skeletonEdges: FieldNode = {
-    ...edges,
-    selectionSet: {
-      ...edges.selectionSet,
-      selections: edges.selectionSet.selections.map((s) => (s === node ? skeletonNode : s)),
-    },
-  };
-  return {
-    connectionKey: responseKey(field),
-    edgesKey: responseKey(edges),
-    nodeKey: responseKey(node),
-    byId,
-    item: node.selectionSet,
-    skeleton: {
-      ...field,
-      selectionSet: {
-        ...connection,
-        selections: connection.selections.map((s) => (s === edges ? skeletonEdges : s)),
-      },
-    },
-  };
-}
-
-/**
- * The root field that finds an item of this type again by its id: named
- * after the type (`tool` for Tool), with one argument `ref: String!` (an id
- * or a name), returning the type; null when there is none.
- */
-function findById(schema: GraphQLSchema, queryType: GraphQLObjectType, itemType: GraphQLObjectType): string | null {
-  const name = itemType.name.charAt(0).toLowerCase() + itemType.name.slice(1);
-  const field = queryType.getFields()[name];
-  if (!field || getNullableType(field.type) !== itemType || field.args.length !== 1) return null;
-  const [ref] = field.args;
-  const refType = ref.type;
-  if (ref.name !== 'ref' || !isNonNullType(refType) || refType.ofType !== schema.getType('String')) return null;
-  return name;
-}
-
-/** A plain field a page by name reads from its index (id, name, __typename), as the resolvers' namesOnly says. */
-function isNameIndexField(selection: SelectionNode): boolean {
-  return (
-    selection.kind === Kind.FIELD &&
-    !selection.selectionSet &&
-    (selection.arguments?.length ?? 0) === 0 &&
-    NAME_INDEX_FIELDS.has(selection.name.value)
-  );
-}
-
-/** The object type of a field that returns one object (nullable or not), or null. */
-function singleObject(type: GraphQLOutputType | undefined): GraphQLObjectType | null {
-  if (!type) return null;
-  const nullable = getNullableType(type);
-  return isObjectType(nullable) ? nullable : null;
-}
-
-/** The object type of a field that returns a list of objects, or null. */
-function listOfObjects(type: GraphQLOutputType | undefined): GraphQLObjectType | null {
-  if (!type) return null;
-  const nullable = getNullableType(type);
-  if (!isListType(nullable)) return null;
-  const item = getNullableType(nullable.ofType);
-  return isObjectType(item) ? item : null;
-}
-
-/** A selection of fields only (no fragments), none with a directive, and no response key twice. */
-function plainFields(set: SelectionSetNode): boolean {
-  return (
-    set.selections.every((s) => s.kind === Kind.FIELD && (s.directives?.length ?? 0) === 0) && uniqueResponseKeys(set)
-  );
-}
-
-/** No response key twice (fields the executor would merge are left to it). */
-function uniqueResponseKeys(set: SelectionSetNode): boolean {
-  const keys = new Set<string>();
-  for (const selection of set.selections) {
-    if (selection.kind !== Kind.FIELD) continue;
-    const key = responseKey(selection);
-    if (keys.has(key)) return false;
-    keys.add(key);
-  }
-  return true;
-}
-
-function responseKey(field: FieldNode): string {
-  return field.alias?.value ?? field.name.value;
-}
-
-/** A document of the operation and the fragments it spreads (at any depth). */
-function withFragments(
-  operation: OperationDefinitionNode,
-  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
-): DocumentNode {
-  const used = new Set<string>();
-  const spreadIn = (node: OperationDefinitionNode | FragmentDefinitionNode) =>
-    visit(node, {
-      [Kind.FRAGMENT_SPREAD](spread) {
-        const name = spread.name.value;
-        const fragment = fragments.get(name);
-        if (used.has(name) || !fragment) return;
-        used.add(name);
-        spreadIn(fragment);
-      },
-    });
-  spreadIn(operation);
-  return {
-    kind: Kind.DOCUMENT,
-    definitions: [operation, ...[...fragments.values()].filter((f) => used.has(f.name.value))],
-  };
-}
-
-/** The variables a selection uses (through its fragments too), sorted. */
-function variablesUsed(set: SelectionSetNode, fragments: ReadonlyMap<string, FragmentDefinitionNode>): string[] {
-  const names = new Set<string>();
-  const seen = new Set<string>();
-  const walk = (node: SelectionSetNode | FragmentDefinitionNode) =>
-    visit(node, {
-      [Kind.VARIABLE](variable) {
-        names.add(variable.name.value);
-      },
-      [Kind.FRAGMENT_SPREAD](spread) {
-        const fragment = fragments.get(spread.name.value);
-        if (!fragment || seen.has(fragment.name.value)) return;
-        seen.add(fragment.name.value);
-        walk(fragment);
-      },
-    });
-  walk(set);
-  return [...names].sort();
-}
-
-/**
- * The kept parts' kind for a part query's text: a short number per distinct
- * text (every plan with the same item selection shares it), since every
- * lookup hashes its key. Texts are kept as long as the process runs; there
- * are as many as distinct item selections compiled (each about a dashboard's
- * query text), and compiled plans are themselves bounded.
- */
-function kindOf(partText: string): string {
-  let kind = PART_KINDS.get(partText);
-  if (kind === undefined) {
-    if (PART_KINDS.size >= MAX_PART_KINDS) PART_KINDS.clear();
-    kind = `p${nextPartKind++}`;
-    PART_KINDS.set(partText, kind);
-  }
-  return kind;
-}
-
-const PART_KINDS = new Map<string, string>();
-/** Past this many distinct part texts the numbering starts over (old numbers are never given again). */
-const MAX_PART_KINDS = 10_000;
-let nextPartKind = 1;
-
-/**
- * Where the marker of item `index` ends (past its closing quote), its digits
- * starting at `at` in the skeleton's text or bytes; -1 if they are not there.
- */
-function endOfMarker(source: string | Buffer, at: number, index: number): number {
-  const rest = `${index}"`;
-  const found =
-    typeof source === 'string' ? source.startsWith(rest, at) : source.toString('latin1', at, at + rest.length) === rest;
-  return found ? at + rest.length : -1;
-}
-
-/** The markers of the first items, made once (as flat strings, which JSON.stringify copies without joining them first). */
-const MARKERS: string[] = [];
-const MARKERS_KEPT = 1000;
-
-function markerOf(index: number): string {
-  if (index >= MARKERS_KEPT) return `${MARKER}${index}`;
-  while (MARKERS.length <= index) MARKERS.push(Buffer.from(`${MARKER}${MARKERS.length}`).toString('latin1'));
-  return MARKERS[index];
 }
 
 /** The values of the named variables, as a key: an absent one differs from a null one. */

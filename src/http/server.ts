@@ -14,6 +14,7 @@ import type { Services } from '../application/services';
 import type { ReadSession } from '../application/versioning';
 import { adminTokensOf, DEFAULT_BODY_TIMEOUT_MS, DEFAULT_HTTP_CACHE_CONTROL, type AppConfig } from '../config';
 import type { CompiledExecution } from '../graphql/compiled-execution';
+import { engineParts } from '../graphql/execution-mode';
 import type { RequestContext } from '../graphql/context';
 import { RequestLimits } from '../graphql/query-limits';
 import { startApollo } from './apollo';
@@ -122,7 +123,9 @@ function registerGraphQLRoute(
     const { access, session, report } = scopeOf(request);
     return { requestId: request.id, access, services: deps.services, session, log: request.log, report };
   };
-  const direct = deps.config.directExecution === false ? null : new DirectExecution(deps.execution, limits, contextOf);
+  const direct = engineParts(deps.config.execution).directPath
+    ? new DirectExecution(deps.execution, limits, contextOf)
+    : null;
   const executeGraphQL = fastifyApolloHandler(apollo, {
     context: async (request) => ({ ...contextOf(request), compiledRunFailed: direct?.compiledRunFailed(request) }),
   });

@@ -4,13 +4,7 @@ import { dataSourceOptions } from './data-source';
 import { isDatabaseUnavailable, isTransientConflict } from './sql-errors';
 import { SqlDialect, toDialect, type QueryFn } from './sql';
 import { StatementCounter, type PersistenceLog } from './statement-counter';
-import {
-  memoizedReads,
-  openPostgresReader,
-  openSqliteReader,
-  typeormReader,
-  type ReadConnection,
-} from './read-connection';
+import { openPostgresReader, openSqliteReader, typeormReader, type ReadConnection } from './read-connection';
 import { realFileOf, unwritablePart } from './sqlite-file';
 import { REGISTRY_STATE } from './tables';
 
@@ -52,13 +46,13 @@ export class Database {
   }
 
   /**
-   * Opens the connections. Nothing is migrated yet. `freeReads` (BENCH_FREE_READS, benchmarks only) answers
-   * repeated read statements from memory: see memoizedReads.
+   * Opens the connections. Nothing is migrated yet. `wrapReads` wraps the read connection (the benchmark's
+   * server entry uses it: scripts/bench/server-main.ts).
    */
   static async open(
     config: DatabaseConfig,
     log?: PersistenceLog,
-    options: { readonly freeReads?: boolean } = {},
+    options: { readonly wrapReads?: (reads: ReadConnection) => ReadConnection } = {},
   ): Promise<Database> {
     const counter = new StatementCounter(log);
     const writer = new DataSource(dataSourceOptions(config, { logger: counter }));
@@ -66,7 +60,7 @@ export class Database {
     try {
       const sqliteFile = config.kind === 'sqlite' && config.path !== ':memory:' ? realFileOf(config.path) : null;
       const reads = openReads(config, writer, counter, log);
-      return new Database(writer, options.freeReads ? memoizedReads(reads) : reads, counter, sqliteFile);
+      return new Database(writer, options.wrapReads ? options.wrapReads(reads) : reads, counter, sqliteFile);
     } catch (error) {
       await writer.destroy();
       throw error;

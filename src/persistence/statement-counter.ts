@@ -11,8 +11,8 @@ export interface PersistenceLog {
 
 /**
  * A TypeORM logger that counts every SQL statement sent to the database. The
- * tests assert statement counts through it, and the benchmark reads it when
- * BENCH_COUNT_SQL=1. Optionally it keeps the statements themselves.
+ * tests assert statement counts through it, and the benchmark reads it through
+ * its own server entry (scripts/bench/server-main.ts). Optionally it keeps the statements themselves.
  */
 export class StatementCounter implements Logger {
   count = 0;

@@ -2,10 +2,12 @@
  * A file's entries against what the registry holds: each is missing, the
  * same, or different (and then which fields differ, and the update that
  * makes the registry match the file). A field the file leaves out stands for
- * its default: no description, no parents, no alias, and a slot that is
- * read_only, contextual and required.
+ * its default: no description, no parents, no alias, and a slot's defaults
+ * as registration fills them in (the core's SLOT_DEFAULTS: read_only,
+ * contextual, required).
  */
-import type { Entry, SlotInput, ToolInput } from './map';
+import { withDefaults } from '../core/tool-validation';
+import type { Entry, ToolInput } from './map';
 import type { LinkState, SlotState, StateLookup } from './state';
 
 /** The update mutation that makes the registry match an entry, with only the fields that differ (all of a tool). */
@@ -98,18 +100,6 @@ export function conflictMessage(entry: Entry, differences: readonly string[]): s
       ? `link '${entry.input.project} → ${entry.input.resource}'`
       : `${entry.kind === 'resourceType' ? 'resource type' : entry.kind} '${entry.input.name}'`;
   return `${what} exists and differs (${differences.join('; ')}); use --update to change it`;
-}
-
-/** A slot as the server stores it when the file leaves fields out. */
-export function withDefaults(slot: SlotInput): SlotState {
-  return {
-    name: slot.name,
-    resourceType: slot.resourceType,
-    access: slot.access ?? 'READ_ONLY',
-    binding: slot.binding ?? 'CONTEXTUAL',
-    staticResource: slot.staticResource ?? null,
-    required: slot.required ?? true,
-  };
 }
 
 /**

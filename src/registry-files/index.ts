@@ -31,10 +31,11 @@ export {
   conflictMessage,
   linkOf,
   orderLinkChanges,
-  withDefaults,
   type Comparison,
   type UpdateCommand,
 } from './compare';
+/** A slot as the server stores it when the file leaves fields out (the core's defaults). */
+export { withDefaults } from '../core/tool-validation';
 export { REGISTRY_SCHEMA, TOOL_LIST_SCHEMA, TOOL_SCHEMA, type RegistryDocument, type ToolDocument } from './schema';
 export { formatPath, formatProblem, type DataPath, type FileProblem, type Position } from './source';
 export type {

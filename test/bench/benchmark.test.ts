@@ -1,6 +1,6 @@
 // The benchmark's own pieces (scripts/bench): its command line, its seeded generator, the registry it
 // builds, and that the requests it chooses offline (every load's, the unique, churn, paced-writer and fairness ones
-// included) get the answers it expects from the real server, and a BENCH_FREE_READS server answering repeats from memory.
+// included) get the answers it expects from the real server, and a --free-reads server answering repeats from memory.
 // No timings are asserted anywhere.
 import { expect } from 'chai';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
@@ -10,6 +10,7 @@ import { checkResourceName, checkSlotName, checkTypeName, isIdRef } from '../../
 import { generateRegistry, registryShape } from '../../scripts/bench/generate';
 import { loadRegistryModel, type RegistryModel } from '../../scripts/bench/model';
 import { chooseExpensiveRequests } from '../../scripts/bench/fairness';
+import { memoizedReads } from '../../scripts/bench/free-reads';
 import type { LoadResult } from '../../scripts/bench/loads';
 import { parseBenchArgs, parseSize, QUICK_SIZE, UsageError } from '../../scripts/bench/options';
 import { startPacedClient } from '../../scripts/bench/paced-client';
@@ -269,7 +270,8 @@ describe('benchmark: synthetic registry', function () {
       });
       await new Promise((resolve) => setTimeout(resolve, 400));
       const result = await writer.stop('writer (beside resolve+writes)');
-      expect(result.requestsCompleted).to.be.within(5, 10);
+      // Paced: never more than 20/s allows in 400 ms (how many fewer depends on how busy the machine is).
+      expect(result.requestsCompleted).to.be.within(1, 10);
       expect(result.checks.verified).to.equal(result.requestsCompleted);
       expect(result.checks.non2xx + result.checks.graphqlErrors + result.checks.wrongBodies).to.equal(0);
       const wrong = resourceWriteRequests(model, new Random('x'), 'other')();
@@ -310,12 +312,14 @@ describe('benchmark: synthetic registry', function () {
       expect(choice.chosen.ms).to.equal(Math.max(...choice.candidates.map((c) => c.ms)));
     });
 
-    it('serves repeated reads from memory with BENCH_FREE_READS, for the (free data) rows', async () => {
+    it('serves repeated reads from memory with --free-reads, for the (free data) rows', async () => {
       copyFileSync(join(dir, 'a.sqlite'), join(dir, 'free.sqlite'));
-      const free = await startServer(sqlite, {
-        database: { kind: 'sqlite', path: join(dir, 'free.sqlite') },
-        benchFreeReads: true,
-      });
+      // What scripts/bench/server-main.ts gives the server with --free-reads.
+      const free = await startServer(
+        sqlite,
+        { database: { kind: 'sqlite', path: join(dir, 'free.sqlite') } },
+        { wrapReads: memoizedReads },
+      );
       try {
         const { pairs } = chooseResolvePairs(model, new Random('pairs'), 5);
         const pages = dashboardRequests(model);

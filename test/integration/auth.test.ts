@@ -183,7 +183,8 @@ async function baseConfig() {
     production: false,
     logLevel: 'trace',
     introspection: true,
-    countSql: false,
+    execution: 'fast' as const,
     responseCache: true,
+    recordCache: true,
   };
 }

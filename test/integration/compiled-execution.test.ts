@@ -25,7 +25,7 @@ describe('compiled execution', () => {
 
   before(async function () {
     this.timeout(60_000);
-    [compiled, plain] = await Promise.all([startServer(sqlite), startServer(sqlite, { compiledExecution: false })]);
+    [compiled, plain] = await Promise.all([startServer(sqlite), startServer(sqlite, { execution: 'reference' })]);
     await Promise.all([seedExample(compiled), seedExample(plain)]);
   });
 
@@ -126,7 +126,7 @@ describe('compiled execution', () => {
     expect(got.body).to.deep.equal((await plain.gql(query, variables, FRESH)).body);
   });
 
-  it('uses graphql-js only with COMPILED_EXECUTION=false', async () => {
+  it('uses graphql-js only with EXECUTION=reference', async () => {
     const before = stats(plain);
     await plain.data(TOOLS, undefined, FRESH);
     await plain.data('{ node(id: "x") { id } }', undefined, FRESH);

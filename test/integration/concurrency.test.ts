@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { describeEachBackend } from '../support/backends';
+import { honouringBackpressure } from '../support/backpressure';
 import { registryOf } from '../support/registry-fixtures';
 import { startServer, type TestServer } from '../support/server';
 
@@ -8,6 +9,11 @@ const slots = [
   { name: 'repo', resourceType: 'git-checkout' },
   { name: 'config', resourceType: 'git-checkout', binding: 'STATIC', staticResource: 'acme/app-repo' },
 ];
+
+/** registerTool as a client that retries a 503 would send it (see honouringBackpressure). */
+function register(server: TestServer, input: unknown) {
+  return honouringBackpressure(() => server.gql(REGISTER, { i: input }));
+}
 
 describeEachBackend('concurrent writes', (backend) => {
   let server: TestServer;
@@ -21,9 +27,7 @@ describeEachBackend('concurrent writes', (backend) => {
 
   it('100 concurrent registerTool calls with distinct names all succeed, each with its slots', async () => {
     const results = await Promise.all(
-      Array.from({ length: 100 }, (_, i) =>
-        server.gql(REGISTER, { i: { name: `parallel/t${i}`, resourceSlots: slots } }),
-      ),
+      Array.from({ length: 100 }, (_, i) => register(server, { name: `parallel/t${i}`, resourceSlots: slots })),
     );
     for (const { status, body } of results) {
       expect(status).to.equal(200);
@@ -39,7 +43,7 @@ describeEachBackend('concurrent writes', (backend) => {
 
   it('100 concurrent registerTool calls with one name: one succeeds, 99 get CONFLICT, never an internal error', async () => {
     const results = await Promise.all(
-      Array.from({ length: 100 }, () => server.gql(REGISTER, { i: { name: 'contended', resourceSlots: slots } })),
+      Array.from({ length: 100 }, () => register(server, { name: 'contended', resourceSlots: slots })),
     );
     const codes = results.map(({ body }) => body.errors?.[0].extensions?.code ?? 'OK');
     expect(codes.filter((c) => c === 'OK')).to.have.length(1);

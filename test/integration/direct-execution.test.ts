@@ -31,14 +31,14 @@ async function post(server: TestServer, body: unknown, headers: Record<string, s
   };
 }
 
-/** Sends the same request through Apollo (direct execution off) and through a server that answers it directly. */
+/** Sends the same request through Apollo (EXECUTION=reference) and through a server that answers it directly. */
 describe('direct execution: compiled queries answered past Apollo’s pipeline', () => {
   let direct: TestServer;
   let apollo: TestServer;
 
   before(async function () {
     this.timeout(60_000);
-    [direct, apollo] = await Promise.all([startServer(sqlite), startServer(sqlite, { directExecution: false })]);
+    [direct, apollo] = await Promise.all([startServer(sqlite), startServer(sqlite, { execution: 'reference' })]);
     await Promise.all([seedExample(direct), seedExample(apollo)]);
   });
 

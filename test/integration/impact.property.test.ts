@@ -2,7 +2,17 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { describeEachBackend } from '../support/backends';
 import { databaseDigest } from '../support/digest';
-import { ANCHOR, build, mutationFor, operation, refresh, registry, type Op } from '../support/generated-registry';
+import {
+  ANCHOR,
+  build,
+  everyKindOfOperation,
+  mutationFor,
+  OPERATION_KIND_COUNT,
+  refresh,
+  registry,
+  type Op,
+} from '../support/generated-registry';
+import { propertyCases } from '../support/property';
 import { startServer, type TestServer } from '../support/server';
 
 /**
@@ -117,14 +127,16 @@ function cmp(a: string, b: string): number {
 }
 
 describeEachBackend('binding impact (property-based)', (backend) => {
-  const runs = backend.name === 'sqlite' ? 30 : 8;
+  // Each case a generated registry and one mutation of every kind, in a generated order (PROPERTY_RUNS for more).
+  const cases = backend.name === 'sqlite' ? propertyCases(10, 7) : propertyCases(3, 11);
+  const runs = cases.numRuns;
 
-  it(`equals the difference of resolving every pair before and after, over ${runs} generated registries × 12 mutations; a dry run reports the same and stores nothing`, async function () {
+  it(`equals the difference of resolving every pair before and after, over generated registries × ${OPERATION_KIND_COUNT} mutations (one of each kind); a dry run reports the same and stores nothing (${cases.label})`, async function () {
     this.timeout(600_000);
     const tally: Record<string, number> = {};
     let nonEmpty = 0;
     await fc.assert(
-      fc.asyncProperty(registry, fc.array(operation, { minLength: 12, maxLength: 12 }), async (spec, ops) => {
+      fc.asyncProperty(registry, everyKindOfOperation, async (spec, ops) => {
         const server = await startServer(backend);
         try {
           const state = await build(server, spec);
@@ -165,7 +177,7 @@ describeEachBackend('binding impact (property-based)', (backend) => {
           await server.close();
         }
       }),
-      { numRuns: runs, seed: backend.name === 'sqlite' ? 7 : 11, endOnFailure: true },
+      { numRuns: runs, seed: cases.seed, endOnFailure: true },
     );
     if (process.env.SHOW_TALLY) console.log(nonEmpty, tally);
     // The generated mutations must have changed bindings, and succeeded and failed in several ways.

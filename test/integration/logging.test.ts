@@ -21,8 +21,9 @@ describe('request logs', () => {
           production: false,
           logLevel: 'info',
           introspection: true,
-          countSql: false,
+          execution: 'fast',
           responseCache: true,
+          recordCache: true,
         },
         { logger },
       );
@@ -73,8 +74,9 @@ describe('request logs', () => {
           production: false,
           logLevel: 'info',
           introspection: true,
-          countSql: false,
+          execution: 'fast',
           responseCache: true,
+          recordCache: true,
         },
         { logger },
       );

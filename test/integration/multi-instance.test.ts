@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { postgres, postgresAvailable, POSTGRES_ADMIN_URL, POSTGRES_REQUIRED } from '../support/backends';
 import { gqlAt, spawnServer, type ServerProcess } from '../support/process-server';
+import { honouringBackpressure } from '../support/backpressure';
 
 const REGISTER = `mutation($i: RegisterToolInput!) { registerTool(input: $i) { tool { id } } }`;
 const slots = [
@@ -49,7 +50,9 @@ describe('two instances on one PostgreSQL (real processes)', function () {
   it('100 concurrent registrations of one name, split across both: exactly one succeeds, 99 CONFLICT', async () => {
     const results = await Promise.all(
       Array.from({ length: 100 }, (_, i) =>
-        gqlAt((i % 2 ? a : b).url, REGISTER, { i: { name: 'shared/contended', resourceSlots: slots } }),
+        honouringBackpressure(() =>
+          gqlAt((i % 2 ? a : b).url, REGISTER, { i: { name: 'shared/contended', resourceSlots: slots } }),
+        ),
       ),
     );
     const codes = results.map(({ status, body }) =>
@@ -73,7 +76,9 @@ describe('two instances on one PostgreSQL (real processes)', function () {
   it('100 concurrent registrations of distinct names, split across both: all succeed, and each instance sees all at once', async () => {
     const results = await Promise.all(
       Array.from({ length: 100 }, (_, i) =>
-        gqlAt((i % 2 ? a : b).url, REGISTER, { i: { name: `shared/t${i}`, resourceSlots: slots } }),
+        honouringBackpressure(() =>
+          gqlAt((i % 2 ? a : b).url, REGISTER, { i: { name: `shared/t${i}`, resourceSlots: slots } }),
+        ),
       ),
     );
     expect(results.filter(({ status, body }) => status === 200 && !body.errors)).to.have.length(100);

@@ -25,8 +25,9 @@ describe('PostgreSQL specifics', function () {
       production: false,
       logLevel: 'silent',
       introspection: true,
-      countSql: false,
+      execution: 'fast',
       responseCache: true,
+      recordCache: true,
     };
     const apps = await Promise.all(
       Array.from({ length: 4 }, () => bootstrap(config, { logger: pino({ level: 'silent' }) })),

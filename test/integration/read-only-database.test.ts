@@ -146,8 +146,9 @@ describe('a database that refuses writes [postgres]', () => {
           production: false,
           logLevel: 'silent',
           introspection: true,
-          countSql: false,
+          execution: 'fast',
           responseCache: true,
+          recordCache: true,
         },
         { logger: pino({ level: 'silent' }) },
       );

@@ -1,7 +1,17 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { describeEachBackend } from '../support/backends';
-import { build, mutationFor, operation, refresh, registry, type Op, type State } from '../support/generated-registry';
+import {
+  build,
+  everyKindOfOperation,
+  mutationFor,
+  OPERATION_KIND_COUNT,
+  refresh,
+  registry,
+  type Op,
+  type State,
+} from '../support/generated-registry';
+import { propertyCases } from '../support/property';
 import { startServer, type TestServer } from '../support/server';
 
 /**
@@ -10,10 +20,10 @@ import { startServer, type TestServer } from '../support/server';
  * answered through the cache and compared with the same read answered
  * without it, on the same data. On PostgreSQL, two instances with caches
  * share the database, writes alternate between them, and a third instance
- * without a response cache or a record cache (so without kept page parts
- * either) gives the answers to compare with: the record cache and the kept
- * parts, which last across writes too, are checked along with the response
- * cache. On SQLite the reference is the same server asked through Apollo's
+ * without a response cache or a record cache, on the reference engine (so
+ * without kept page parts either), gives the answers to compare with: the
+ * record cache and the kept parts, which last across writes too, are checked
+ * along with the response cache. On SQLite the reference is the same server asked through Apollo's
  * pipeline, past the response cache and the kept parts.
  */
 
@@ -105,9 +115,11 @@ async function readPool(server: TestServer, state: State): Promise<Read[]> {
 }
 
 describeEachBackend('response cache (property-based): answers survive writes, none is ever stale', (backend) => {
-  const runs = backend.name === 'sqlite' ? 12 : 5;
+  // Each case a generated registry and one mutation of every kind, in a generated order (PROPERTY_RUNS for more).
+  const cases = backend.name === 'sqlite' ? propertyCases(3, 5) : propertyCases(2, 13);
+  const runs = cases.numRuns;
 
-  it(`serves no stale answer over ${runs} generated registries × 10 mutations, and keeps the answers a write did not touch`, async function () {
+  it(`serves no stale answer over generated registries × ${OPERATION_KIND_COUNT} mutations (one of each kind), and keeps the answers a write did not touch (${cases.label})`, async function () {
     this.timeout(900_000);
     let compared = 0;
     let hitsAfterWrites = 0;
@@ -116,10 +128,10 @@ describeEachBackend('response cache (property-based): answers survive writes, no
     let assembled = 0;
     let partsUsed = 0;
     await fc.assert(
-      fc.asyncProperty(registry, fc.array(operation, { minLength: 10, maxLength: 10 }), async (spec, ops) => {
+      fc.asyncProperty(registry, everyKindOfOperation, async (spec, ops) => {
         // Cached instances, and the reference: on SQLite the same server asked to bypass its response cache (one
         // server owns the file); on PostgreSQL two cached instances and one without a response cache or a record
-        // cache (every record read from the database), on one database.
+        // cache (every record read from the database), on the reference engine (no kept part), on one database.
         const first = await startServer(backend);
         const cached: TestServer[] = [first];
         let reference: { ask: (read: Read) => Promise<string> };
@@ -128,6 +140,7 @@ describeEachBackend('response cache (property-based): answers survive writes, no
           const second = await startServer(backend, { database: first.config.database });
           const plain = await startServer(backend, {
             database: first.config.database,
+            execution: 'reference',
             responseCache: false,
             recordCache: false,
           });
@@ -198,7 +211,7 @@ describeEachBackend('response cache (property-based): answers survive writes, no
           await first.close();
         }
       }),
-      { numRuns: runs, seed: backend.name === 'sqlite' ? 5 : 13, endOnFailure: true },
+      { numRuns: runs, seed: cases.seed, endOnFailure: true },
     );
     expect(stale).to.equal(0);
     // The cache must have answered after writes (writes no longer empty it for everyone), and not only that.

@@ -12,15 +12,25 @@ export interface ExecutionMismatch {
   readonly graphqlJs: ExecutionResult;
 }
 
-/** What every check of this test run found (test/hooks.ts fails the run when `mismatches` is not empty). */
-export const executionChecks = {
-  compared: 0,
+/** What the checks found: answers compared, skipped, and every difference. */
+export interface ExecutionChecks {
+  compared: number;
   /** Not compared: the registry version moved between the compiled run and graphql-js's. */
-  skipped: 0,
-  mismatches: [] as ExecutionMismatch[],
+  skipped: number;
+  mismatches: ExecutionMismatch[];
   /** Compiled runs with errors that graphql-js, run again, answered without any. */
-  divergences: [] as { query: string; operationName: string | null; compiledErrors: string[] }[],
-};
+  divergences: { query: string; operationName: string | null; compiledErrors: string[] }[];
+}
+
+/** What the checks of this process found since the last take (test/hooks.ts fails a file with any difference). */
+const executionChecks: ExecutionChecks = { compared: 0, skipped: 0, mismatches: [], divergences: [] };
+
+/** What the checks found since the last take (for each file, in its after-all hook), and starts counting again. */
+export function takeExecutionChecks(): ExecutionChecks {
+  const taken = { ...executionChecks };
+  Object.assign(executionChecks, { compared: 0, skipped: 0, mismatches: [], divergences: [] });
+  return taken;
+}
 
 /**
  * The equivalence check every test server gets: after each compiled answer

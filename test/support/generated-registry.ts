@@ -42,8 +42,8 @@ export const registry = fc.record({
   ),
 });
 
-/** One mutation of a built registry. */
-export const operation = fc.oneof(
+/** Each kind of mutation of a built registry. */
+const OPERATION_KINDS = [
   fc.record({ op: fc.constant('link'), a: fc.nat(), b: fc.nat(), c: fc.option(fc.nat(), { nil: null }) }),
   fc.record({ op: fc.constant('unlink'), a: fc.nat(), b: fc.nat() }),
   fc.record({ op: fc.constant('updateLink'), a: fc.nat(), b: fc.nat(), c: fc.option(fc.nat(), { nil: null }) }),
@@ -65,7 +65,22 @@ export const operation = fc.oneof(
   fc.record({ op: fc.constant('unregisterTool'), a: fc.nat() }),
   fc.record({ op: fc.constant('createProject'), a: fc.nat() }),
   fc.record({ op: fc.constant('registerResource'), a: fc.nat(), b: fc.nat() }),
-);
+] as const;
+
+/** One mutation of a built registry. */
+export const operation = fc.oneof(...OPERATION_KINDS);
+
+/**
+ * One mutation of each kind, in a generated order: every case of a property
+ * test then exercises every kind of write, so a few cases cover what many
+ * cases of random picks did.
+ */
+export const everyKindOfOperation = fc
+  .tuple(...OPERATION_KINDS)
+  .chain((ops) => fc.shuffledSubarray<(typeof ops)[number]>(ops, { minLength: ops.length }));
+
+/** How many mutations everyKindOfOperation makes: one of each kind. */
+export const OPERATION_KIND_COUNT = OPERATION_KINDS.length;
 
 export type Spec = typeof registry extends fc.Arbitrary<infer T> ? T : never;
 export type Op = { op: string; a: number; b?: number; c?: number | null; parents?: number[]; slots?: SlotSpec[] };

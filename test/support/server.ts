@@ -1,6 +1,6 @@
 import pino from 'pino';
 import type { AppConfig } from '../../src/config';
-import { bootstrap, type RunningApp } from '../../src/main';
+import { bootstrap, type BootstrapOptions, type RunningApp } from '../../src/main';
 import type { Backend } from './backends';
 import { equivalenceCheck } from './execution-check';
 
@@ -45,6 +45,8 @@ export async function startServer(
     logger?: pino.Logger;
     /** false: no comparison of compiled answers with graphql-js, queries compiled as in production (a GC probe). */
     checkExecution?: boolean;
+    /** Wraps the read connection (the benchmark's --free-reads: scripts/bench/free-reads.ts). */
+    wrapReads?: BootstrapOptions['wrapReads'];
   } = {},
 ): Promise<TestServer> {
   const config: AppConfig = {
@@ -57,8 +59,9 @@ export async function startServer(
     production: false,
     logLevel: 'silent',
     introspection: true,
-    countSql: false,
+    execution: 'fast',
     responseCache: true,
+    recordCache: true,
     ...overrides,
   };
   const started: { app?: RunningApp } = {};
@@ -74,6 +77,7 @@ export async function startServer(
         }),
     graphiqlDir: options.graphiqlDir,
     dashboardDir: options.dashboardDir,
+    wrapReads: options.wrapReads,
   });
   started.app = app;
   const origin = new URL(app.url).origin;

@@ -50,9 +50,19 @@ describe('loadConfig', () => {
     expect(loadConfig({ BODY_TIMEOUT_MS: '5000' })).to.deep.include({ bodyTimeoutMs: 5000 });
   });
 
-  it('reads COMPILED_EXECUTION (on by default)', () => {
-    expect(loadConfig({})).to.deep.include({ compiledExecution: true });
-    expect(loadConfig({ COMPILED_EXECUTION: 'false' })).to.deep.include({ compiledExecution: false });
+  it('reads EXECUTION (fast by default, or reference)', () => {
+    expect(loadConfig({})).to.deep.include({ execution: 'fast' });
+    expect(loadConfig({ EXECUTION: 'reference' })).to.deep.include({ execution: 'reference' });
+    expect(loadConfig({ EXECUTION: 'Fast' })).to.deep.include({ execution: 'fast' });
+  });
+
+  it('keeps RESPONSE_CACHE and RECORD_CACHE apart from EXECUTION, each on by default', () => {
+    expect(loadConfig({ EXECUTION: 'reference' })).to.deep.include({ responseCache: true, recordCache: true });
+    expect(loadConfig({ RECORD_CACHE: 'false' })).to.deep.include({
+      execution: 'fast',
+      responseCache: true,
+      recordCache: false,
+    });
   });
 
   it('reads RECORD_CACHE (on by default)', () => {
@@ -71,7 +81,10 @@ describe('loadConfig', () => {
       [{ DATABASE_URL: 'mysql://x' }, /^DATABASE_URL /],
       [{ DATABASE_URL: 'sqlite:' }, /^DATABASE_URL /],
       [{ DEMO_DATA: 'maybe' }, /^DEMO_DATA /],
-      [{ COMPILED_EXECUTION: 'sometimes' }, /^COMPILED_EXECUTION /],
+      [{ EXECUTION: 'sometimes' }, /^EXECUTION must be one of fast, reference/],
+      // The switches EXECUTION replaced are refused, not ignored: a server asked to run graphql-js must not run jit.
+      [{ COMPILED_EXECUTION: 'false' }, /^COMPILED_EXECUTION is replaced by EXECUTION/],
+      [{ DIRECT_EXECUTION: 'false' }, /^DIRECT_EXECUTION is replaced by EXECUTION/],
       [{ RECORD_CACHE: 'maybe' }, /^RECORD_CACHE /],
       [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL /],
       [{ NODE_ENV: 'production' }, /^ADMIN_TOKEN is required when NODE_ENV=production/],

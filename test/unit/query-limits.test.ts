@@ -12,9 +12,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApolloServer } from '@apollo/server';
 import { LIMITS } from '../../src/core/grammar';
-import { HEAVY_COST, Lane } from '../../src/graphql/fair-share';
 import {
   estimateCost,
+  HEAVY_COST,
+  Lane,
   QUERY_LIMITS,
   RequestLimits,
   requestLimitsPlugin,

@@ -365,7 +365,7 @@ describe('ReadSession: answers at once from the record cache (peek), and forks',
     await fork.resourceById.load('B');
     expect(fork.dependencies()).to.have.members(['resource:A', 'resource:B']);
     expect(session.dependencies()).to.deep.equal(['resource:C']);
-    session.depend(fork.dependencies());
+    session.recordDependencies(fork.dependencies());
     expect(session.dependencies()).to.have.members(['resource:A', 'resource:B', 'resource:C']);
   });
 });

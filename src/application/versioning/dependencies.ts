@@ -8,7 +8,7 @@
  * (`tools`: pages, filters, counts), or a whole part of the registry (`types`:
  * the type hierarchy; `static`: every tool's static bindings; `links`: every
  * link; `changes`: the change log). Reads record them in the request's
- * session (./read-session.ts); writes derive them from what they changed
+ * session (./dependency-recorder.ts, through ./read-session.ts); writes derive them from what they changed
  * (the change-log subject of each edit, so a write seen only through the
  * change log, from another instance, touches the same keys).
  */

@@ -23,28 +23,15 @@ import { HierarchyCache } from './hierarchy-cache';
 import { NameIndexes } from './name-index';
 import { RecordCache } from './record-cache';
 import { LocalClock, SharedDatabaseClock, type RegistryClock } from './registry-clock';
-import { ReadSession, type SessionCaches } from './read-session';
+import { ReadSession } from './read-session';
+import type { SessionCaches } from './session-caches';
 
-export {
-  ReadSession,
-  allNow,
-  isPromise,
-  thenNow,
-  loaded,
-  loadManyNow,
-  loadNow,
-  type AnswerPart,
-  type VersionProbe,
-  type CompatibleResourcesKey,
-} from './read-session';
+import { ANSWER_PARTS_BYTES } from './answer-parts';
 
-/**
- * The budget of the answer parts kept across requests (see ReadSession.parts),
- * as the record cache counts bytes (strings at two a character): at the
- * benchmark's default size, every tool's part of a dashboard page (5,000 of
- * about 940 characters, with their dependencies) is about 11 MB of it.
- */
-export const ANSWER_PARTS_BYTES = 16 * 1024 * 1024;
+export { ReadSession, type VersionProbe } from './read-session';
+export type { AnswerPart } from './answer-parts';
+export { loaded, loadManyNow, loadNow, type Loader } from './loader';
+export type { CompatibleResourcesKey } from './loader-kinds';
 
 /** Reads inside a write transaction: they see the write's own changes. */
 export type WriteReader = RegistryWriter['reader'];
@@ -91,16 +78,16 @@ export class RegistryVersioning {
     reader: RegistryReader,
     clock: RegistryClock,
     startVersion: number,
-    recordCache: boolean,
+    kept: { readonly recordCache: boolean; readonly answerParts: boolean },
   ) {
     this.#reader = reader;
     const changes = new ChangeIndex(startVersion, (after, upTo, limit) => reader.changesAfter(after, upTo, limit));
     this.caches = {
       clock,
       hierarchy: new HierarchyCache(),
-      records: recordCache ? new RecordCache() : null,
-      parts: recordCache ? new RecordCache(ANSWER_PARTS_BYTES) : null,
-      names: recordCache ? new NameIndexes(changes) : null,
+      records: kept.recordCache ? new RecordCache() : null,
+      parts: kept.answerParts ? new RecordCache(ANSWER_PARTS_BYTES) : null,
+      names: kept.recordCache ? new NameIndexes(changes) : null,
       changes,
     };
   }
@@ -109,12 +96,19 @@ export class RegistryVersioning {
    * Opens versioning over a migrated database. On SQLite this process owns the
    * file (a lock refuses a second server), so the version lives in memory; on
    * PostgreSQL, where several instances share the database, it is read per request.
-   * `recordCache: false` (RECORD_CACHE=false): every session reads every record from the database.
+   * `recordCache: false` (RECORD_CACHE=false): every session reads every record, and every list of names, from
+   * the database. `answerParts: false` (EXECUTION=reference, which assembles no page): no answer part is kept.
    */
-  static async open(db: Database, options: { recordCache?: boolean } = {}): Promise<RegistryVersioning> {
+  static async open(
+    db: Database,
+    options: { recordCache?: boolean; answerParts?: boolean } = {},
+  ): Promise<RegistryVersioning> {
     const reader = new RegistryReader(db.read, db.sql);
     const clock = db.dialect === 'sqlite' ? await LocalClock.start(reader) : new SharedDatabaseClock(reader);
-    return new RegistryVersioning(db, reader, clock, (await clock.current()).version, options.recordCache !== false);
+    return new RegistryVersioning(db, reader, clock, (await clock.current()).version, {
+      recordCache: options.recordCache !== false,
+      answerParts: options.answerParts !== false,
+    });
   }
 
   /** Forgets the cached records, answer parts and name lists (for tests that count what a request reads from the database). */

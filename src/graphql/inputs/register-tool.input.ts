@@ -8,6 +8,7 @@ import {
   checkSlotName,
   LIMITS,
 } from '../../core/grammar';
+import { SLOT_DEFAULTS } from '../../core/tool-validation';
 import { Access, BindingMode } from '../types/enums';
 import { Satisfies } from '../validation';
 
@@ -26,14 +27,14 @@ export class ResourceSlotInput {
   resourceType!: string;
 
   @Field(() => Access, {
-    defaultValue: Access.READ_ONLY,
-    description: 'How the tool may use the resource; READ_ONLY by default.',
+    defaultValue: SLOT_DEFAULTS.access,
+    description: `How the tool may use the resource; ${SLOT_DEFAULTS.access} by default.`,
   })
   access!: Access;
 
   @Field(() => BindingMode, {
-    defaultValue: BindingMode.CONTEXTUAL,
-    description: 'How the slot finds its resource; CONTEXTUAL by default. STATIC needs staticResource.',
+    defaultValue: SLOT_DEFAULTS.binding,
+    description: `How the slot finds its resource; ${SLOT_DEFAULTS.binding} by default. STATIC needs staticResource.`,
   })
   binding!: BindingMode;
 
@@ -41,7 +42,10 @@ export class ResourceSlotInput {
   @Satisfies(checkRef)
   staticResource!: string | null;
 
-  @Field({ defaultValue: true, description: 'False when the tool can run without it; true by default.' })
+  @Field({
+    defaultValue: SLOT_DEFAULTS.required,
+    description: `False when the tool can run without it; ${SLOT_DEFAULTS.required} by default.`,
+  })
   required!: boolean;
 }
 

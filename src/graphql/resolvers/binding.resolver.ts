@@ -1,7 +1,7 @@
 import { Arg, Authorized, Ctx, Query, Resolver } from 'type-graphql';
 import { READ } from '../authorization';
 import type { BindingOutcome } from '../../core/binding-resolution';
-import { thenNow } from '../../application/versioning';
+import { thenNow } from '../../jsutils/then-now';
 import type { BindingParam, ResolvedBindings } from '../../application/binding.service';
 import { toExplanation } from '../explanation';
 import { bindingResultId, bindingsKey } from '../object-ids';

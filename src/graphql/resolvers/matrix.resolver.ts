@@ -66,53 +66,22 @@ export class MatrixResolver {
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    const problems: FieldProblem[] = [];
-    for (const [field, size] of [
-      ['projectsFirst', projectsFirst],
-      ['projectsLast', projectsLast],
-      ['toolsFirst', toolsFirst],
-      ['toolsLast', toolsLast],
-    ] as const) {
-      const problem = size == null ? null : checkPageSize(size);
-      if (problem) problems.push({ field, message: `${field} ${problem}` });
-    }
-    if (problems.length > 0) throw new BadInputError(problems);
-    const names = (prefix: string) => ({
-      first: `${prefix}First`,
-      last: `${prefix}Last`,
-      after: `${prefix}After`,
-      before: `${prefix}Before`,
-    });
-    const projectWindow = windowOf(
-      { first: projectsFirst, after: projectsAfter, last: projectsLast, before: projectsBefore },
-      cursorsOf('projects'),
-      MATRIX_DEFAULTS.projects,
-      names('projects'),
-    );
-    const toolWindow = windowOf(
-      { first: toolsFirst, after: toolsAfter, last: toolsLast, before: toolsBefore },
-      cursorsOf('tools'),
-      MATRIX_DEFAULTS.tools,
-      names('tools'),
-    );
-    const matrix = await ctx.services.matrix.matrix(
+    return matrixPage(
       {
-        projects: { ...projectWindow, nameContains: projects?.nameContains || null },
-        linksResource: projects?.linksResource ?? null,
-        tools: { ...toolWindow, nameContains: tools?.nameContains || null },
-        slotType: tools?.slotType ?? null,
-        // The axes' records only when their nodes ask for more than ids and names (the cells need neither).
-        projectRecords: !namesOnly(info, 'projects', 'nodes'),
-        toolRecords: !namesOnly(info, 'tools', 'nodes'),
+        projects,
+        tools,
+        projectsFirst,
+        projectsAfter,
+        projectsLast,
+        projectsBefore,
+        toolsFirst,
+        toolsAfter,
+        toolsLast,
+        toolsBefore,
       },
-      ctx.session,
-      () => pauseIfDue(ctx.fairShare),
+      ctx,
+      info,
     );
-    return {
-      projects: toItemPage('projects', matrix.projects),
-      tools: toItemPage('tools', matrix.tools),
-      cells: matrix.cells,
-    };
   }
 }
 
@@ -122,4 +91,71 @@ export class MatrixCellResolver {
   id(@Root() cell: { projectId: string; toolId: string }): string {
     return cellId(cell.projectId, cell.toolId);
   }
+}
+
+/** The matrix's arguments, as bindingMatrix takes them. */
+interface MatrixArgs {
+  readonly projects: ProjectFilter | null;
+  readonly tools: ToolFilter | null;
+  readonly projectsFirst: number | null;
+  readonly projectsAfter: string | null;
+  readonly projectsLast: number | null;
+  readonly projectsBefore: string | null;
+  readonly toolsFirst: number | null;
+  readonly toolsAfter: string | null;
+  readonly toolsLast: number | null;
+  readonly toolsBefore: string | null;
+}
+
+/** The page sizes checked, the two windows read, then the matrix of their pages. */
+async function matrixPage(args: MatrixArgs, ctx: RequestContext, info: GraphQLResolveInfo) {
+  const { projects, tools, projectsFirst, projectsAfter, projectsLast, projectsBefore } = args;
+  const { toolsFirst, toolsAfter, toolsLast, toolsBefore } = args;
+  const problems: FieldProblem[] = [];
+  for (const [field, size] of [
+    ['projectsFirst', projectsFirst],
+    ['projectsLast', projectsLast],
+    ['toolsFirst', toolsFirst],
+    ['toolsLast', toolsLast],
+  ] as const) {
+    const problem = size == null ? null : checkPageSize(size);
+    if (problem) problems.push({ field, message: `${field} ${problem}` });
+  }
+  if (problems.length > 0) throw new BadInputError(problems);
+  const names = (prefix: string) => ({
+    first: `${prefix}First`,
+    last: `${prefix}Last`,
+    after: `${prefix}After`,
+    before: `${prefix}Before`,
+  });
+  const projectWindow = windowOf(
+    { first: projectsFirst, after: projectsAfter, last: projectsLast, before: projectsBefore },
+    cursorsOf('projects'),
+    MATRIX_DEFAULTS.projects,
+    names('projects'),
+  );
+  const toolWindow = windowOf(
+    { first: toolsFirst, after: toolsAfter, last: toolsLast, before: toolsBefore },
+    cursorsOf('tools'),
+    MATRIX_DEFAULTS.tools,
+    names('tools'),
+  );
+  const matrix = await ctx.services.matrix.matrix(
+    {
+      projects: { ...projectWindow, nameContains: projects?.nameContains || null },
+      linksResource: projects?.linksResource ?? null,
+      tools: { ...toolWindow, nameContains: tools?.nameContains || null },
+      slotType: tools?.slotType ?? null,
+      // The axes' records only when their nodes ask for more than ids and names (the cells need neither).
+      projectRecords: !namesOnly(info, 'projects', 'nodes'),
+      toolRecords: !namesOnly(info, 'tools', 'nodes'),
+    },
+    ctx.session,
+    () => pauseIfDue(ctx.fairShare),
+  );
+  return {
+    projects: toItemPage('projects', matrix.projects),
+    tools: toItemPage('tools', matrix.tools),
+    cells: matrix.cells,
+  };
 }

@@ -75,8 +75,42 @@ export function registerEventStream(
     readonly corsOrigins: ReadonlySet<string>;
   },
 ): void {
-  const { operations, capacity } = options;
-  const handler = createHandler<FastifyRequest, Stream, StreamContext>({
+  const handler = streamHandler(options.operations, options.capacity);
+  fastify.route({
+    url: EVENT_STREAM_PATH,
+    method: ['GET', 'POST'],
+    handler: async (request, reply) => {
+      if (!originAllowed(request.headers, options.corsOrigins))
+        return reply.code(403).send(errorBody([coded('this origin may not open event streams', 'FORBIDDEN')]));
+      if (!String(request.headers.accept ?? '').includes('text/event-stream'))
+        return reply
+          .code(406)
+          .send(
+            errorBody([
+              coded('an event stream needs the header Accept: text/event-stream (graphql-sse)', 'NOT_ACCEPTABLE'),
+            ]),
+          );
+      const stream: Stream = {
+        access: options.authenticator.authenticate(request.headers.authorization),
+        request,
+        pacing: new StreamPacing(),
+      };
+      try {
+        await serve(handler, stream, reply);
+      } finally {
+        stream.pacing.release();
+        stream.release?.();
+      }
+      return reply;
+    },
+  });
+}
+
+type StreamHandler = ReturnType<typeof createHandler<FastifyRequest, Stream, StreamContext>>;
+
+/** graphql-sse's handler, with the server's rules and capacity (./operation.ts, ./capacity.ts). */
+function streamHandler(operations: SubscriptionOperations, capacity: SubscriptionCapacity): StreamHandler {
+  return createHandler<FastifyRequest, Stream, StreamContext>({
     // No single-connection mode: every request is a stream of its own.
     authenticate: () => undefined,
     // Validated in onSubscribe, with the server's rules.
@@ -106,56 +140,34 @@ export function registerEventStream(
     },
     onComplete: (_ctx, req) => req.context.release?.(),
   });
+}
 
-  fastify.route({
-    url: EVENT_STREAM_PATH,
-    method: ['GET', 'POST'],
-    handler: async (request, reply) => {
-      if (!originAllowed(request.headers, options.corsOrigins))
-        return reply.code(403).send(errorBody([coded('this origin may not open event streams', 'FORBIDDEN')]));
-      if (!String(request.headers.accept ?? '').includes('text/event-stream'))
-        return reply
-          .code(406)
-          .send(
-            errorBody([
-              coded('an event stream needs the header Accept: text/event-stream (graphql-sse)', 'NOT_ACCEPTABLE'),
-            ]),
-          );
-      const stream: Stream = {
-        access: options.authenticator.authenticate(request.headers.authorization),
-        request,
-        pacing: new StreamPacing(),
-      };
-      try {
-        const [body, init] = await handler({
-          method: request.method,
-          url: request.url,
-          headers: {
-            get: (key) => {
-              if (key === 'accept') return 'text/event-stream';
-              const value = request.headers[key];
-              return Array.isArray(value) ? value.join('\n') : (value ?? null);
-            },
-          },
-          body: (request.body ?? null) as Record<string, unknown> | string | null,
-          raw: request,
-          context: stream,
-        });
-        if (body === null || typeof body === 'string') {
-          stream.release?.();
-          return reply
-            .code(init.status)
-            .headers(init.headers ?? {})
-            .send(body ?? undefined);
-        }
-        await sendEvents(reply, body, init, stream);
-      } finally {
-        stream.pacing.release();
-        stream.release?.();
-      }
-      return reply;
+/** Runs one event-stream request through graphql-sse: a refusal answered as JSON, or the stream of its events. */
+async function serve(handler: StreamHandler, stream: Stream, reply: FastifyReply): Promise<void> {
+  const { request } = stream;
+  const [body, init] = await handler({
+    method: request.method,
+    url: request.url,
+    headers: {
+      get: (key) => {
+        if (key === 'accept') return 'text/event-stream';
+        const value = request.headers[key];
+        return Array.isArray(value) ? value.join('\n') : (value ?? null);
+      },
     },
+    body: (request.body ?? null) as Record<string, unknown> | string | null,
+    raw: request,
+    context: stream,
   });
+  if (body === null || typeof body === 'string') {
+    stream.release?.();
+    await reply
+      .code(init.status)
+      .headers(init.headers ?? {})
+      .send(body ?? undefined);
+    return;
+  }
+  await sendEvents(reply, body, init, stream);
 }
 
 /** Writes a stream's events as they come, each only after the one before was written; ends with the client. */

@@ -1,0 +1,116 @@
+/** Reads of what ties things together: tools' slots, and projects' links to resources. */
+import type { Access, BindingMode } from '../../core/model';
+import type { LinkRecord, ProjectRecord, SlotRecord } from '../records';
+import {
+  columnList,
+  PROJECT,
+  PROJECT_RESOURCE,
+  RESOURCE,
+  RESOURCE_SLOT,
+  TOOL,
+  type ProjectResourceRow,
+  type ProjectRow,
+  type ResourceRow,
+  type ResourceSlotRow,
+} from '../tables';
+import type { ReadContext } from './read-context';
+import { RESOURCE_COLUMNS, toNamed, toResource } from './rows';
+
+const R = RESOURCE.columns;
+const S = RESOURCE_SLOT.columns;
+const L = PROJECT_RESOURCE.columns;
+
+/** The slots of many tools, each tool's in declaration order. */
+export async function slotsByToolIds(db: ReadContext, toolIds: readonly string[]): Promise<SlotRecord[]> {
+  if (toolIds.length === 0) return [];
+  const rows = await db.query<ResourceSlotRow>(
+    `SELECT ${columnList(S)} FROM ${RESOURCE_SLOT.name} WHERE ${db.sql.inList(S.toolId)} ORDER BY ${S.toolId}, ${S.ordinal}`,
+    [db.sql.listParam(toolIds)],
+  );
+  return rows.map((row) => ({
+    toolId: row.tool_id,
+    ordinal: Number(row.ordinal),
+    name: row.name,
+    typeId: row.resource_type_id,
+    access: row.access as Access,
+    binding: row.binding as BindingMode,
+    staticResourceId: row.static_resource_id,
+    required: db.sql.bool(row.required),
+  }));
+}
+
+/** The linked resources of many projects, each project's ordered by resource name. */
+export async function linksByProjectIds(db: ReadContext, projectIds: readonly string[]): Promise<LinkRecord[]> {
+  if (projectIds.length === 0) return [];
+  const rows = await db.query<ResourceRow & Pick<ProjectResourceRow, 'project_id' | 'alias'>>(
+    `SELECT l.${L.projectId}, l.${L.alias}, ${RESOURCE_COLUMNS} FROM ${PROJECT_RESOURCE.name} l ` +
+      `JOIN ${RESOURCE.name} r ON r.${R.id} = l.${L.resourceId} WHERE ${db.sql.inList(`l.${L.projectId}`)} ORDER BY l.${L.projectId}, r.${R.name}`,
+    [db.sql.listParam(projectIds)],
+  );
+  return rows.map((row) => ({ projectId: row.project_id, alias: row.alias, resource: toResource(row) }));
+}
+
+/** Tool slots whose `column` is `value`, as (tool, slot) names, in tool name and slot order. */
+export async function slotUses(
+  db: ReadContext,
+  column: 'static_resource_id' | 'resource_type_id',
+  value: string,
+  limit: number,
+): Promise<{ tool: string; slot: string }[]> {
+  const rows = await db.query<{ tool: string; slot: string }>(
+    `SELECT t.${TOOL.columns.name} AS tool, s.${S.name} AS slot FROM ${RESOURCE_SLOT.name} s JOIN ${TOOL.name} t ON t.${TOOL.columns.id} = s.${S.toolId} ` +
+      `WHERE s.${column} = ? ORDER BY t.${TOOL.columns.name}, s.${S.ordinal} LIMIT ?`,
+    [value, limit],
+  );
+  return rows.map((r) => ({ tool: r.tool, slot: r.slot }));
+}
+
+/** Names of resources of a type. */
+export async function resourceNamesOfType(db: ReadContext, typeId: string, limit: number): Promise<string[]> {
+  const rows = await db.query<Pick<ResourceRow, 'name'>>(
+    `SELECT ${R.name} FROM ${RESOURCE.name} WHERE ${R.typeId} = ? ORDER BY ${R.name} LIMIT ?`,
+    [typeId, limit],
+  );
+  return rows.map((r) => r.name);
+}
+
+/** For many resources: the tool slots that bind each statically. */
+export async function staticSlotsByResourceIds(
+  db: ReadContext,
+  resourceIds: readonly string[],
+): Promise<{ resourceId: string; toolId: string; slot: string }[]> {
+  if (resourceIds.length === 0) return [];
+  const rows = await db.query<Pick<ResourceSlotRow, 'static_resource_id' | 'tool_id' | 'name'>>(
+    `SELECT ${S.staticResourceId}, ${S.toolId}, ${S.name} FROM ${RESOURCE_SLOT.name} WHERE ${db.sql.inList(S.staticResourceId)} ` +
+      `ORDER BY ${S.staticResourceId}, ${S.toolId}, ${S.ordinal}`,
+    [db.sql.listParam(resourceIds)],
+  );
+  return rows.map((r) => ({ resourceId: r.static_resource_id ?? '', toolId: r.tool_id, slot: r.name }));
+}
+
+/** For many resources: the projects that link each, with the alias. */
+export async function linksByResourceIds(
+  db: ReadContext,
+  resourceIds: readonly string[],
+): Promise<{ resourceId: string; projectId: string; alias: string | null }[]> {
+  if (resourceIds.length === 0) return [];
+  const rows = await db.query<ProjectResourceRow>(
+    `SELECT ${columnList(L)} FROM ${PROJECT_RESOURCE.name} WHERE ${db.sql.inList(L.resourceId)} ORDER BY ${L.resourceId}, ${L.projectId}`,
+    [db.sql.listParam(resourceIds)],
+  );
+  return rows.map((r) => ({ resourceId: r.resource_id, projectId: r.project_id, alias: r.alias }));
+}
+
+/** The projects that link a resource, with the alias, ordered by project name. */
+export async function linkingProjects(
+  db: ReadContext,
+  resourceId: string,
+): Promise<{ project: ProjectRecord; alias: string | null }[]> {
+  const P = PROJECT.columns;
+  const rows = await db.query<ProjectRow & Pick<ProjectResourceRow, 'alias'>>(
+    `SELECT ${columnList(P, 'p')}, l.${L.alias} FROM ${PROJECT_RESOURCE.name} l JOIN ${PROJECT.name} p ON p.${P.id} = l.${L.projectId} ` +
+      `WHERE l.${L.resourceId} = ? ORDER BY p.${P.name}`,
+    [resourceId],
+  );
+  return rows.map((row) => ({ project: toNamed(row), alias: row.alias }));
+}
