@@ -50,6 +50,16 @@ export interface AppConfig {
   readonly corsOrigins?: readonly string[];
   /** The Cache-Control header of a successful GET query answer (HTTP_CACHE_CONTROL, default `no-cache`). */
   readonly httpCacheControl?: string;
+  /** How log lines look (LOG_FORMAT, default auto: pretty on a terminal, else JSON). */
+  readonly logFormat?: LogFormat;
+  /** Prometheus metrics at GET /metrics (METRICS, default off). */
+  readonly metrics?: boolean;
+  /** The bearer token GET /metrics needs, when set (METRICS_TOKEN). */
+  readonly metricsToken?: string | null;
+  /** Where traces go over OTLP/HTTP (OTEL_EXPORTER_OTLP_ENDPOINT); none: tracing is off and its SDK is never loaded. */
+  readonly tracingEndpoint?: string | null;
+  /** How long a shutdown waits for requests in flight (SHUTDOWN_GRACE_MS, default 10 s). */
+  readonly shutdownGraceMs?: number;
 }
 
 /** Cache-Control of GET query answers unless HTTP_CACHE_CONTROL says otherwise: caches keep them, but ask again (ETag, 304) every time. */
@@ -70,31 +80,127 @@ export function adminTokensOf(config: Pick<AppConfig, 'adminToken' | 'adminToken
 export class ConfigError extends Error {}
 
 const DEFAULT_DATABASE_URL = 'sqlite:./data/registry.sqlite';
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
 
-/** Parses and checks the environment. */
+/** How log lines are written: JSON, one readable line per request, or pretty when stdout is a terminal. */
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
+/**
+ * One environment variable, declared once: its name, its default as the docs
+ * write it (null: unset), a one-line description (--help prints it), and its
+ * parser, which gets the value, or the default when it is unset or blank, and
+ * throws a ConfigError naming the variable.
+ */
+export interface Variable<T> {
+  readonly name: string;
+  readonly default: string | null;
+  readonly description: string;
+  readonly parse: (value: string | undefined, name: string) => T;
+}
+
+function variable<T>(
+  name: string,
+  defaultValue: string | null,
+  description: string,
+  parse: (value: string | undefined, name: string) => T,
+): Variable<T> {
+  return { name, default: defaultValue, description, parse };
+}
+
+/**
+ * Every variable the server reads, in the order --help lists them, keyed by
+ * the AppConfig field it fills. The README's configuration table is checked
+ * against this list (test/unit/config.test.ts).
+ */
+export const VARIABLES = {
+  port: variable('PORT', '4000', 'HTTP port (0: any free port)', parsePort),
+  host: variable('HOST', '127.0.0.1', 'Address to listen on (0.0.0.0 for all interfaces)', anyText),
+  database: variable(
+    'DATABASE_URL',
+    DEFAULT_DATABASE_URL,
+    'sqlite:<path>, sqlite::memory:, or postgres://...',
+    (value) => parseDatabaseUrl(value ?? DEFAULT_DATABASE_URL),
+  ),
+  demoData: variable('DEMO_DATA', 'true', "Load the seed's example into a new database", parseBoolean),
+  adminToken: variable('ADMIN_TOKEN', null, 'The token that may change the registry, as actor admin', optionalText),
+  adminTokens: variable('ADMIN_TOKENS', null, 'More admin tokens, named for the change log: name:token,...', (v) =>
+    parseNamedTokens(v),
+  ),
+  readToken: variable('READ_TOKEN', null, 'When set, queries need it or an admin token', optionalText),
+  production: variable(
+    'NODE_ENV',
+    null,
+    'production: requires ADMIN_TOKEN, hides field suggestions',
+    (v) => v === 'production',
+  ),
+  logLevel: variable('LOG_LEVEL', 'info', LOG_LEVELS.join(', '), oneOf(LOG_LEVELS)),
+  logFormat: variable(
+    'LOG_FORMAT',
+    'auto',
+    'json (one JSON object a line), pretty (one readable line per request), auto: pretty on a terminal',
+    oneOf(LOG_FORMATS),
+  ),
+  introspection: variable('INTROSPECTION', 'true', 'false turns introspection off', parseBoolean),
+  responseCache: variable('RESPONSE_CACHE', 'true', 'false turns the response cache off', parseBoolean),
+  recordCache: variable(
+    'RECORD_CACHE',
+    'true',
+    'false: every request reads its records from the database',
+    parseBoolean,
+  ),
+  compiledExecution: variable('COMPILED_EXECUTION', 'true', 'Run queries as compiled code (graphql-jit)', parseBoolean),
+  directExecution: variable(
+    'DIRECT_EXECUTION',
+    'true',
+    "Answer compiled queries past Apollo's request pipeline when they succeed",
+    parseBoolean,
+  ),
+  subscriptionQueue: variable(
+    'SUBSCRIPTION_QUEUE',
+    '1000',
+    'Changes a subscriber may have waiting before it is dropped as too slow',
+    count(1, 1_000_000),
+  ),
+  httpCacheControl: variable(
+    'HTTP_CACHE_CONTROL',
+    DEFAULT_HTTP_CACHE_CONTROL,
+    'Cache-Control of a successful query answered over GET',
+    parseCacheControl,
+  ),
+  corsOrigins: variable('CORS_ORIGINS', null, 'Browser origins allowed to call the API, comma-separated', (v) =>
+    parseOrigins(v),
+  ),
+  metrics: variable('METRICS', 'false', 'true: Prometheus metrics at GET /metrics', parseBoolean),
+  metricsToken: variable('METRICS_TOKEN', null, 'When set, GET /metrics needs it as a bearer token', optionalText),
+  tracingEndpoint: variable(
+    'OTEL_EXPORTER_OTLP_ENDPOINT',
+    null,
+    'When set, traces go there over OTLP/HTTP (the other OTEL_* variables apply)',
+    optionalText,
+  ),
+  shutdownGraceMs: variable(
+    'SHUTDOWN_GRACE_MS',
+    '10000',
+    'How long a shutdown waits for requests in flight before it exits anyway',
+    count(1, 3_600_000),
+  ),
+  countSql: variable('BENCH_COUNT_SQL', 'false', 'Benchmark only: GET /debug/sql-stats', parseBoolean),
+  benchFreeReads: variable(
+    'BENCH_FREE_READS',
+    'false',
+    'Benchmark only, never in production: repeated reads from memory',
+    parseBoolean,
+  ),
+} satisfies { readonly [K in keyof AppConfig]-?: Variable<Exclude<AppConfig[K], undefined>> };
+
+/** Parses and checks the environment: each variable of VARIABLES, then the rules across them. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
-  return checkConfig({
-    port: parsePort(env.PORT),
-    host: nonEmpty(env.HOST) ?? '127.0.0.1',
-    database: parseDatabaseUrl(nonEmpty(env.DATABASE_URL) ?? DEFAULT_DATABASE_URL),
-    adminToken: nonEmpty(env.ADMIN_TOKEN) ?? null,
-    adminTokens: parseNamedTokens(nonEmpty(env.ADMIN_TOKENS)),
-    readToken: nonEmpty(env.READ_TOKEN) ?? null,
-    demoData: parseBoolean('DEMO_DATA', env.DEMO_DATA, true),
-    production: env.NODE_ENV === 'production',
-    logLevel: parseLogLevel(env.LOG_LEVEL),
-    introspection: parseBoolean('INTROSPECTION', env.INTROSPECTION, true),
-    countSql: parseBoolean('BENCH_COUNT_SQL', env.BENCH_COUNT_SQL, false),
-    benchFreeReads: parseBoolean('BENCH_FREE_READS', env.BENCH_FREE_READS, false),
-    responseCache: parseBoolean('RESPONSE_CACHE', env.RESPONSE_CACHE, true),
-    recordCache: parseBoolean('RECORD_CACHE', env.RECORD_CACHE, true),
-    compiledExecution: parseBoolean('COMPILED_EXECUTION', env.COMPILED_EXECUTION, true),
-    directExecution: parseBoolean('DIRECT_EXECUTION', env.DIRECT_EXECUTION, true),
-    subscriptionQueue: parseCount('SUBSCRIPTION_QUEUE', env.SUBSCRIPTION_QUEUE, 1000),
-    corsOrigins: parseOrigins(nonEmpty(env.CORS_ORIGINS)),
-    httpCacheControl: parseCacheControl(nonEmpty(env.HTTP_CACHE_CONTROL)),
-  });
+  const config: Record<string, unknown> = {};
+  for (const [key, { name, default: fallback, parse }] of Object.entries(VARIABLES)) {
+    config[key] = parse(nonEmpty(env[name]) ?? fallback ?? undefined, name);
+  }
+  return checkConfig(config as unknown as AppConfig);
 }
 
 /** Minimum length of a token in production, so a guessable one is refused. */
@@ -232,28 +338,41 @@ function parsePort(value: string | undefined): number {
   return port;
 }
 
-function parseCount(name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined || value === '') return fallback;
-  const count = Number(value);
-  if (!Number.isInteger(count) || count < 1 || count > 1_000_000) {
-    throw new ConfigError(`${name} must be a whole number from 1 to 1000000 (got "${value}")`);
-  }
-  return count;
+/** A whole number from `min` to `max`. */
+function count(min: number, max: number) {
+  return (value: string | undefined, name: string): number => {
+    const number = Number(value);
+    if (value === undefined || !Number.isInteger(number) || number < min || number > max) {
+      throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got "${value}")`);
+    }
+    return number;
+  };
 }
 
-function parseBoolean(name: string, value: string | undefined, fallback: boolean): boolean {
-  if (value === undefined || value === '') return fallback;
-  const lowered = value.toLowerCase();
+function parseBoolean(value: string | undefined, name: string): boolean {
+  const lowered = (value ?? '').toLowerCase();
   if (['1', 'true', 'yes', 'on'].includes(lowered)) return true;
   if (['0', 'false', 'no', 'off'].includes(lowered)) return false;
   throw new ConfigError(`${name} must be true or false (got "${value}")`);
 }
 
-function parseLogLevel(value: string | undefined): string {
-  if (value === undefined || value === '') return 'info';
-  if (!LOG_LEVELS.includes(value))
-    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${value}")`);
-  return value;
+/** One of a few words. */
+function oneOf<T extends string>(values: readonly T[]) {
+  return (value: string | undefined, name: string): T => {
+    if (!values.includes(value as T))
+      throw new ConfigError(`${name} must be one of ${values.join(', ')} (got "${value}")`);
+    return value as T;
+  };
+}
+
+/** Any text (a variable with a default always has one). */
+function anyText(value: string | undefined): string {
+  return value ?? '';
+}
+
+/** Any text, or null when unset. */
+function optionalText(value: string | undefined): string | null {
+  return value ?? null;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
