@@ -9,10 +9,14 @@ import { REQUEST_ASSEMBLY, type RequestContext } from './graphql/context';
 import { buildRegistrySchema } from './graphql/schema';
 import { createHttpServer } from './http/server';
 import { createLogger } from './logging';
+import { Metrics } from './observability/metrics';
+import { Tracing } from './observability/tracing';
+import { startTracingSdk, type TracingSdk } from './observability/tracing-sdk';
 import { Database } from './persistence/database';
 import { SCHEMA_CREATING_MIGRATION } from './persistence/migrations';
 import { PostgresChangeListener } from './persistence/change-listener';
 import { acquireSqliteOwnerLock } from './persistence/sqlite-owner-lock';
+import { buildInfo } from './version';
 
 /** A started server. */
 export interface RunningApp {
@@ -28,8 +32,21 @@ export interface RunningApp {
   readonly changeListener: PostgresChangeListener | null;
   /** The migrations this start applied (empty when the database was already current). */
   readonly migrationsApplied: readonly string[];
-  /** Stops accepting requests, lets in-flight ones finish, and closes the database. */
-  close(): Promise<void>;
+  /** The Prometheus metrics (METRICS=true), or null. */
+  readonly metrics: Metrics | null;
+  /** The logger everything logs through. */
+  readonly logger: Logger;
+  /**
+   * Stops accepting requests, lets in-flight ones finish, closes every WebSocket (1001, going away) and the
+   * database; says how many connections and subscriptions were open when it began.
+   */
+  close(): Promise<DrainedCounts>;
+}
+
+/** What a shutdown drained: HTTP connections open (WebSockets included) and subscriptions, when it began. */
+export interface DrainedCounts {
+  readonly connections: number;
+  readonly subscriptions: number;
 }
 
 /**
@@ -50,7 +67,12 @@ export async function bootstrap(
   } = {},
 ): Promise<RunningApp> {
   checkConfig(config);
-  const logger = options.logger ?? createLogger(config.logLevel);
+  const logger = options.logger ?? createLogger(config.logLevel, config.logFormat);
+  const build = buildInfo();
+  const metrics = config.metrics ? new Metrics(build) : null;
+  const tracing = config.tracingEndpoint
+    ? new Tracing(build.version, config.database.kind === 'postgres' ? 'postgresql' : 'sqlite')
+    : null;
   const ownerLock =
     config.database.kind === 'sqlite' && config.database.path !== ':memory:'
       ? acquireSqliteOwnerLock(config.database.path)
@@ -62,7 +84,7 @@ export async function bootstrap(
       warn: (message) => logger.warn(message),
       error: (details, message) => logger.error(details, message),
     },
-    { freeReads: config.benchFreeReads === true },
+    { freeReads: config.benchFreeReads === true, tracer: tracing },
   );
   if (config.benchFreeReads)
     logger.warn('BENCH_FREE_READS is on: repeated reads come from memory and never see writes');
@@ -72,7 +94,16 @@ export async function bootstrap(
     await db.requireWritable();
 
     const versioning = await RegistryVersioning.open(db, { recordCache: config.recordCache });
-    const services = createServices(versioning, { subscriptionQueue: config.subscriptionQueue });
+    const services = createServices(versioning, {
+      subscriptionQueue: config.subscriptionQueue,
+      feedObserver: metrics ?? undefined,
+    });
+    metrics?.watch({
+      recordCaches: () => versioning.cacheFigures(),
+      pools: () => db.poolFigures(),
+      subscriptions: () => services.feed.size,
+      registryVersion: async () => (await versioning.current()).version,
+    });
     // The live change log: signalled by this process's own commits, and on PostgreSQL by every instance's NOTIFY.
     await services.feed.start();
     services.writes.listen((committed) => services.feed.signal(committed.version));
@@ -100,6 +131,7 @@ export async function bootstrap(
       graphqlJsOnly: (context) => context.compiledRunFailed === true,
       // Pages are assembled from kept parts only while records are kept (RECORD_CACHE=false keeps neither).
       assembly: config.recordCache === false ? undefined : REQUEST_ASSEMBLY,
+      tracer: tracing,
     });
     const { fastify } = await createHttpServer({
       config,
@@ -122,15 +154,29 @@ export async function bootstrap(
         : {},
       graphiqlDir: options.graphiqlDir,
       dashboardDir: options.dashboardDir,
+      build,
+      metrics,
+      tracing,
     });
     await fastify.listen({ port: config.port, host: config.host });
     const address = fastify.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-    const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}/graphql`;
-    logger.info({ url, database: config.database.kind }, 'registry server listening');
+    const origin = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
+    const url = `${origin}/graphql`;
+    logger.info(
+      {
+        url,
+        dashboard: `${origin}/dashboard`,
+        metrics: metrics ? `${origin}/metrics` : undefined,
+        version: build.version,
+        commit: build.commit,
+        database: config.database.kind,
+      },
+      'registry server listening',
+    );
 
-    let closing: Promise<void> | null = null;
+    let closing: Promise<DrainedCounts> | null = null;
     return {
       url,
       port,
@@ -140,12 +186,21 @@ export async function bootstrap(
       execution,
       changeListener,
       migrationsApplied: applied,
+      metrics,
+      logger,
       close: () =>
         (closing ??= (async () => {
+          const drained = {
+            connections: await new Promise<number>((resolve) =>
+              fastify.server.getConnections((error, count) => resolve(error ? 0 : count)),
+            ),
+            subscriptions: services.feed.size,
+          };
           await fastify.close();
           await changeListener?.stop();
           await db.close();
           ownerLock?.release();
+          return drained;
         })()),
     };
   } catch (error) {
@@ -155,11 +210,15 @@ export async function bootstrap(
   }
 }
 
-/** Entry point: `node dist/src/main.js`. Bad configuration or an unreachable database is one line and exit code 1. */
-async function main(): Promise<void> {
+/**
+ * Runs the server as a process (`tool-registry serve`, `node dist/src/main.js`): reads the configuration,
+ * starts tracing when OTEL_EXPORTER_OTLP_ENDPOINT is set, starts, and shuts down on SIGTERM or SIGINT. Bad
+ * configuration or an unreachable database is one line on stderr and exit code 1.
+ */
+export async function serve(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   let config: AppConfig;
   try {
-    config = loadConfig();
+    config = loadConfig(env);
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(`registry: ${error.message}`);
@@ -167,34 +226,47 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  // Before anything else, so the first request is traced; without an endpoint the SDK is never loaded.
+  const sdk = config.tracingEndpoint ? await startTracingSdk(buildInfo()) : null;
   let app: RunningApp;
   try {
     app = await bootstrap(config);
   } catch (error) {
     console.error(`registry: cannot start: ${describeStartupError(error)}`);
+    await sdk?.shutdown().catch(() => undefined);
     process.exit(1);
   }
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => {
-      // In-flight requests finish; new ones are refused; then the database closes.
-      console.error(`registry: ${signal} received, shutting down`);
-      setTimeout(() => {
-        console.error('registry: shutdown took longer than 9 s; exiting');
-        process.exit(1);
-      }, SHUTDOWN_GRACE_MS).unref();
-      app.close().then(
-        () => process.exit(0),
-        (error) => {
-          console.error(`registry: error while shutting down: ${describeStartupError(error)}`);
-          process.exit(1);
-        },
-      );
-    });
+    process.once(signal, () => void shutDown(app, sdk, signal, config.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS));
   }
 }
 
-/** How long a graceful shutdown may take before the process exits anyway. */
-const SHUTDOWN_GRACE_MS = 9000;
+/** How long a shutdown may take (SHUTDOWN_GRACE_MS unless set) before the process exits anyway. */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+
+/**
+ * The shutdown sequence: new connections are refused, requests in flight finish, every WebSocket is closed
+ * with 1001 (going away), the database closes, and the traces are flushed; then the process exits 0. After
+ * `graceMs` it exits 1 whatever is left. Both ends are logged through the server's logger.
+ */
+async function shutDown(app: RunningApp, sdk: TracingSdk | null, signal: string, graceMs: number): Promise<void> {
+  const started = Date.now();
+  const { logger } = app;
+  logger.info({ signal, graceMs }, 'shutting down');
+  setTimeout(() => {
+    logger.error({ graceMs }, 'shutdown took longer than SHUTDOWN_GRACE_MS; exiting with requests still open');
+    process.exit(1);
+  }, graceMs).unref();
+  try {
+    const drained = await app.close();
+    await sdk?.shutdown().catch((error: unknown) => logger.warn({ err: error }, 'could not flush the last traces'));
+    logger.info({ ...drained, durationMs: Date.now() - started }, 'stopped');
+    process.exit(0);
+  } catch (error) {
+    logger.error({ err: error }, 'error while shutting down');
+    process.exit(1);
+  }
+}
 
 /** A one-line reason for a failed start, without a stack. */
 function describeStartupError(error: unknown): string {
@@ -206,5 +278,5 @@ function describeStartupError(error: unknown): string {
 }
 
 if (require.main === module) {
-  void main();
+  void serve();
 }

@@ -15,6 +15,12 @@ export const FEED_LIMITS = {
   queue: 1_000,
 } as const;
 
+/** Sees each change-log entry the feed hands to its subscribers (the metrics: events and lag). */
+export interface FeedObserver {
+  /** An entry committed at `at` (ISO time, on whichever instance wrote it) went to `subscribers` subscribers. */
+  changeDelivered(at: string, subscribers: number): void;
+}
+
 /** A subscriber that fell too far behind. */
 export class SlowConsumerError extends Error {
   constructor() {
@@ -56,6 +62,7 @@ export interface FeedRequest {
 export class ChangeFeed {
   private readonly subscribers = new Set<Subscriber>();
   private readonly queueLimit: number;
+  private readonly observer: FeedObserver | undefined;
   private delivered: LogPosition | null = null;
   private running: Promise<void> | null = null;
   private again = false;
@@ -65,9 +72,10 @@ export class ChangeFeed {
 
   constructor(
     private readonly versioning: RegistryVersioning,
-    options: { queueLimit?: number } = {},
+    options: { queueLimit?: number; observer?: FeedObserver } = {},
   ) {
     this.queueLimit = options.queueLimit ?? FEED_LIMITS.queue;
+    this.observer = options.observer;
   }
 
   /** Starts at the current version: what committed before is in the log, for replay. */
@@ -171,6 +179,7 @@ export class ChangeFeed {
   }
 
   private deliver(entry: ChangeRecord): void {
+    let queued = 0;
     for (const subscriber of this.subscribers) {
       if (subscriber.overflowed) continue;
       if (subscriber.queue.length >= this.queueLimit) {
@@ -181,9 +190,11 @@ export class ChangeFeed {
         subscriber.onOverflow?.();
       } else {
         subscriber.queue.push(entry);
+        queued += 1;
       }
       subscriber.wake?.();
     }
+    this.observer?.changeDelivered(entry.at, queued);
   }
 }
 

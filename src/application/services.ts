@@ -1,5 +1,5 @@
 import { BindingService } from './binding.service';
-import { ChangeFeed } from './change-feed';
+import { ChangeFeed, type FeedObserver } from './change-feed';
 import { ChangeLogService } from './change-log.service';
 import { MatrixService } from './matrix.service';
 import { NameHints } from './name-hints';
@@ -30,7 +30,10 @@ export interface Services {
 }
 
 /** Builds the services over the registry's versioning (its reads and writes). */
-export function createServices(versioning: RegistryVersioning, options: { subscriptionQueue?: number } = {}): Services {
+export function createServices(
+  versioning: RegistryVersioning,
+  options: { subscriptionQueue?: number; feedObserver?: FeedObserver } = {},
+): Services {
   const writes = new RegistryWrites(versioning);
   const projects = new ProjectService(writes);
   const tools = new ToolService(writes);
@@ -45,6 +48,6 @@ export function createServices(versioning: RegistryVersioning, options: { subscr
     names: new NameHints(),
     nodes: new NodeService(),
     writes,
-    feed: new ChangeFeed(versioning, { queueLimit: options.subscriptionQueue }),
+    feed: new ChangeFeed(versioning, { queueLimit: options.subscriptionQueue, observer: options.feedObserver }),
   };
 }

@@ -25,6 +25,7 @@ import {
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { LRUCache } from 'lru-cache';
+import type { StageTracer } from '../observability/tracing';
 import { documentBytes } from './document-cache';
 import { PageAssembly, type AssemblyHost, type AssemblyStats, type CompileQuery } from './page-assembly';
 
@@ -167,6 +168,8 @@ export class CompiledExecution<TContext> {
       readonly graphqlJsOnly?: (contextValue: TContext) => boolean;
       /** What assembling pages from kept parts needs of a context (./page-assembly.ts); absent: never assembled. */
       readonly assembly?: AssemblyHost<TContext>;
+      /** Traces each run as its request's execution stage, when tracing is on. */
+      readonly tracer?: StageTracer | null;
     },
   ) {
     this.plans = new LRUCache<string, Plan>({
@@ -231,7 +234,18 @@ export class CompiledExecution<TContext> {
    * runs the request through the full pipeline, which gives graphql-js's
    * exact errors.
    */
-  async runReady(
+  runReady(
+    ready: ReadyQuery,
+    variables: Record<string, unknown>,
+    contextValue: TContext,
+  ): Promise<string | Buffer | null> {
+    const { tracer } = this.options;
+    return tracer
+      ? tracer.stage('execution', () => this.runReadyNow(ready, variables, contextValue))
+      : this.runReadyNow(ready, variables, contextValue);
+  }
+
+  private async runReadyNow(
     ready: ReadyQuery,
     variables: Record<string, unknown>,
     contextValue: TContext,
@@ -274,7 +288,7 @@ export class CompiledExecution<TContext> {
 
   /** Apollo Server's gateway interface: the documented way to give Apollo 5 an executor of its own. */
   gateway(): Gateway {
-    const executor: Executor = (requestContext) =>
+    const run: Executor = (requestContext) =>
       this.execute({
         document: requestContext.document,
         source: requestContext.source,
@@ -283,6 +297,8 @@ export class CompiledExecution<TContext> {
         variables: requestContext.request.variables ?? null,
         contextValue: requestContext.context as TContext,
       });
+    const { tracer } = this.options;
+    const executor: Executor = tracer ? (requestContext) => tracer.stage('execution', () => run(requestContext)) : run;
     return {
       load: async () => ({ executor }),
       // Apollo asks for the schema through this callback, and it must be called by the gateway (apollo-server#7828).
