@@ -38,8 +38,8 @@ async function main(): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  if (!existsSync(join(ROOT, 'dist', 'src', 'main.js'))) {
-    console.error('bench: dist/src/main.js is missing; `npm run bench` builds it first (or run `npm run build`).');
+  if (!existsSync(join(ROOT, 'dist', 'src', 'cli.js'))) {
+    console.error('bench: dist/src/cli.js is missing; `npm run bench` builds it first (or run `npm run build`).');
     return 1;
   }
 

@@ -138,7 +138,7 @@ export const VARIABLES = {
   logFormat: variable(
     'LOG_FORMAT',
     'auto',
-    'json (one JSON object a line), pretty (one readable line per request), auto: pretty on a terminal',
+    'json, pretty (one readable line per request), or auto: pretty on a terminal',
     oneOf(LOG_FORMATS),
   ),
   introspection: variable('INTROSPECTION', 'true', 'false turns introspection off', parseBoolean),

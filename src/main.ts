@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import type { Logger } from 'pino';
 import { createServices, type Services } from './application/services';
 import { RegistryVersioning } from './application/versioning';
-import { checkConfig, ConfigError, loadConfig, type AppConfig } from './config';
+import { checkConfig, ConfigError, loadConfig, type AppConfig, type DatabaseConfig } from './config';
 import { loadDemoData } from './demo/demo-data';
 import { CompiledExecution, type ExecutionCheck } from './graphql/compiled-execution';
 import { REQUEST_ASSEMBLY, type RequestContext } from './graphql/context';
@@ -268,8 +268,28 @@ async function shutDown(app: RunningApp, sdk: TracingSdk | null, signal: string,
   }
 }
 
+/**
+ * Applies the pending migrations to a database and closes it, without serving (`tool-registry migrate`). A
+ * server does the same at start; on SQLite this is refused while a server holds the file, and on PostgreSQL
+ * it takes the same advisory lock as a starting server. Returns the migrations applied.
+ */
+export async function migrateDatabase(database: DatabaseConfig): Promise<string[]> {
+  const ownerLock =
+    database.kind === 'sqlite' && database.path !== ':memory:' ? acquireSqliteOwnerLock(database.path) : null;
+  try {
+    const db = await Database.open(database);
+    try {
+      return await db.migrate();
+    } finally {
+      await db.close();
+    }
+  } finally {
+    ownerLock?.release();
+  }
+}
+
 /** A one-line reason for a failed start, without a stack. */
-function describeStartupError(error: unknown): string {
+export function describeStartupError(error: unknown): string {
   const err = error as { code?: string; message?: string };
   if (err?.code === 'EADDRINUSE') return `port already in use (${err.message})`;
   if (err?.code === 'ECONNREFUSED')

@@ -45,7 +45,9 @@ export function checkoutBuildInfo(root: string): BuildInfo {
 
 function gitCommit(root: string): string {
   const git = (...args: string[]) =>
-    execFileSync('git', args, { cwd: root, stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 }).toString().trim();
+    execFileSync('git', args, { cwd: root, stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 })
+      .toString()
+      .trim();
   try {
     const commit = git('rev-parse', '--short=12', 'HEAD');
     return git('status', '--porcelain', '--untracked-files=no') === '' ? commit : `${commit}-dirty`;

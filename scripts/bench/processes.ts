@@ -1,6 +1,6 @@
 /**
  * The benchmark's child processes: the real registry server (the production
- * build, `node dist/src/main.js`) and the bare node:http baseline. Each runs
+ * build, `node dist/src/cli.js serve`) and the bare node:http baseline. Each runs
  * in its own process, is stopped by its PID, and is killed if the benchmark
  * itself exits early. Also: free ports, start-up timing, RSS from /proc and
  * the server's SQL statement counter.
@@ -136,9 +136,12 @@ export interface RegistryServer {
   readonly startupMs: number;
 }
 
+/** The command's entry in the build (package.json's bin). */
+const ENTRY = 'dist/src/cli.js';
+
 /**
  * The production start, as package.json's `start:built` script says
- * (`[NAME=value …] node <flags> dist/src/main.js`): the environment it sets
+ * (`[NAME=value …] node <flags> dist/src/cli.js serve`): the environment it sets
  * and node's arguments, so the benchmark measures the server exactly as
  * `npm start` runs it.
  */
@@ -154,13 +157,11 @@ export function productionStart(root: string): { env: Record<string, string>; ar
     env[found[1]] = found[2];
     words.shift();
   }
-  if (words[0] !== 'node' || !words.includes('dist/src/main.js'))
+  if (words[0] !== 'node' || !words.includes(ENTRY))
     throw new Error(
-      `package.json "start:built" must be "[NAME=value ...] node [flags] dist/src/main.js" (got ${JSON.stringify(script)})`,
+      `package.json "start:built" must be "[NAME=value ...] node [flags] ${ENTRY} serve" (got ${JSON.stringify(script)})`,
     );
-  const args = words
-    .slice(1)
-    .map((word) => (word === 'dist/src/main.js' ? join(root, 'dist', 'src', 'main.js') : word));
+  const args = words.slice(1).map((word) => (word === ENTRY ? join(root, ENTRY) : word));
   return { env, args };
 }
 

@@ -1,5 +1,5 @@
 /**
- * `npm run register -- <file-or-dir>…`: registers tool files and registry
+ * `tool-registry register <file-or-dir>…` (`npm run register -- …` in a checkout): registers tool files and registry
  * files (the seed's YAML format) on a running server over GraphQL. What
  * exists with the same fields is left unchanged; what differs is a CONFLICT,
  * or with --update is updated; --dry-run sends every change with dryRun and
@@ -25,12 +25,13 @@ import {
   type Comparison,
   type RegistryFile,
   type StateLookup,
-} from '../src/registry-files';
-import { serverOptions, UsageError, workInInvocationFolder } from './cli/args';
-import { GraphQLClient, UnreachableError, type GraphQLError } from './cli/client';
-import { readStates, register, update, type BindingImpact, type SlotOutcome } from './cli/registry-api';
+} from '../registry-files';
+import { serverOptions, UsageError, workInInvocationFolder } from './args';
+import { GraphQLClient, UnreachableError, type GraphQLError } from './client';
+import { readStates, register, update, type BindingImpact, type SlotOutcome } from './registry-api';
 
-const USAGE = `Usage: npm run register -- [options] <file-or-dir>...
+const USAGE = `Usage: tool-registry register [options] <file-or-dir>...
+       (in a checkout: npm run register -- [options] <file-or-dir>...)
 
 Registers tools and registries written in YAML (the seed's format) on a registry server.
 Directories are searched recursively for *.yaml and *.yml files. Registry files
@@ -81,7 +82,8 @@ const NOT_SENT_DIFFERS = 'not sent: entries of this file differ from the registr
 /** Binding changes listed under an entry; the rest are counted. */
 const CHANGES_SHOWN = 10;
 
-async function main(argv: string[]): Promise<number> {
+/** `tool-registry register …`: the exit code. */
+export async function registerCommand(argv: string[]): Promise<number> {
   workInInvocationFolder('register');
   let options: Options;
   let paths: string[];
@@ -489,13 +491,3 @@ class Output {
     this.bars?.stop();
   }
 }
-
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error) => {
-    console.error(`register: unexpected error: ${(error as Error)?.stack ?? String(error)}`);
-    process.exitCode = 1;
-  },
-);

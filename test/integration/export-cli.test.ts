@@ -217,7 +217,7 @@ describe('export CLI (npm run export) against a real server', function () {
     expect(Object.keys(readTree(dir))).to.deep.equal(['registry.yaml', 'tools/demo--mixed.yaml']);
     expect(readFileSync(join(dir, 'registry.yaml'), 'utf8')).to.equal(
       [
-        '# Written by npm run export; npm run register reads it back.',
+        '# Written by tool-registry export; tool-registry register reads it back.',
         '',
         'resource_types:',
         '  - name: fs-directory',
@@ -341,7 +341,7 @@ describe('export CLI (npm run export) against a real server', function () {
     expect((await runExport(['--url', 'ftp://127.0.0.1/x'])).code).to.equal(2);
     expect((await runExport(['stray'])).code).to.equal(2);
     const help = await runExport(['--help']);
-    expect(help.stdout).to.contain('Usage: npm run export -- [options]');
+    expect(help.stdout).to.contain('Usage: tool-registry export [options]');
     expect(help.code).to.equal(0);
 
     const closed = createServer();
