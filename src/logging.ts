@@ -31,6 +31,7 @@ export function createLogger(
     pretty({
       colorize: terminal && format === 'auto',
       translateTime: 'SYS:HH:MM:ss.l',
+      ignore: 'pid,hostname',
       hideObject: true,
       messageFormat: (log) => readableLine(log),
       destination: destination ?? 1,

@@ -15,18 +15,23 @@ export interface CliRun {
  * `env` sets them.
  */
 export function runScript(
-  script: 'register' | 'export' | 'backup' | 'restore' | 'migrate',
+  /** The subcommand (or an option such as --version; empty: none). */
+  script: string,
   args: string[],
   env: Record<string, string | undefined> = {},
 ): Promise<CliRun> {
   const { ADMIN_TOKEN: _token, INIT_CWD: _initCwd, npm_lifecycle_event: _event, ...base } = process.env;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-r', '@swc-node/register', 'src/cli.ts', script, ...args], {
-      cwd: repositoryRoot(),
-      env: { ...base, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: 60_000,
-    });
+    const child = spawn(
+      process.execPath,
+      ['-r', '@swc-node/register', 'src/cli.ts', ...(script ? [script] : []), ...args],
+      {
+        cwd: repositoryRoot(),
+        env: { ...base, ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        timeout: 60_000,
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
