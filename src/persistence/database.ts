@@ -68,8 +68,9 @@ export class Database {
     const counter = new StatementCounter(log);
     const tracer = options.tracer ?? null;
     const writer = new DataSource(dataSourceOptions(config, { logger: counter }));
-    if (tracer) traceTypeormStatements(writer, tracer);
     await writer.initialize();
+    // After initialize, which sets the DataSource's subscribers from its options.
+    if (tracer) traceTypeormStatements(writer, tracer);
     try {
       const sqliteFile = config.kind === 'sqlite' && config.path !== ':memory:' ? realFileOf(config.path) : null;
       const reads = openReads(config, writer, counter, log, tracer);
