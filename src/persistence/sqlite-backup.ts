@@ -165,7 +165,12 @@ function checkedCopy(path: string, pages: number): CopiedRegistry {
 
 /** The registry version of a database that passes SQLite's quick check; a BackupError otherwise. */
 function checkRegistry(database: BetterSqlite3.Database, path: string): number {
-  const check = database.pragma('quick_check', { simple: true });
+  let check: unknown;
+  try {
+    check = database.pragma('quick_check', { simple: true });
+  } catch (error) {
+    throw new BackupError(`${path} is not a usable SQLite database (${(error as Error).message})`);
+  }
   if (check !== 'ok') throw new BackupError(`${path} fails SQLite's quick check: ${String(check)}`);
   return registryVersionOf(database, path);
 }
