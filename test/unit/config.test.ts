@@ -142,7 +142,12 @@ describe('the config schema (VARIABLES)', () => {
     for (const v of Object.values(VARIABLES)) {
       const line = lines.find((l) => l.trimStart().startsWith(`${v.name} `));
       expect(line, v.name).to.be.a('string');
-      expect(line!.trim().split(/\s{2,}/).slice(1)).to.deep.equal([v.default ?? '-', v.description]);
+      expect(
+        line!
+          .trim()
+          .split(/\s{2,}/)
+          .slice(1),
+      ).to.deep.equal([v.default ?? '-', v.description]);
     }
   });
 
