@@ -62,6 +62,9 @@ export interface AppConfig {
   readonly shutdownGraceMs?: number;
 }
 
+/** How long a shutdown waits for requests in flight unless SHUTDOWN_GRACE_MS says otherwise. */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+
 /** Cache-Control of GET query answers unless HTTP_CACHE_CONTROL says otherwise: caches keep them, but ask again (ETag, 304) every time. */
 export const DEFAULT_HTTP_CACHE_CONTROL = 'no-cache';
 
@@ -181,7 +184,7 @@ export const VARIABLES = {
   ),
   shutdownGraceMs: variable(
     'SHUTDOWN_GRACE_MS',
-    '10000',
+    String(DEFAULT_SHUTDOWN_GRACE_MS),
     'How long a shutdown waits for requests in flight before it exits anyway',
     count(1, 3_600_000),
   ),

@@ -2,7 +2,14 @@ import 'reflect-metadata';
 import type { Logger } from 'pino';
 import { createServices, type Services } from './application/services';
 import { RegistryVersioning } from './application/versioning';
-import { checkConfig, ConfigError, loadConfig, type AppConfig, type DatabaseConfig } from './config';
+import {
+  checkConfig,
+  ConfigError,
+  DEFAULT_SHUTDOWN_GRACE_MS,
+  loadConfig,
+  type AppConfig,
+  type DatabaseConfig,
+} from './config';
 import { loadDemoData } from './demo/demo-data';
 import { CompiledExecution, type ExecutionCheck } from './graphql/compiled-execution';
 import { REQUEST_ASSEMBLY, type RequestContext } from './graphql/context';
@@ -240,9 +247,6 @@ export async function serve(env: NodeJS.ProcessEnv = process.env): Promise<void>
     process.once(signal, () => void shutDown(app, sdk, signal, config.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS));
   }
 }
-
-/** How long a shutdown may take (SHUTDOWN_GRACE_MS unless set) before the process exits anyway. */
-export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 
 /**
  * The shutdown sequence: new connections are refused, requests in flight finish, every WebSocket is closed
