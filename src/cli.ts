@@ -10,7 +10,7 @@ import { VARIABLES } from './config';
 import { backupCommand, migrateCommand, restoreCommand } from './cli/database-commands';
 import { exportCommand } from './cli/export';
 import { registerCommand } from './cli/register';
-import { serve } from './main';
+import { serverModules } from './cli/server-modules';
 import { buildInfo } from './version';
 
 /** A subcommand: what it does in a few words, and how it runs (its exit code, or 'serving' while the server runs). */
@@ -72,7 +72,7 @@ async function serveCommand(argv: string[]): Promise<number | 'serving'> {
     console.error(`serve: unexpected argument ${JSON.stringify(argv[0])}\n\n${SERVE_USAGE}`);
     return 2;
   }
-  await serve();
+  await serverModules().serve();
   return 'serving';
 }
 

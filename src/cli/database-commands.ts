@@ -5,10 +5,10 @@
  */
 import { parseArgs } from 'node:util';
 import { VARIABLES, type DatabaseConfig } from '../config';
-import { describeStartupError, migrateDatabase } from '../main';
 import { BackupError, backupSqlite, restoreSqlite } from '../persistence/sqlite-backup';
 import { UsageError } from './args';
 import { progressBar } from './progress';
+import { serverModules } from './server-modules';
 
 const DATABASE_OPTION = `  --database <url>  The database (default: $DATABASE_URL, else ${VARIABLES.database.default})`;
 
@@ -104,11 +104,11 @@ export async function migrateCommand(argv: string[]): Promise<number> {
   const parsed = parse('migrate', MIGRATE_USAGE, argv, []);
   if (typeof parsed === 'number') return parsed;
   try {
-    const applied = await migrateDatabase(parsed.database);
+    const applied = await serverModules().migrateDatabase(parsed.database);
     console.log(applied.length === 0 ? 'the database is current' : `applied ${applied.join(', ')}`);
     return 0;
   } catch (error) {
-    console.error(`migrate: ${describeStartupError(error)}`);
+    console.error(`migrate: ${serverModules().describeStartupError(error)}`);
     return 1;
   }
 }
@@ -166,6 +166,6 @@ function failed(command: string, error: unknown): number {
     console.error(`${command}: ${error.message}`);
     return 1;
   }
-  console.error(`${command}: ${describeStartupError(error)}`);
+  console.error(`${command}: ${String((error as Error)?.message ?? error).split('\n')[0]}`);
   return 1;
 }
