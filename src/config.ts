@@ -37,8 +37,10 @@ export interface AppConfig {
    * (DIRECT_EXECUTION, default on; absent means on; see src/http/direct-execution.ts).
    */
   readonly directExecution?: boolean;
-  /** How many changes a subscriber may have waiting before it is dropped as too slow (SUBSCRIPTION_QUEUE, default 1000). */
-  readonly subscriptionQueue?: number;
+  /** Live subscriptions one WebSocket may hold at once (WS_MAX_SUBSCRIPTIONS_PER_CONNECTION, default 100). */
+  readonly maxSubscriptionsPerConnection?: number;
+  /** Live subscriptions this process serves at once, over every transport (WS_MAX_SUBSCRIPTIONS, default 10000). */
+  readonly maxSubscriptions?: number;
   /** Count SQL statements and expose the count at /debug/sql-stats (benchmarks only). */
   readonly countSql: boolean;
   /**
@@ -60,7 +62,15 @@ export interface AppConfig {
   readonly tracingEndpoint?: string | null;
   /** How long a shutdown waits for requests in flight (SHUTDOWN_GRACE_MS, default 10 s). */
   readonly shutdownGraceMs?: number;
+  /** Milliseconds a request's body may take to arrive before it is answered 408 (BODY_TIMEOUT_MS, default 30,000). */
+  readonly bodyTimeoutMs?: number;
 }
+
+/** How many live subscriptions a connection, and the whole process, may hold unless configured otherwise. */
+export const DEFAULT_SUBSCRIPTION_LIMITS = { perConnection: 100, total: 10_000 } as const;
+
+/** How long a request body may take to arrive unless BODY_TIMEOUT_MS says otherwise. */
+export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
 
 /** How long a shutdown waits for requests in flight unless SHUTDOWN_GRACE_MS says otherwise. */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
@@ -159,10 +169,16 @@ export const VARIABLES = {
     "Answer compiled queries past Apollo's request pipeline when they succeed",
     parseBoolean,
   ),
-  subscriptionQueue: variable(
-    'SUBSCRIPTION_QUEUE',
-    '1000',
-    'Changes a subscriber may have waiting before it is dropped as too slow',
+  maxSubscriptionsPerConnection: variable(
+    'WS_MAX_SUBSCRIPTIONS_PER_CONNECTION',
+    String(DEFAULT_SUBSCRIPTION_LIMITS.perConnection),
+    'Live subscriptions one WebSocket may hold at once',
+    count(1, 1_000_000),
+  ),
+  maxSubscriptions: variable(
+    'WS_MAX_SUBSCRIPTIONS',
+    String(DEFAULT_SUBSCRIPTION_LIMITS.total),
+    'Live subscriptions the process serves at once, over every transport',
     count(1, 1_000_000),
   ),
   httpCacheControl: variable(
@@ -187,6 +203,12 @@ export const VARIABLES = {
     String(DEFAULT_SHUTDOWN_GRACE_MS),
     'How long a shutdown waits for requests in flight before it exits anyway',
     count(1, 3_600_000),
+  ),
+  bodyTimeoutMs: variable(
+    'BODY_TIMEOUT_MS',
+    String(DEFAULT_BODY_TIMEOUT_MS),
+    'Milliseconds a request body may take to arrive before it is answered 408',
+    count(1, 1_000_000),
   ),
   countSql: variable('BENCH_COUNT_SQL', 'false', 'Benchmark only: GET /debug/sql-stats', parseBoolean),
   benchFreeReads: variable(

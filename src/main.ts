@@ -101,14 +101,12 @@ export async function bootstrap(
     await db.requireWritable();
 
     const versioning = await RegistryVersioning.open(db, { recordCache: config.recordCache });
-    const services = createServices(versioning, {
-      subscriptionQueue: config.subscriptionQueue,
-      feedObserver: metrics ?? undefined,
-    });
+    const services = createServices(versioning, { feedObserver: metrics ?? undefined });
     metrics?.watch({
       recordCaches: () => versioning.cacheFigures(),
       pools: () => db.poolFigures(),
       subscriptions: () => services.feed.size,
+      subscriptionEvents: () => services.feed.delivered,
       registryVersion: async () => (await versioning.current()).version,
     });
     // The live change log: signalled by this process's own commits, and on PostgreSQL by every instance's NOTIFY.

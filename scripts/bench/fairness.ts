@@ -94,7 +94,7 @@ function candidateShapes(model: RegistryModel): CandidateShape[] {
           // Successive pages, starting again from the first when a small registry has fewer tools.
           const first = Math.min(pageSize, n - k * pageSize);
           const start = (k * pageSize) % Math.max(1, tools.length);
-          const after = start === 0 ? '' : `, after: ${JSON.stringify(encodeCursor(tools[start - 1]))}`;
+          const after = start === 0 ? '' : `, after: ${JSON.stringify(encodeCursor('tools', tools[start - 1]))}`;
           return `p${k}: tools(first: ${first}${after}) { edges { node { id name resourceSlots { ${SLOT_SELECTION} } } } }`;
         }).join('\n')} }`,
     },

@@ -22,6 +22,7 @@ import {
   insertEveryColumn,
   PROJECT,
   PROJECT_RESOURCE,
+  REGISTRY_CHANGE,
   REGISTRY_STATE,
   RESOURCE,
   RESOURCE_SLOT,
@@ -32,7 +33,7 @@ import {
 import { Random } from './random';
 
 /** Bump when the generator changes what it builds, so old cached databases are not reused. */
-export const GENERATOR_VERSION = 1;
+export const GENERATOR_VERSION = 2;
 
 /** How many of each thing a registry of a given size holds. */
 export interface RegistryShape {
@@ -354,6 +355,60 @@ function checkRows(rows: Rows, hierarchy: TypeHierarchy): void {
   }
 }
 
+/** One change-log row, by property name (see REGISTRY_CHANGE). */
+type ChangeRow = Record<keyof typeof REGISTRY_CHANGE.columns, string | number | null>;
+
+/**
+ * The change log the registrations would have written, one entry per registration at versions 1, 2, …, as the
+ * server writes them (the registrations' binding changes are left out: none of these loads reads them). Returns
+ * the number of entries, which is the registry version.
+ */
+function writeChangeLog(rows: Rows, at: string, insert: (row: ChangeRow) => void): number {
+  let version = 0;
+  const typeName = new Map(rows.types.map((t) => [t.id, t.name]));
+  const resourceName = new Map(rows.resources.map((r) => [r.id, r.name]));
+  const entry = (
+    kind: string,
+    operation: string,
+    entity: { id: string; name: string },
+    summary: string,
+    related: { id: string; name: string } | null = null,
+  ): void => {
+    version += 1;
+    insert({
+      id: ulid(),
+      version,
+      seq: 1,
+      at,
+      actor: 'anonymous',
+      operation,
+      kind,
+      entityId: entity.id,
+      entityName: entity.name,
+      previousName: null,
+      relatedId: related?.id ?? null,
+      relatedName: related?.name ?? null,
+      summary,
+      impactCount: 0,
+      impactComplete: 1,
+      bindingChanges: null,
+    });
+  };
+  for (const type of rows.types)
+    entry('RESOURCE_TYPE', 'registerResourceType', type, `registered resource type ${type.name}`);
+  for (const r of rows.resources)
+    entry('RESOURCE', 'registerResource', r, `registered resource ${r.name} of type ${typeName.get(r.typeId)}`);
+  for (const project of rows.projects) {
+    entry('PROJECT', 'createProject', project, `created project ${project.name}`);
+    for (const link of project.links) {
+      const resource = { id: link.resourceId, name: resourceName.get(link.resourceId) ?? '' };
+      entry('LINK', 'linkResource', project, `linked ${resource.name} to project ${project.name}`, resource);
+    }
+  }
+  for (const tool of rows.tools) entry('TOOL', 'registerTool', tool, `registered tool ${tool.name}`);
+  return version;
+}
+
 /** Inserts the rows into the migrated file in one transaction, with foreign keys enforced. */
 function insertRows(path: string, rows: Rows): GeneratedCounts {
   const sqlite = new BetterSqlite3(path);
@@ -367,6 +422,7 @@ function insertRows(path: string, rows: Rows): GeneratedCounts {
     const insertLink = sqlite.prepare(insertEveryColumn(PROJECT_RESOURCE));
     const insertTool = sqlite.prepare(insertEveryColumn(TOOL));
     const insertSlot = sqlite.prepare(insertEveryColumn(RESOURCE_SLOT));
+    const insertChange = sqlite.prepare(insertEveryColumn(REGISTRY_CHANGE));
     const S = REGISTRY_STATE.columns;
     const setState = sqlite.prepare(
       `UPDATE ${REGISTRY_STATE.name} SET ${S.version} = ?, ${S.typesVersion} = ? WHERE ${S.id} = 1`,
@@ -442,9 +498,9 @@ function insertRows(path: string, rows: Rows): GeneratedCounts {
           counts.slotsByBinding[slot.binding] += 1;
         });
       }
-      // Each registration in the real server bumps `version` once, and each type registration `types_version` too.
-      const writes =
-        rows.types.length + rows.resources.length + rows.projects.length + counts.links + rows.tools.length;
+      // Each registration in the real server bumps `version` once, and each type registration `types_version` too;
+      // each writes its change-log entry, as here (a replay of the whole log reads one entry per registration).
+      const writes = writeChangeLog(rows, at, (entry) => insertChange.run(entry));
       setState.run(writes, rows.types.length);
     })();
     const broken = sqlite.pragma('foreign_key_check') as unknown[];

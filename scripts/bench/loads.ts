@@ -26,6 +26,7 @@ export type LoadName =
   | 'writer (beside resolve+writes)'
   | 'fairness: { __typename } idle'
   | 'fairness: { __typename } beside expensive'
+  | 'fairness: { __typename } beside a replay'
   | 'fairness: expensive'
   | 'churn'
   | 'unique-resolve (free data)'

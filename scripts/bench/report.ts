@@ -81,6 +81,16 @@ export interface FairnessReport {
   readonly loadedP50Ms: number;
   /** loaded / idle p50. */
   readonly ratio: number | null;
+  /** The same probe beside one client replaying the change log over WebSocket, as fast as it reads. */
+  readonly replay: {
+    /** Entries in one replay (the newest of the log: 100,000 at the default size). */
+    readonly entries: number;
+    /** Entries the client was sent per second while the probe ran. */
+    readonly entriesPerSecond: number;
+    readonly loadedP50Ms: number;
+    /** loaded / idle p50. */
+    readonly ratio: number | null;
+  } | null;
 }
 
 /** The churn load: how long it ran, its shapes, and the server's RSS. */
@@ -212,6 +222,7 @@ const WITHOUT_RATIO: readonly LoadName[] = [
   'writer (beside resolve+writes)',
   'fairness: { __typename } idle',
   'fairness: { __typename } beside expensive',
+  'fairness: { __typename } beside a replay',
   'fairness: expensive',
 ];
 
@@ -320,6 +331,17 @@ export function fullTargets(
           pass: extra.fairness.ratio <= TARGETS.fairnessP50Ratio,
         }
       : { target: `fairness: p50 ≤ ${TARGETS.fairnessP50Ratio} × idle`, measured: 'not measured', pass: null },
+    extra.fairness?.replay && extra.fairness.replay.ratio !== null
+      ? {
+          target: `{ __typename } p50 beside a replay of ${int(extra.fairness.replay.entries)} change-log entries ≤ ${TARGETS.fairnessP50Ratio} × idle p50`,
+          measured: `${ms(extra.fairness.replay.loadedP50Ms)} ms vs ${ms(extra.fairness.idleP50Ms)} ms idle = ${extra.fairness.replay.ratio.toFixed(1)}× (${int(extra.fairness.replay.entriesPerSecond)} entries/s replayed)`,
+          pass: extra.fairness.replay.ratio <= TARGETS.fairnessP50Ratio,
+        }
+      : {
+          target: `fairness beside a replay: p50 ≤ ${TARGETS.fairnessP50Ratio} × idle`,
+          measured: 'not measured',
+          pass: null,
+        },
   ];
 }
 
@@ -414,6 +436,11 @@ function newLoadNotes(report: FullReport): string[] {
     notes.push(
       `Fairness: { __typename } past the response cache, one request at a time: p50 ${ms(report.fairness.idleP50Ms)} ms idle (${answers('fairness: { __typename } idle')} answers), ${ms(report.fairness.loadedP50Ms)} ms (${answers('fairness: { __typename } beside expensive')} answers) beside ${report.fairness.connections} connections sending "${report.fairness.chosen}" (the slowest per request of the table below; ${answers('fairness: expensive')} of them completed in the measured run).`,
     );
+    const replay = report.fairness.replay;
+    if (replay)
+      notes.push(
+        `Fairness beside a replay: the same probe, ${ms(replay.loadedP50Ms)} ms p50 (${answers('fairness: { __typename } beside a replay')} answers), while one WebSocket client replayed the newest ${int(replay.entries)} change-log entries again and again, as fast as it read (${int(replay.entriesPerSecond)} entries/s).`,
+      );
   }
   if (report.churn)
     notes.push(

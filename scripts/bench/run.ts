@@ -17,7 +17,7 @@ import { cachedRegistry, removeDatabaseFiles, type CachedRegistry } from './gene
 import { chooseExpensiveRequests } from './fairness';
 import { measureImpacts, type ImpactPreview } from './impacts';
 import { startPacedClient } from './paced-client';
-import { openSubscribers } from './subscribers';
+import { openSubscribers, startReplayer } from './subscribers';
 import { hasErrors, NO_CACHE, runLoad, type LoadDefinition, type LoadResult, type LoadSettings } from './loads';
 import { loadRegistryModel, type RegistryModel } from './model';
 import { formatSize, type BenchOptions } from './options';
@@ -253,7 +253,10 @@ async function measureFairness(
   // probe-process.ts: not beside autocannon's event loop); stopping waits for the request in flight, so a probe
   // stuck behind the expensive requests for the whole run still counts.
   const probe = async (
-    name: 'fairness: { __typename } idle' | 'fairness: { __typename } beside expensive',
+    name:
+      | 'fairness: { __typename } idle'
+      | 'fairness: { __typename } beside expensive'
+      | 'fairness: { __typename } beside a replay',
     seconds: number,
     client?: Awaited<ReturnType<typeof startProbeProcess>>,
   ): Promise<LoadResult> => {
@@ -306,6 +309,10 @@ async function measureFairness(
   const waited = await waitUntilQuiet(server.process.pid);
   if (waited > 500)
     progress(`fairness: waited ${(waited / 1000).toFixed(1)} s for the server to finish the abandoned requests`);
+  const replay = await besideReplay(root, server, at, (client) =>
+    probe('fairness: { __typename } beside a replay', at.durationSeconds, client),
+  );
+  loads.push(replay.probe);
   const idleP50 = idle.latencyMs.p50;
   const loadedP50 = loaded.latencyMs.p50;
   return {
@@ -317,7 +324,54 @@ async function measureFairness(
     idleP50Ms: idleP50,
     loadedP50Ms: loadedP50,
     ratio: idleP50 > 0 ? loadedP50 / idleP50 : null,
+    replay: {
+      entries: replay.entries,
+      entriesPerSecond: replay.entriesPerSecond,
+      loadedP50Ms: replay.probe.latencyMs.p50,
+      ratio: idleP50 > 0 ? replay.probe.latencyMs.p50 / idleP50 : null,
+    },
   };
+}
+
+/** How many of the newest change-log entries the fairness load's replaying client asks for, each time. */
+const REPLAY_ENTRIES = 100_000;
+
+/**
+ * The fairness probe beside one WebSocket client that replays the newest REPLAY_ENTRIES entries of the change log
+ * (all of it when shorter) as fast as it reads, again and again: the server sends them from the log in pages, and
+ * must answer the probe between them.
+ */
+async function besideReplay(
+  root: string,
+  server: RegistryServer,
+  at: LoadSettings,
+  measure: (client: Awaited<ReturnType<typeof startProbeProcess>>) => Promise<LoadResult>,
+): Promise<{ probe: LoadResult; entries: number; entriesPerSecond: number }> {
+  const end = await logEnd(server.graphqlUrl);
+  const entries = Math.min(REPLAY_ENTRIES, end);
+  progress(`fairness: replaying the newest ${entries.toLocaleString('en-US')} change-log entries beside the probe…`);
+  const replayer = await startReplayer(server.graphqlUrl, end - entries, entries);
+  const client = await startProbeProcess(root, server.graphqlUrl);
+  await sleep(at.warmupSeconds * 1000);
+  const started = Date.now();
+  const sentBefore = replayer.sent();
+  const result = await measure(client);
+  const entriesPerSecond = ((replayer.sent() - sentBefore) * 1000) / (Date.now() - started);
+  client.close();
+  const done = await replayer.stop();
+  progress(`fairness: ${done.replays} whole replays, ${done.entries.toLocaleString('en-US')} entries sent`);
+  return { probe: result, entries, entriesPerSecond };
+}
+
+/** The newest version of the change log. */
+async function logEnd(url: string): Promise<number> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...NO_CACHE },
+    body: JSON.stringify({ query: '{ changes(last: 1) { edges { node { version } } } }' }),
+  });
+  const body = (await response.json()) as { data?: { changes: { edges: { node: { version: number } }[] } } };
+  return body.data?.changes.edges[0]?.node.version ?? 0;
 }
 
 /**

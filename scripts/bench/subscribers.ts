@@ -90,3 +90,73 @@ export async function openSubscribers(
     },
   };
 }
+
+/** What a replaying client got. */
+export interface ReplayResult {
+  /** Entries it was sent, over every replay. */
+  readonly entries: number;
+  /** Replays it finished (each of every entry after `afterVersion`). */
+  readonly replays: number;
+}
+
+/**
+ * A client that replays the change log over WebSocket, as fast as it reads: `registryChanged(afterVersion)` until it
+ * has the `entries` entries after `afterVersion`, then again from the start, until stopped.
+ */
+export async function startReplayer(
+  url: string,
+  afterVersion: number,
+  entries: number,
+): Promise<{ sent(): number; stop(): Promise<ReplayResult> }> {
+  const socket = new WebSocket(url.replace(/^http/, 'ws'), 'graphql-transport-ws');
+  let received = 0;
+  let replays = 0;
+  let inThisReplay = 0;
+  let id = 0;
+  const subscribe = () => {
+    id += 1;
+    inThisReplay = 0;
+    socket.send(
+      JSON.stringify({
+        id: String(id),
+        type: 'subscribe',
+        payload: {
+          query: 'subscription($after: Int) { registryChanged(afterVersion: $after) { version } }',
+          variables: { after: afterVersion },
+        },
+      }),
+    );
+  };
+  await new Promise<void>((resolve, reject) => {
+    socket.once('error', reject);
+    socket.once('open', () => socket.send(JSON.stringify({ type: 'connection_init' })));
+    socket.on('message', (data: Buffer) => {
+      const message = JSON.parse(data.toString()) as { type: string; id?: string; payload?: unknown };
+      if (message.type === 'connection_ack') {
+        subscribe();
+        resolve();
+      } else if (message.type === 'next' && message.id === String(id)) {
+        received += 1;
+        inThisReplay += 1;
+        if (inThisReplay >= entries) {
+          replays += 1;
+          socket.send(JSON.stringify({ id: String(id), type: 'complete' }));
+          subscribe();
+        }
+      } else if (message.type === 'error') {
+        reject(new Error(`replay refused: ${JSON.stringify(message.payload)}`));
+      }
+    });
+  });
+  return {
+    sent: () => received,
+    async stop() {
+      const result = { entries: received, replays };
+      await new Promise<void>((resolve) => {
+        socket.once('close', () => resolve());
+        socket.close(1000);
+      });
+      return result;
+    },
+  };
+}

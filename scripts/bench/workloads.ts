@@ -216,7 +216,7 @@ export function dashboardRequests(model: RegistryModel): PreparedRequest<Expecte
   const requests: PreparedRequest<ExpectedPage>[] = [];
   // The pages a dashboard shows when it follows endCursor: page 1, page 2, … (not every sliding offset).
   for (let start = 0; start <= lastStart; start += DASHBOARD_PAGE_SIZE) {
-    const after = start === 0 ? null : encodeCursor(names[start - 1]);
+    const after = start === 0 ? null : encodeCursor('tools', names[start - 1]);
     requests.push({
       body: graphqlBody(DASHBOARD_QUERY, { first: DASHBOARD_PAGE_SIZE, after }),
       expect: { edges: Math.min(DASHBOARD_PAGE_SIZE, names.length - start), firstName: names[start] ?? null },
@@ -342,8 +342,8 @@ export function matrixRequests(model: RegistryModel, random: Random, count = 200
     const t = random.pick(toolStarts);
     return {
       body: graphqlBody(MATRIX_QUERY, {
-        pa: p === 0 ? null : encodeCursor(projects[p - 1]),
-        ta: t === 0 ? null : encodeCursor(tools[t - 1]),
+        pa: p === 0 ? null : encodeCursor('projects', projects[p - 1]),
+        ta: t === 0 ? null : encodeCursor('tools', tools[t - 1]),
       }),
       expect: { cells: Math.min(20, projects.length - p) * Math.min(50, tools.length - t) },
     };
@@ -478,7 +478,7 @@ export function churnRequests(
     pageInfo { hasNextPage endCursor }
   }
 }`,
-        variables: { after: start === 0 ? null : encodeCursor(toolNames[start - 1]) },
+        variables: { after: start === 0 ? null : encodeCursor('tools', toolNames[start - 1]) },
         expect: {
           alias,
           shape: CHURN_SHAPES[1],

@@ -5,6 +5,7 @@ import {
   mayChangeBindings,
   scopeOfEdit,
   type BindingChange,
+  type IdentifiedChange,
   type ImpactScope,
   type SlotOutcome,
   type ToolSide,
@@ -26,25 +27,31 @@ export const IMPACT_LIMITS = {
   kept: 1_000,
 } as const;
 
-/** What a mutation does to bindings. */
-export interface BindingImpact {
+/** How much a mutation does to bindings. */
+export interface ImpactSummary {
   /** Every change found (all of them, unless `complete` is false). */
   readonly totalCount: number;
-  /** True when `changes` lists fewer than `totalCount`. */
+  /** True when more than IMPACT_LIMITS.listed changes were found: a payload lists fewer than `totalCount`. */
   readonly truncated: boolean;
   /** False when the work cap was reached: pairs beyond it were not examined. */
   readonly complete: boolean;
-  /** At most IMPACT_LIMITS.listed changes, ordered by tool name, project name, slot name. */
-  readonly changes: readonly BindingChange[];
+}
+
+/** What a mutation does to bindings. */
+export interface BindingImpact extends ImpactSummary {
+  /** At most IMPACT_LIMITS.listed changes, ordered by tool name, project name, slot name, each with its id. */
+  readonly changes: readonly IdentifiedChange[];
 }
 
 /** The impact, with each change's edit (its index among the mutation's edits). */
 export interface TrackedImpact {
-  readonly impact: BindingImpact;
+  readonly impact: ImpactSummary;
   /** The first IMPACT_LIMITS.kept changes, in order, with the edit each is attributed to. */
   readonly kept: readonly { readonly change: BindingChange; readonly edit: number }[];
-  /** How many changes each edit caused. */
+  /** How many changes each edit caused, among the pairs examined. */
   readonly countByEdit: readonly number[];
+  /** False for an edit some of whose pairs were left unexamined at the cap: its count is then a lower bound. */
+  readonly completeByEdit: readonly boolean[];
 }
 
 /** A tool being followed: the projects it is examined in, and its "before" side. */
@@ -82,7 +89,8 @@ export class ImpactTracker {
   private readonly toolsByTypes = new Map<string, Promise<{ id: string; name: string }[]>>();
   private edits = 0;
   private pairs = 0;
-  private complete = true;
+  /** The edits some of whose pairs were left unexamined at the cap. */
+  private readonly cut = new Set<number>();
   private current: TypeHierarchy | null = null;
 
   constructor(
@@ -168,11 +176,11 @@ export class ImpactTracker {
       impact: {
         totalCount: total,
         truncated: total > IMPACT_LIMITS.listed,
-        complete: this.complete,
-        changes: kept.slice(0, IMPACT_LIMITS.listed).map((k) => k.change),
+        complete: this.cut.size === 0,
       },
       kept,
       countByEdit,
+      completeByEdit: countByEdit.map((_, edit) => !this.cut.has(edit)),
     };
   }
 
@@ -198,7 +206,7 @@ export class ImpactTracker {
       for (const project of projects) {
         if (tracked.projects.has(project.id)) continue;
         if (this.pairs >= IMPACT_LIMITS.pairs) {
-          this.complete = false;
+          this.cut.add(edit);
           break;
         }
         this.pairs += 1;

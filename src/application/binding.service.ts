@@ -23,6 +23,13 @@ export interface BindingParam {
   readonly resource: string;
 }
 
+/** resolveBindings' answer: every slot's result, and the tool and project they are of. */
+export interface ResolvedBindings {
+  readonly toolId: string;
+  readonly projectId: string;
+  readonly outcomes: BindingOutcome[];
+}
+
 /** Every slot's resolution for one tool in one project. */
 export interface ToolResolution {
   readonly tool: ToolRecord;
@@ -49,7 +56,7 @@ export class BindingService {
     projectRef: string,
     params: readonly BindingParam[],
     session: ReadSession,
-  ): BindingOutcome[] | Promise<BindingOutcome[]> {
+  ): ResolvedBindings | Promise<ResolvedBindings> {
     return thenNow(this.explainNow(toolRef, projectRef, params, session), outcomesOf);
   }
 
@@ -142,10 +149,10 @@ export class BindingService {
 }
 
 /** A resolution's outcomes, or BINDING_RESOLUTION_FAILED listing every failing slot. */
-function outcomesOf(explained: ToolResolution): BindingOutcome[] {
+function outcomesOf(explained: ToolResolution): ResolvedBindings {
   const summary = summarize(explained.slots);
   if (!summary.ok) throw new BindingResolutionError(summary.problems);
-  return summary.results;
+  return { toolId: explained.tool.id, projectId: explained.project.id, outcomes: summary.results };
 }
 
 /** Lets the core resolve every slot from what was read. */

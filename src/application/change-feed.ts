@@ -1,4 +1,5 @@
-import type { ChangeRecord } from '../persistence/records';
+import type { ChangeHead, ChangeRecord } from '../persistence/records';
+import { TurnBudget } from './turn-budget';
 import type { RegistryVersioning } from './versioning';
 
 /** Where an entry stands in the change log: its version, then its place within the version. */
@@ -9,61 +10,83 @@ export interface LogPosition {
 
 /** Limits of the live change feed. */
 export const FEED_LIMITS = {
-  /** Entries read from the log per statement, when catching up or replaying. */
-  page: 500,
-  /** Entries a subscriber may have waiting; beyond, it is too slow and is dropped (it resumes with afterVersion). */
-  queue: 1_000,
+  /** Entries read from the log per statement without their binding changes (small rows). */
+  headsPage: 200,
+  /** Entries read per statement with their binding changes (up to 1,000 each). */
+  changesPage: 10,
+  /** The newest entries kept in memory for the subscribers who are up to date. */
+  window: 2_000,
+  /** Binding changes kept in memory with those entries, all together; beyond, the oldest entries go. */
+  windowBindingChanges: 20_000,
+  /** Deliveries per turn of the event loop, across every subscriber (./turn-budget.ts). */
+  perTurn: 64,
+  /** What reading a page from the log counts for in that budget. */
+  pageCost: 16,
 } as const;
 
-/** Sees each change-log entry the feed hands to its subscribers (the metrics: events and lag). */
-export interface FeedObserver {
-  /** An entry committed at `at` (ISO time, on whichever instance wrote it) went to `subscribers` subscribers. */
-  changeDelivered(at: string, subscribers: number): void;
-}
-
-/** A subscriber that fell too far behind. */
-export class SlowConsumerError extends Error {
-  constructor() {
-    super('too many changes were waiting to be sent; resume with afterVersion');
-  }
-}
-
-interface Subscriber {
-  readonly queue: ChangeRecord[];
-  wake: (() => void) | null;
-  overflowed: boolean;
-  readonly onOverflow: (() => void) | undefined;
-}
-
-/** What a subscription asks for. */
-export interface FeedRequest {
+/** What a subscription asks of the feed. */
+export interface FeedRequest<T> {
   /** Replay every entry after this version from the log first; null: only what commits from now on. */
   readonly afterVersion: number | null;
+  /** Whether it shows binding changes: entries are then read with them (in smaller pages). */
+  readonly bindingChanges: boolean;
+  /** What it sends for one entry (none, one or several items), e.g. the entry itself when its kind is wanted. */
+  readonly items: (entry: ChangeRecord) => readonly T[];
   /**
-   * Called once, as soon as the subscriber falls too far behind (the transport closes the connection): at
-   * once, not when it next asks for an entry, since a consumer stuck on a send may never ask again.
+   * A transport that does not hold back on its own while its client does not read (Server-Sent Events) says here
+   * when it can take more: a promise of that moment, or null for now. WebSocket sends are awaited, so it needs none.
    */
-  readonly onOverflow?: () => void;
+  readonly ready?: () => Promise<void> | null;
 }
+
+/** Sees each change-log entry as the feed reads it for its subscribers (the metrics: the feed's lag). */
+export interface FeedObserver {
+  /** An entry committed at `at` (ISO time, on whichever instance wrote it) was read from the log. */
+  changeRead(at: string): void;
+}
+
+/** An entry with or without its binding changes, as kept in the window. */
+type Entry = ChangeHead | ChangeRecord;
+
+const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
 
 /**
  * The live change log. Every committed change is signalled (by this
  * process's own writes, and on PostgreSQL by NOTIFY from every instance); the
- * feed then reads the log from the last entry it delivered up to the current
- * version, through a read session, and hands each entry, in order, to every
- * subscriber. The log is the one source: a lost signal or a dropped
- * connection only delays delivery until the next signal, never loses an entry.
+ * feed then reads the new entries from the log once, into a window of the
+ * newest entries, and wakes the subscribers.
  *
- * A subscriber with `afterVersion` is registered first and then replays the
- * log, so entries committed meanwhile wait in its queue; entries it has
- * already sent are skipped by position, so the seam has no gap and no
- * duplicate. Each subscriber's queue is bounded.
+ * Each subscription is a cursor over the log: the position of the last
+ * entry it sent. It takes the entry after that position from the window when
+ * the window holds it, and otherwise (a replay with afterVersion, or a
+ * subscriber that fell behind the window while its client did not read)
+ * reads it from the log in small pages of its own. So a subscriber holds at
+ * most one page, whatever its client does, and the memory of the feed is the
+ * window's, whatever the number of subscribers; a client that stops reading
+ * is simply not sent more until it reads again, and misses nothing. The log
+ * is the one source: a lost signal or a dropped connection only delays
+ * delivery until the next signal.
+ *
+ * Every delivery, and every page read, spends from one budget per turn of
+ * the event loop (./turn-budget.ts), so neither a long replay nor an event
+ * fanned out to many subscribers holds the thread.
+ *
+ * Ending a subscription (the client completes it, or its connection closes)
+ * frees it at once, even while it waits for the next change.
  */
 export class ChangeFeed {
-  private readonly subscribers = new Set<Subscriber>();
-  private readonly queueLimit: number;
-  private readonly observer: FeedObserver | undefined;
-  private delivered: LogPosition | null = null;
+  private readonly cursors = new Set<FeedCursor<unknown>>();
+  /** How many of them show binding changes: the feed then reads them with the entries. */
+  private showingBindingChanges = 0;
+  private readonly sleepers = new Set<() => void>();
+  readonly turns = new TurnBudget(FEED_LIMITS.perTurn);
+  /** The newest entries read, oldest first: every entry after `windowStart` up to `head`. */
+  private window: Entry[] = [];
+  private windowFrom = 0;
+  private windowBindingChanges = 0;
+  private windowStart: LogPosition = { version: 0, seq: Number.MAX_SAFE_INTEGER };
+  /** The end of the log as far as the feed has read it. */
+  private head: LogPosition | null = null;
   private running: Promise<void> | null = null;
   private again = false;
   private stopped = false;
@@ -72,23 +95,20 @@ export class ChangeFeed {
 
   constructor(
     private readonly versioning: RegistryVersioning,
-    options: { queueLimit?: number; observer?: FeedObserver } = {},
-  ) {
-    this.queueLimit = options.queueLimit ?? FEED_LIMITS.queue;
-    this.observer = options.observer;
-  }
+    private readonly observer?: FeedObserver,
+  ) {}
 
   /** Starts at the current version: what committed before is in the log, for replay. */
   async start(): Promise<void> {
-    this.delivered = { version: (await this.versioning.current()).version, seq: Number.MAX_SAFE_INTEGER };
+    this.moveHead({ version: (await this.versioning.current()).version, seq: Number.MAX_SAFE_INTEGER });
   }
 
   /**
    * A change committed (at `version`, when the signal knows it; a reconnect does not): read the log up to
-   * there and deliver it. Signals that come while reading are coalesced. With nobody subscribed nothing is read.
+   * there and wake the subscribers. Signals that come while reading are coalesced. With nobody subscribed nothing is read.
    */
   signal(version?: number): void {
-    if (this.stopped || this.delivered === null) return;
+    if (this.stopped || this.head === null) return;
     this.target = version === undefined || this.target === null ? null : Math.max(this.target, version);
     if (this.running) {
       this.again = true;
@@ -100,105 +120,263 @@ export class ChangeFeed {
     });
   }
 
-  /** Number of subscribers (for tests and the benchmark). */
+  /** Items handed to subscriptions since the start (each event a subscriber was sent). */
+  delivered = 0;
+
+  /** Number of live subscriptions. */
   get size(): number {
-    return this.subscribers.size;
+    return this.cursors.size;
+  }
+
+  /** Entries and binding changes held in memory (for tests and the benchmark). */
+  get held(): { entries: number; bindingChanges: number } {
+    return { entries: this.window.length - this.windowFrom, bindingChanges: this.windowBindingChanges };
   }
 
   /** Ends every subscription (at shutdown). */
   stop(): void {
     this.stopped = true;
-    for (const subscriber of this.subscribers) {
-      subscriber.wake?.();
-    }
+    for (const cursor of [...this.cursors]) void cursor.return();
   }
 
-  /** The entries for one subscriber, in log order: replayed from the log when asked, then live. */
-  async *subscribe(request: FeedRequest): AsyncGenerator<ChangeRecord> {
-    const subscriber: Subscriber = { queue: [], wake: null, overflowed: false, onOverflow: request.onOverflow };
-    this.subscribers.add(subscriber);
-    try {
-      let sent: LogPosition | null =
-        request.afterVersion === null ? null : { version: request.afterVersion, seq: Number.MAX_SAFE_INTEGER };
-      if (sent !== null) {
-        // Replay: everything after afterVersion that the log holds now, page by page.
-        const session = this.versioning.session();
-        const upTo = await session.currentVersion();
-        for (;;) {
-          const page = await session.changesAfter(sent, upTo, FEED_LIMITS.page);
-          for (const entry of page) {
-            sent = entry;
-            yield entry;
-          }
-          if (page.length < FEED_LIMITS.page) break;
-        }
-      }
-      for (;;) {
-        while (subscriber.queue.length > 0) {
-          const entry = subscriber.queue.shift()!;
-          if (sent !== null && !after(entry, sent)) continue;
-          sent = entry;
-          yield entry;
-        }
-        if (subscriber.overflowed) throw new SlowConsumerError();
-        if (this.stopped) return;
-        await new Promise<void>((resolve) => (subscriber.wake = resolve));
-        subscriber.wake = null;
-      }
-    } finally {
-      this.subscribers.delete(subscriber);
+  /** The items for one subscription, in log order: replayed from the log when asked, then live. */
+  subscribe<T>(request: FeedRequest<T>): AsyncIterableIterator<T> & { return(): Promise<IteratorResult<T>> } {
+    const from: LogPosition =
+      request.afterVersion === null
+        ? (this.head ?? { version: 0, seq: Number.MAX_SAFE_INTEGER })
+        : { version: request.afterVersion, seq: Number.MAX_SAFE_INTEGER };
+    const cursor = new FeedCursor<T>(this, request, from);
+    this.cursors.add(cursor);
+    if (request.bindingChanges) this.showingBindingChanges++;
+    if (this.stopped) void cursor.return();
+    return cursor;
+  }
+
+  /**
+   * The entry after `position` when the window holds it; when nothing is known after it yet, the position it is
+   * caught up to (the head); else 'read': the cursor reads the log itself.
+   */
+  next(position: LogPosition, bindingChanges: boolean): Entry | { readonly caughtUp: LogPosition } | 'read' {
+    const head = this.head;
+    if (head === null || !after(head, position)) return { caughtUp: position };
+    if (after(this.windowStart, position)) return 'read';
+    // The first kept entry after the position: the window is in log order.
+    let low = this.windowFrom;
+    let high = this.window.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (after(this.window[middle], position)) high = middle;
+      else low = middle + 1;
     }
+    const entry = this.window[low];
+    // The window holds every entry after its start up to the head: none after the position means none up to the head.
+    if (entry === undefined) return { caughtUp: head };
+    return bindingChanges && !('bindingChanges' in entry) ? 'read' : entry;
+  }
+
+  /** Entries after `position`, from the log, up to the registry's current version (a cursor's own page). */
+  async read(position: LogPosition, bindingChanges: boolean): Promise<{ entries: Entry[]; end: number }> {
+    const session = this.versioning.session();
+    const end = await session.currentVersion();
+    const entries = bindingChanges
+      ? await session.changesAfter(position, end, FEED_LIMITS.changesPage)
+      : await session.changeHeadsAfter(position, end, FEED_LIMITS.headsPage);
+    return { entries, end };
+  }
+
+  /**
+   * Resolves once the head moves past `position` (at once if it already has) or the feed stops; `wake` ends the
+   * wait early (the subscription ended).
+   */
+  sleep(position: LogPosition): { slept: Promise<void>; wake: () => void } {
+    let wake!: () => void;
+    const slept = new Promise<void>((resolve) => (wake = resolve));
+    const sleeper = (): void => {
+      this.sleepers.delete(sleeper);
+      wake();
+    };
+    this.sleepers.add(sleeper);
+    if (this.stopped || (this.head !== null && after(this.head, position))) sleeper();
+    return { slept, wake: sleeper };
+  }
+
+  /** A subscription ended. */
+  forget(cursor: FeedCursor<unknown>): void {
+    if (!this.cursors.delete(cursor)) return;
+    if (cursor.bindingChanges) this.showingBindingChanges--;
+    if (this.cursors.size === 0) this.clearWindow();
   }
 
   private async catchUp(): Promise<void> {
     do {
       this.again = false;
-      const session = this.versioning.session();
       const named = this.target;
       this.target = 0;
-      const upTo = named ?? (await session.currentVersion());
-      if (this.subscribers.size === 0) {
+      if (this.cursors.size === 0) {
         // Nobody listens: nothing to read. A later subscriber replays from the log.
-        if (this.delivered!.version < upTo) this.delivered = { version: upTo, seq: Number.MAX_SAFE_INTEGER };
+        const upTo = named ?? (await this.versioning.current()).version;
+        if (upTo > this.head!.version) this.moveHead({ version: upTo, seq: Number.MAX_SAFE_INTEGER });
         continue;
       }
-      while (this.delivered!.version < upTo) {
-        const page = await session.changesAfter(this.delivered!, upTo, FEED_LIMITS.page);
-        if (page.length === 0) {
-          this.delivered = { version: upTo, seq: Number.MAX_SAFE_INTEGER };
-          break;
+      const session = this.versioning.session();
+      const upTo = named ?? (await session.currentVersion());
+      while (this.head!.version < upTo && this.cursors.size > 0 && !this.stopped) {
+        const withChanges = this.showingBindingChanges > 0;
+        const size = withChanges ? FEED_LIMITS.changesPage : FEED_LIMITS.headsPage;
+        const page = withChanges
+          ? await session.changesAfter(this.head!, upTo, size)
+          : await session.changeHeadsAfter(this.head!, upTo, size);
+        for (const entry of page) {
+          this.keep(entry);
+          this.observer?.changeRead(entry.at);
         }
-        for (const entry of page) this.deliver(entry);
-        this.delivered = page[page.length - 1];
-        if (page.length < FEED_LIMITS.page) {
-          this.delivered = { version: upTo, seq: Number.MAX_SAFE_INTEGER };
-          break;
-        }
+        this.moveHead(page.length < size ? { version: upTo, seq: Number.MAX_SAFE_INTEGER } : page[page.length - 1]);
+        this.wakeAll();
+        await this.turns.take(FEED_LIMITS.pageCost);
       }
+      this.wakeAll();
     } while (this.again && !this.stopped);
   }
 
-  private deliver(entry: ChangeRecord): void {
-    let queued = 0;
-    for (const subscriber of this.subscribers) {
-      if (subscriber.overflowed) continue;
-      if (subscriber.queue.length >= this.queueLimit) {
-        // Dropped: it gets nothing more, and stops counting as a subscriber now.
-        subscriber.overflowed = true;
-        subscriber.queue.length = 0;
-        this.subscribers.delete(subscriber);
-        subscriber.onOverflow?.();
-      } else {
-        subscriber.queue.push(entry);
-        queued += 1;
-      }
-      subscriber.wake?.();
+  /** Adds an entry to the window, letting the oldest go beyond its limits. */
+  private keep(entry: Entry): void {
+    this.window.push(entry);
+    this.windowBindingChanges += changeCount(entry);
+    while (
+      this.window.length - this.windowFrom > FEED_LIMITS.window ||
+      this.windowBindingChanges > FEED_LIMITS.windowBindingChanges
+    ) {
+      const oldest = this.window[this.windowFrom];
+      this.windowBindingChanges -= changeCount(oldest);
+      this.windowStart = oldest;
+      this.windowFrom++;
     }
-    this.observer?.changeDelivered(entry.at, queued);
+    // Compact now and then, so the array does not grow without end.
+    if (this.windowFrom > FEED_LIMITS.window) {
+      this.window = this.window.slice(this.windowFrom);
+      this.windowFrom = 0;
+    }
+  }
+
+  private moveHead(position: LogPosition): void {
+    this.head = position;
+    // Nothing kept: the window starts at the head.
+    if (this.window.length === this.windowFrom) this.windowStart = position;
+  }
+
+  private clearWindow(): void {
+    this.window = [];
+    this.windowFrom = 0;
+    this.windowBindingChanges = 0;
+    if (this.head) this.windowStart = this.head;
+  }
+
+  private wakeAll(): void {
+    for (const sleeper of [...this.sleepers]) sleeper();
+  }
+}
+
+/** One subscription's place in the log (see ChangeFeed). */
+class FeedCursor<T> implements AsyncIterableIterator<T> {
+  private ended = false;
+  /** Entries read from the log for this cursor, not yet sent. */
+  private page: Entry[] = [];
+  /** Items of the entry being sent, not yet sent. */
+  private items: T[] = [];
+  private wake: (() => void) | null = null;
+
+  constructor(
+    private readonly feed: ChangeFeed,
+    private readonly request: FeedRequest<T>,
+    private position: LogPosition,
+  ) {}
+
+  get bindingChanges(): boolean {
+    return this.request.bindingChanges;
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  async next(): Promise<IteratorResult<T>> {
+    for (;;) {
+      if (this.ended) return DONE;
+      const turn = this.feed.turns.take();
+      if (turn) await turn;
+      const ready = this.request.ready?.();
+      if (ready) await ready;
+      if (this.ended) return DONE;
+      const item = this.items.shift();
+      if (item !== undefined) {
+        this.feed.delivered++;
+        return { done: false, value: item };
+      }
+      const entry = await this.nextEntry();
+      if (this.ended) return DONE;
+      if (entry === null) {
+        const { slept, wake } = this.feed.sleep(this.position);
+        this.wake = wake;
+        await slept;
+        this.wake = null;
+        continue;
+      }
+      this.position = entry;
+      this.items = [...this.request.items(entry as ChangeRecord)];
+    }
+  }
+
+  /** Ends the subscription now, also while it waits: it holds nothing after this. */
+  async return(): Promise<IteratorResult<T>> {
+    if (!this.ended) {
+      this.ended = true;
+      this.page = [];
+      this.items = [];
+      this.feed.forget(this);
+      this.wake?.();
+    }
+    return DONE;
+  }
+
+  async throw(error?: unknown): Promise<IteratorResult<T>> {
+    await this.return();
+    throw error;
+  }
+
+  /** The next entry to send, or null when the log has nothing after this cursor yet. */
+  private async nextEntry(): Promise<Entry | null> {
+    const fromPage = this.page.shift();
+    if (fromPage) return fromPage;
+    const kept = this.feed.next(this.position, this.request.bindingChanges);
+    if (kept === 'read') return this.readPage();
+    if ('caughtUp' in kept) {
+      this.position = kept.caughtUp;
+      return null;
+    }
+    return kept;
+  }
+
+  /** Reads the next page of the log after this cursor's position, and gives its first entry. */
+  private async readPage(): Promise<Entry | null> {
+    const turn = this.feed.turns.take(FEED_LIMITS.pageCost);
+    if (turn) await turn;
+    if (this.ended) return null;
+    const { entries, end } = await this.feed.read(this.position, this.request.bindingChanges);
+    if (entries.length === 0) {
+      // Nothing in the log up to its end: everything up to there was sent.
+      if (end > this.position.version) this.position = { version: end, seq: Number.MAX_SAFE_INTEGER };
+      return null;
+    }
+    this.page = entries;
+    return this.page.shift()!;
   }
 }
 
 /** True when `a` comes after `b` in the log. */
 function after(a: LogPosition, b: LogPosition): boolean {
   return a.version > b.version || (a.version === b.version && a.seq > b.seq);
+}
+
+function changeCount(entry: Entry): number {
+  return 'bindingChanges' in entry ? entry.bindingChanges.length : 0;
 }

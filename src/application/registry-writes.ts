@@ -3,8 +3,9 @@ import { checkRef } from '../core/grammar';
 import { describeEdit, subjectOf, type RegistryEdit } from '../core/registry-edit';
 import type { ChangeRecord } from '../persistence/records';
 import { asConstraintViolation, type ConstraintViolation } from '../persistence/sql-errors';
-import { ImpactTracker, type BindingImpact, type TrackedImpact } from './binding-impact';
-import { newId } from './ids';
+import { loggedChangeId, type IdentifiedChange } from '../core/binding-impact';
+import { IMPACT_LIMITS, ImpactTracker, type BindingImpact, type TrackedImpact } from './binding-impact';
+import { newId, previewChangeId } from './ids';
 import type { ReadSession, RegistryVersioning, WriteScope } from './versioning';
 
 export type { WriteReader, WriteScope } from './versioning';
@@ -25,7 +26,7 @@ export interface ChangeRequest {
 export interface ChangeOutcome<T> {
   readonly result: T;
   readonly dryRun: boolean;
-  /** The version the change committed; for a dry run, the current version. */
+  /** The version the change committed; for a dry run, or a change that changed nothing, the current version. */
   readonly registryVersion: number;
   readonly impact: BindingImpact;
 }
@@ -75,11 +76,13 @@ export class RegistryWrites {
           const typeName = await typeNamer(tracker, scope, scope.writer.edits);
           const entries = changeEntries(scope.writer.edits, tracked, request, scope.version, scope.writer.at, typeName);
           if (!request.dryRun) await scope.writer.appendChanges(entries);
-          return { result, impact: tracked.impact, entries };
+          const impact = impactOf(tracked, entries, request.dryRun ? scope.before.version : null);
+          return { result, impact, entries };
         },
         { dryRun: request.dryRun },
       );
-      if (!outcome.dryRun) {
+      // A dry run, or an update that changed nothing, committed nothing: nobody is told.
+      if (outcome.committed) {
         const committed = { version: outcome.state.version, entries: outcome.result.entries };
         for (const listener of this.listeners) listener(committed);
       }
@@ -126,8 +129,9 @@ function changeEntries(
 ): ChangeRecord[] {
   return edits.map((edit, seq) => {
     const subject = subjectOf(edit);
+    const id = newId();
     return {
-      id: newId(),
+      id,
       version,
       seq,
       at,
@@ -141,9 +145,25 @@ function changeEntries(
       relatedName: subject.related?.name ?? null,
       summary: describeEdit(edit, typeName),
       impactCount: tracked.countByEdit[seq] ?? 0,
-      bindingChanges: tracked.kept.filter((k) => k.edit === seq).map((k) => k.change),
+      impactComplete: tracked.completeByEdit[seq] ?? true,
+      bindingChanges: tracked.kept
+        .filter((k) => k.edit === seq)
+        .map((k) => ({ ...k.change, id: loggedChangeId(id, k.change) })),
     };
   });
+}
+
+/**
+ * The impact a payload reports: the summary, and the first changes, each
+ * with its entry's id for it (the same as in the change log and the live
+ * feed); a dry run's, which no entry records, get preview ids at `previewAt`.
+ */
+function impactOf(tracked: TrackedImpact, entries: readonly ChangeRecord[], previewAt: number | null): BindingImpact {
+  const changes: IdentifiedChange[] = tracked.kept.slice(0, IMPACT_LIMITS.listed).map(({ change, edit }) => ({
+    ...change,
+    id: previewAt === null ? loggedChangeId(entries[edit].id, change) : previewChangeId(previewAt, change),
+  }));
+  return { ...tracked.impact, changes };
 }
 
 /** Refuses a malformed ref argument (empty, too long, control characters) before any lookup. */

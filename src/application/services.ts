@@ -32,7 +32,7 @@ export interface Services {
 /** Builds the services over the registry's versioning (its reads and writes). */
 export function createServices(
   versioning: RegistryVersioning,
-  options: { subscriptionQueue?: number; feedObserver?: FeedObserver } = {},
+  options: { feedObserver?: FeedObserver } = {},
 ): Services {
   const writes = new RegistryWrites(versioning);
   const projects = new ProjectService(writes);
@@ -48,6 +48,6 @@ export function createServices(
     names: new NameHints(),
     nodes: new NodeService(),
     writes,
-    feed: new ChangeFeed(versioning, { queueLimit: options.subscriptionQueue, observer: options.feedObserver }),
+    feed: new ChangeFeed(versioning, options.feedObserver),
   };
 }

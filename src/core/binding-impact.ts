@@ -1,7 +1,7 @@
 import { SLOT_STATUSES, type SlotResolution, type SlotStatus } from './binding-resolution';
 import type { FailureReason } from './errors';
 import type { BindingMode, SlotDefinition } from './model';
-import type { RegistryEdit } from './registry-edit';
+import { sameSlots, type RegistryEdit } from './registry-edit';
 import type { TypeHierarchy } from './type-hierarchy';
 
 /**
@@ -39,6 +39,21 @@ export interface BindingChange {
   readonly slotName: string;
   readonly before: SlotOutcome;
   readonly after: SlotOutcome;
+}
+
+/** A binding change with the id that stands for it (see loggedChangeId). */
+export interface IdentifiedChange extends BindingChange {
+  readonly id: string;
+}
+
+/**
+ * Rule: a committed binding change is one slot of one tool, in one project or
+ * in none, changing in one change-log entry (a slot changes at most once a
+ * mutation). Its id is made of those, so the same change has the same id in
+ * the change log, in its mutation's payload and in a subscription.
+ */
+export function loggedChangeId(entryId: string, change: BindingChange): string {
+  return `change:${entryId}#${change.toolId}/${change.projectId ?? ''}/${change.slotName}`;
 }
 
 /** A slot's outcome from its resolution. */
@@ -247,11 +262,4 @@ export function scopeOfEdit(edit: RegistryEdit, before: TypeHierarchy, after: Ty
       // Rule: a project's name or description binds nothing.
       return [];
   }
-}
-
-/** True when two slot lists define the same slots (a rename or a new description of a tool binds nothing new). */
-function sameSlots(a: readonly SlotDefinition[], b: readonly SlotDefinition[]): boolean {
-  const key = (s: SlotDefinition) =>
-    [s.name, s.typeId, s.access, s.binding, s.staticResourceId ?? '', s.required ? '1' : '0'].join('\u0000');
-  return a.length === b.length && a.every((slot, i) => key(slot) === key(b[i]));
 }

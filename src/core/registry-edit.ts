@@ -41,6 +41,50 @@ export type RegistryEdit =
   | Edit<'LINK', LinkState>
   | Edit<'TOOL', ToolState>;
 
+/**
+ * Rule: an update that leaves its thing as it was (the same name,
+ * description, type, parents, alias or slots) changes nothing, and is no
+ * edit: it commits no version, writes no change-log entry and tells nobody.
+ */
+export function changesNothing(edit: RegistryEdit): boolean {
+  switch (edit.kind) {
+    case 'RESOURCE_TYPE': {
+      const { before, after } = edit;
+      if (!before || !after) return false;
+      return sameEntity(before, after) && before.parentIds.join() === after.parentIds.join();
+    }
+    case 'RESOURCE': {
+      const { before, after } = edit;
+      if (!before || !after) return false;
+      return sameEntity(before, after) && before.typeId === after.typeId;
+    }
+    case 'PROJECT': {
+      const { before, after } = edit;
+      return before !== null && after !== null && sameEntity(before, after);
+    }
+    case 'LINK': {
+      const { before, after } = edit;
+      return before !== null && after !== null && before.alias === after.alias;
+    }
+    case 'TOOL': {
+      const { before, after } = edit;
+      if (!before || !after) return false;
+      return sameEntity(before, after) && sameSlots(before.slots, after.slots);
+    }
+  }
+}
+
+function sameEntity(a: { name: string; description: string | null }, b: { name: string; description: string | null }) {
+  return a.name === b.name && a.description === b.description;
+}
+
+/** True when two slot lists define the same slots, in the same order (a rename or a new description binds nothing new). */
+export function sameSlots(a: readonly SlotDefinition[], b: readonly SlotDefinition[]): boolean {
+  const key = (s: SlotDefinition) =>
+    [s.name, s.typeId, s.access, s.binding, s.staticResourceId ?? '', s.required ? '1' : '0'].join('\u0000');
+  return a.length === b.length && a.every((slot, i) => key(slot) === key(b[i]));
+}
+
 /** True when any edit changes resource types, so the type hierarchy must be rebuilt. */
 export function changesTypes(edits: readonly RegistryEdit[]): boolean {
   return edits.some((edit) => edit.kind === 'RESOURCE_TYPE');
@@ -108,7 +152,8 @@ export function describeEdit(edit: RegistryEdit, typeName: (id: string) => strin
 function describeUpdate(what: string, before: string, after: string, parts: (string | null)[]): string {
   const changed = parts.filter((p): p is string => p !== null);
   if (before !== after) return [`renamed ${what} ${before} to ${after}`, ...changed].join('; ');
-  return `updated ${what} ${after}${changed.length > 0 ? `: ${changed.join('; ')}` : ' (no change)'}`;
+  // An update that changes nothing is no edit (see changesNothing): something is always listed here.
+  return `updated ${what} ${after}: ${changed.join('; ')}`;
 }
 
 /** The thing an edit is about: its id, name, and the name it had before a rename. */

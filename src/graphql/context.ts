@@ -37,8 +37,11 @@ export interface RequestContext {
   readonly session: ReadSession;
   readonly log: FastifyBaseLogger;
   readonly report: RequestReport;
-  /** For a subscription: its connection, which the server may close (e.g. a consumer too slow to keep up). */
-  readonly transport?: { close(code: number, reason: string): void };
+  /**
+   * For a subscription: its transport. One that does not hold back on its own while its client does not read
+   * (Server-Sent Events) says when it can take more (see ChangeFeed).
+   */
+  readonly transport?: { readonly ready?: () => Promise<void> | null };
   /** A heavy request's share of the thread while it executes (./fair-share.ts); none for other requests. */
   fairShare?: FairShare;
   /**

@@ -1,13 +1,28 @@
 import { LRUCache } from 'lru-cache';
 import { BadInputError } from '../core/errors';
-import { LIMITS } from '../core/grammar';
+import { LIMITS, RESOURCE_NAME_PATTERN, TYPE_NAME_PATTERN } from '../core/grammar';
 import type { ChangePosition, Page, PageRequest, Window } from '../persistence/records';
 import type { NameFilter } from './inputs/connection.args';
 
-const PREFIX = 'n:';
+/**
+ * The connections ordered by name, each with cursors of its own: a cursor
+ * holds the connection's letter and the name it stands for, so one from
+ * another connection (`tools(after: <a projects cursor>)`) is refused rather
+ * than read as a name. `resources` and a type's `compatibleResources` list
+ * the same items in the same order, so they share theirs.
+ */
+const NAMED_CONNECTIONS = {
+  tools: { letter: 't', name: RESOURCE_NAME_PATTERN, maxLength: LIMITS.resourceName },
+  projects: { letter: 'p', name: RESOURCE_NAME_PATTERN, maxLength: LIMITS.resourceName },
+  resources: { letter: 'r', name: RESOURCE_NAME_PATTERN, maxLength: LIMITS.resourceName },
+  resourceTypes: { letter: 'y', name: TYPE_NAME_PATTERN, maxLength: LIMITS.typeName },
+} as const;
+
+/** A connection ordered by name (see NAMED_CONNECTIONS). */
+export type NamedConnection = keyof typeof NAMED_CONNECTIONS;
 
 /**
- * The cursors made most recently, by name: a page shows one per row, and the
+ * The cursors made most recently, by connection letter and name: a page shows one per row, and the
  * same rows' cursors again on every later request of the page, where making
  * one (a buffer, then its base64url) costs several times a lookup. Read with
  * `peek`, which leaves the order alone: the first made go first when it is
@@ -16,32 +31,47 @@ const PREFIX = 'n:';
  */
 const cursors = new LRUCache<string, string>({ max: 8192 });
 
-/** An opaque cursor for a row in a name-ordered connection. */
-export function encodeCursor(name: string): string {
-  let cursor = cursors.peek(name);
+/** An opaque cursor for a row of a name-ordered connection. */
+export function encodeCursor(connection: NamedConnection, name: string): string {
+  const text = `${NAMED_CONNECTIONS[connection].letter}:${name}`;
+  let cursor = cursors.peek(text);
   if (cursor === undefined) {
-    cursor = cursorOf(name);
-    cursors.set(name, cursor);
+    cursor = cursorOf(text);
+    cursors.set(text, cursor);
   }
   return cursor;
 }
 
 /** A cursor made afresh (a client's cursor is checked with it, so what clients send never fills `cursors`). */
-function cursorOf(name: string): string {
-  return Buffer.from(PREFIX + name, 'utf8').toString('base64url');
+function cursorOf(text: string): string {
+  return Buffer.from(text, 'utf8').toString('base64url');
 }
 
-/** The name a cursor stands for; a cursor this server did not make is BAD_USER_INPUT (naming the argument). */
-export function decodeCursor(cursor: string, field = 'after'): string {
+/**
+ * The name a cursor of this connection stands for. Anything else is
+ * BAD_USER_INPUT, naming the argument: a cursor of another connection, and a
+ * forged one, whose text this server would not have written (another
+ * encoding of it) or whose name no item of the connection can have.
+ */
+export function decodeCursor(connection: NamedConnection, cursor: string, field = 'after'): string {
+  const { letter, name, maxLength } = NAMED_CONNECTIONS[connection];
   const decoded = /^[A-Za-z0-9_-]{1,400}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
+  const named = decoded.slice(2);
   if (
-    !decoded.startsWith(PREFIX) ||
-    decoded.length === PREFIX.length ||
-    cursorOf(decoded.slice(PREFIX.length)) !== cursor
+    decoded[0] !== letter ||
+    decoded[1] !== ':' ||
+    named.length > maxLength ||
+    !name.test(named) ||
+    cursorOf(decoded) !== cursor
   ) {
     throw new BadInputError([{ field, message: `${field} is not a cursor from this connection` }]);
   }
-  return decoded.slice(PREFIX.length);
+  return named;
+}
+
+/** decodeCursor for one connection, as windowOf takes it. */
+export function cursorsOf(connection: NamedConnection): (cursor: string, field: string) => string {
+  return (cursor, field) => decodeCursor(connection, cursor, field);
 }
 
 /** Relay connection arguments: first/after to page forward, last/before to page backward. */
@@ -79,8 +109,12 @@ export function windowOf<K>(
 const DEFAULT_NAMES = { first: 'first', last: 'last', after: 'after', before: 'before' } as const;
 
 /** The page request for connection arguments over named items. */
-export function pageRequest(args: PageArgs, filter: NameFilter | null | undefined): PageRequest {
-  return { ...windowOf(args, decodeCursor), nameContains: filter?.nameContains || null };
+export function pageRequest(
+  connection: NamedConnection,
+  args: PageArgs,
+  filter: NameFilter | null | undefined,
+): PageRequest {
+  return { ...windowOf(args, cursorsOf(connection)), nameContains: filter?.nameContains || null };
 }
 
 /** A Relay connection for a page: an edge per item, with the cursor `cursorOf` makes. */
@@ -98,15 +132,15 @@ function connectionOf<T>(page: Page<T>, cursorOf: (item: T) => string) {
   };
 }
 
-/** A page of named items that is not a connection: its items, their total, and its place. */
-export function toItemPage<T extends { name: string }>(page: Page<T>) {
-  const { totalCount, edges, pageInfo } = toConnection(page);
+/** A page of named items that is not a connection: its items, their total, and its place (with the connection's cursors). */
+export function toItemPage<T extends { name: string }>(connection: NamedConnection, page: Page<T>) {
+  const { totalCount, edges, pageInfo } = toConnection(connection, page);
   return { totalCount, nodes: edges.map((edge) => edge.node), pageInfo };
 }
 
 /** A Relay connection for a page of named items. */
-export function toConnection<T extends { name: string }>(page: Page<T>) {
-  return connectionOf(page, (node) => encodeCursor(node.name));
+export function toConnection<T extends { name: string }>(connection: NamedConnection, page: Page<T>) {
+  return connectionOf(page, (node) => encodeCursor(connection, node.name));
 }
 
 const CHANGE_PREFIX = 'c:';

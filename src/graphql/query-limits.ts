@@ -34,6 +34,7 @@ import {
   type ValidationRule,
 } from 'graphql';
 import { getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
+import { IMPACT_LIMITS } from '../application/binding-impact';
 import { BadInputError, type FieldProblem } from '../core/errors';
 import { checkListSize, checkPageSize, LIMITS } from '../core/grammar';
 import type { StageTracer } from '../observability/tracing';
@@ -153,9 +154,13 @@ const matrixEstimator: ComplexityEstimator = ({ args, childComplexity, field }) 
 
 /**
  * Lists that are not connections, at a typical length (their maximum where
- * one is small): what each contains is counted that many times.
+ * one is small, or where a typical length would let a small query ask for a
+ * huge answer): what each contains is counted that many times.
  */
 const LIST_SIZES: Readonly<Record<string, number>> = {
+  // At most 1,000 a mutation, all of them on one entry when it made a single edit: a page of 100 entries with
+  // their binding changes was costed as 100 items and answered 17 MB.
+  'RegistryChange.bindingChanges': IMPACT_LIMITS.kept,
   'Tool.resourceSlots': 8,
   'Project.resources': 25,
   'ResourceUsage.links': 10,

@@ -2,12 +2,12 @@ import { assertInterfaceType, lexicographicSortSchema, printSchema, type GraphQL
 import { buildSchema } from 'type-graphql';
 import { BindingResolver } from './resolvers/binding.resolver';
 import { ChangeResolver } from './resolvers/change.resolver';
-import { MatrixResolver } from './resolvers/matrix.resolver';
+import { MatrixCellResolver, MatrixResolver } from './resolvers/matrix.resolver';
 import { NodeResolver } from './resolvers/node.resolver';
 import { SubscriptionResolver } from './resolvers/subscription.resolver';
 import { ProjectResolver, ProjectResourceResolver } from './resolvers/project.resolver';
 import { ResourceTypeResolver } from './resolvers/resource-type.resolver';
-import { ResourceResolver } from './resolvers/resource.resolver';
+import { ResourceResolver, StaticBindingResolver } from './resolvers/resource.resolver';
 import { ResourceSlotResolver, ToolResolver } from './resolvers/tool.resolver';
 import { authChecker } from './authorization';
 import { nodeTypeName } from './types/node.type';
@@ -19,6 +19,7 @@ import { callFieldResolversDirectly, callRootQueriesDirectly } from './direct-re
 export const RESOLVERS = [
   ResourceTypeResolver,
   ResourceResolver,
+  StaticBindingResolver,
   ProjectResolver,
   ProjectResourceResolver,
   ToolResolver,
@@ -27,6 +28,7 @@ export const RESOLVERS = [
   ChangeResolver,
   SubscriptionResolver,
   MatrixResolver,
+  MatrixCellResolver,
   NodeResolver,
 ] as const;
 

@@ -17,6 +17,7 @@ import { errorReportingPlugin, formatError } from '../graphql/error-mapping';
 import { notFoundHintsPlugin } from '../graphql/not-found-hints';
 import { limitRules, QUERY_LIMITS, requestLimitsPlugin, type RequestLimits } from '../graphql/query-limits';
 import { requestReportPlugin } from '../graphql/request-report';
+import { subscriptionsOverHttpPlugin } from '../graphql/http-subscriptions';
 import { graphiqlLandingPage, type GraphiqlBundle } from './graphiql';
 
 /**
@@ -51,6 +52,7 @@ export async function startApollo(
     plugins: [
       fastifyApolloDrainPlugin(fastify),
       readAccessPlugin,
+      subscriptionsOverHttpPlugin,
       requestLimitsPlugin(limits),
       notFoundHintsPlugin,
       errorReportingPlugin,

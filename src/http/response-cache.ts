@@ -44,6 +44,22 @@ export interface CachedResponse {
   readonly etag?: string;
 }
 
+/**
+ * The hash an automatic persisted query's `extensions` name it by, when they
+ * hold that and nothing else (Apollo's APQ: `{ persistedQuery: { version: 1,
+ * sha256Hash } }`); else null, and the request is not cached. The hash stands
+ * for the query's text: Apollo runs a request sent with it only once it has
+ * checked that text against it.
+ */
+function persistedQueryHash(extensions: unknown): string | null {
+  if (!extensions || typeof extensions !== 'object' || Array.isArray(extensions)) return null;
+  const { persistedQuery, ...others } = extensions as Record<string, unknown>;
+  if (Object.keys(others).length > 0 || !persistedQuery || typeof persistedQuery !== 'object') return null;
+  const { version, sha256Hash, ...more } = persistedQuery as Record<string, unknown>;
+  if (version !== 1 || Object.keys(more).length > 0 || typeof sha256Hash !== 'string') return null;
+  return /^[0-9a-f]{64}$/.test(sha256Hash) ? sha256Hash : null;
+}
+
 /** Largest request cached (its parts as JSON, before hashing); longer requests are simply not cached. */
 const MAX_KEY_LENGTH = 8 * 1024;
 
@@ -108,12 +124,22 @@ export class ResponseCache {
   ): string | null {
     if (!body || typeof body !== 'object' || Array.isArray(body)) return null;
     const { query, operationName, variables, extensions } = body as Record<string, unknown>;
-    if (typeof query !== 'string' || extensions !== undefined) return null;
+    // An automatic persisted query may come as its hash alone, which then stands for its text.
+    const persisted = extensions === undefined ? null : persistedQueryHash(extensions);
+    if (extensions !== undefined && persisted === null) return null;
+    if (typeof query !== 'string' && persisted === null) return null;
     if (text !== undefined && method === 'POST')
       return text.length <= MAX_KEY_LENGTH
         ? hash('sha256', `POST\u0000${accept ?? ''}\u0000${text}`, 'base64url')
         : null;
-    const request = JSON.stringify([method, accept ?? '', operationName ?? null, variables ?? null, query]);
+    const request = JSON.stringify([
+      method,
+      accept ?? '',
+      operationName ?? null,
+      variables ?? null,
+      query ?? null,
+      ...(persisted === null ? [] : [persisted]),
+    ]);
     return request.length <= MAX_KEY_LENGTH ? hash('sha256', request, 'base64url') : null;
   }
 
@@ -307,20 +333,22 @@ function cacheableKey(request: FastifyRequest): string | null {
 }
 
 /**
- * A GET's GraphQL parameters in a POST body's shape (`variables` parsed; its
- * depth was checked before the handler), or null when they are not plain
- * strings or `variables` is not JSON: Apollo will answer those.
+ * A GET's GraphQL parameters in a POST body's shape (`variables` and
+ * `extensions` parsed; their depth was checked before the handler), or null
+ * when they are not plain strings or not JSON: Apollo will answer those.
  */
 function getParameters(request: FastifyRequest): Record<string, unknown> | null {
   const { query, operationName, variables, extensions } = (request.query ?? {}) as Record<string, unknown>;
   if ([query, operationName, variables, extensions].some((v) => v !== undefined && typeof v !== 'string')) return null;
   let parsed: unknown;
+  let parsedExtensions: unknown;
   try {
     parsed = variables === undefined ? undefined : JSON.parse(variables as string);
+    parsedExtensions = extensions === undefined ? undefined : JSON.parse(extensions as string);
   } catch {
     return null;
   }
-  return { query, operationName, variables: parsed, extensions };
+  return { query, operationName, variables: parsed, extensions: parsedExtensions };
 }
 
 /** The operation name a GET or POST asked for, if any (for the log line of a 304 answered before anything ran). */

@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Services } from '../application/services';
 import type { ReadSession } from '../application/versioning';
-import { adminTokensOf, DEFAULT_HTTP_CACHE_CONTROL, type AppConfig } from '../config';
+import { adminTokensOf, DEFAULT_BODY_TIMEOUT_MS, DEFAULT_HTTP_CACHE_CONTROL, type AppConfig } from '../config';
 import type { CompiledExecution } from '../graphql/compiled-execution';
 import type { RequestContext } from '../graphql/context';
 import { RequestLimits } from '../graphql/query-limits';
@@ -20,6 +20,7 @@ import type { Metrics } from '../observability/metrics';
 import type { Tracing } from '../observability/tracing';
 import { packageRoot, type BuildInfo } from '../version';
 import { startApollo } from './apollo';
+import { registerBodyDeadlines } from './body-deadline';
 import { registerCors } from './cors';
 import { DirectExecution } from './direct-execution';
 import { TokenAuthenticator } from './authentication';
@@ -33,8 +34,7 @@ import { registerFrontDoor } from './front-door';
 import { registerMetricsEndpoint } from './metrics-endpoint';
 import { declareRequestState } from './request-state';
 import { ResponseCache, withResponseCache } from './response-cache';
-import { registerSubscriptions } from './subscriptions';
-import type { WebsocketHandler } from '@fastify/websocket';
+import { registerLiveUpdates, type LiveUpdates } from './live';
 
 export { BODY_LIMIT_BYTES } from './http-errors';
 
@@ -77,6 +77,7 @@ export async function createHttpServer(
   // First, so that its hook answers preflights and marks every response, errors included.
   await registerCors(fastify, deps.config.corsOrigins ?? []);
   registerJsonBodyParser(fastify);
+  registerBodyDeadlines(fastify, deps.config.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS);
   const authenticator = new TokenAuthenticator(adminTokensOf(deps.config), deps.config.readToken);
   if (authenticator.openWrites) warnOpenWrites(deps.logger);
 
@@ -93,8 +94,8 @@ export async function createHttpServer(
     { log: deps.logger.isLevelEnabled('info'), metrics: deps.metrics ?? null, tracing: deps.tracing ?? null },
     scopes.reportOf,
   );
-  const subscriptions = await registerSubscriptions(fastify, { ...deps, authenticator });
-  registerGraphQLRoute(fastify, apollo, deps, scopes.scopeOf, subscriptions, limits);
+  const live = await registerLiveUpdates(fastify, { ...deps, authenticator });
+  registerGraphQLRoute(fastify, apollo, deps, scopes.scopeOf, live, limits);
   registerGraphiqlAssets(fastify, graphiql);
   registerDashboardRoutes(fastify, deps);
   registerHealthRoutes(fastify, deps);
@@ -126,13 +127,13 @@ function warnOpenWrites(logger: Logger): void {
   );
 }
 
-/** POST and GET /graphql through the response cache, then a compiled query directly or else Apollo; a GET that upgrades is a WebSocket for subscriptions. */
+/** POST and GET /graphql through the response cache, then a compiled query directly or else Apollo; a GET that upgrades is a WebSocket for subscriptions (from an allowed origin). */
 function registerGraphQLRoute(
   fastify: FastifyInstance,
   apollo: ApolloServer<RequestContext>,
   deps: HttpDependencies,
   scopeOf: ReturnType<typeof requestScopes>['scopeOf'],
-  subscriptions: WebsocketHandler,
+  live: LiveUpdates,
   limits: RequestLimits,
 ): void {
   const contextOf = (request: FastifyRequest): RequestContext => {
@@ -169,10 +170,11 @@ function registerGraphQLRoute(
   fastify.route({
     url: '/graphql',
     method: 'GET',
+    onRequest: live.checkUpgradeOrigin,
     preValidation: checkGetParameters,
     onSend: graphiqlPageHeaders(),
     handler,
-    wsHandler: subscriptions,
+    wsHandler: live.websocket,
   });
   fastify.route({ url: '/graphql', method: ['POST', 'OPTIONS'], onSend: graphiqlPageHeaders(), handler });
 }

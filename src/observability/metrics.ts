@@ -29,6 +29,8 @@ export interface MetricSources {
   readonly pools?: () => readonly PoolFigures[];
   /** Subscriptions open now. */
   readonly subscriptions?: () => number;
+  /** Events handed to subscriptions so far (each a subscriber was sent). */
+  readonly subscriptionEvents?: () => number;
   /** The registry version this instance knows. */
   readonly registryVersion?: () => Promise<number>;
 }
@@ -76,7 +78,6 @@ export class Metrics {
   private readonly operations = new Tally<string, string, string>();
   private readonly cacheAnswers = { hits: 0, misses: 0 };
   private readonly durations: Histogram;
-  private readonly feedEvents: Counter;
   private readonly feedLag: Histogram;
   /** Where the figures read at each scrape come from (see watch). */
   private readonly sources: { -readonly [K in keyof MetricSources]: MetricSources[K] } = {};
@@ -133,14 +134,9 @@ export class Metrics {
         },
       });
     }
-    this.feedEvents = new Counter({
-      name: 'registry_subscription_events_total',
-      help: 'Change-log entries sent to subscribers (one per subscriber)',
-      registers,
-    });
     this.feedLag = new Histogram({
       name: 'registry_change_feed_lag_seconds',
-      help: "Seconds from a change's commit (on any instance) to its delivery to this instance's subscribers",
+      help: "Seconds from a change's commit (on any instance) to this instance reading it for its subscribers",
       buckets: FEED_LAG_BUCKETS,
       registers,
     });
@@ -175,10 +171,8 @@ export class Metrics {
     else if (operation.cache === 'miss') this.cacheAnswers.misses += 1;
   }
 
-  /** The change feed handed a change-log entry committed at `at` (ISO time) to `subscribers` subscribers. */
-  changeDelivered(at: string, subscribers: number): void {
-    if (subscribers === 0) return;
-    this.feedEvents.inc(subscribers);
+  /** The change feed read, for its subscribers, a change-log entry committed at `at` (ISO time, on any instance). */
+  changeRead(at: string): void {
     const committed = Date.parse(at);
     if (Number.isFinite(committed)) this.feedLag.observe(Math.max(0, (Date.now() - committed) / 1000));
   }
@@ -221,6 +215,11 @@ export class Metrics {
     }
     gaugeFrom('registry_subscriptions_active', 'Subscriptions to the change log open now', [], (set) =>
       set({}, sources.subscriptions?.() ?? 0),
+    );
+    counterFrom(
+      'registry_subscription_events_total',
+      'Events sent to subscriptions (one per subscriber)',
+      () => sources.subscriptionEvents?.() ?? 0,
     );
     new Gauge({
       name: 'registry_version',

@@ -1,4 +1,4 @@
-import type { BindingChange } from '../core/binding-impact';
+import type { IdentifiedChange } from '../core/binding-impact';
 import type { ResourceInfo, SlotDefinition, TypeNode } from '../core/model';
 import type { ChangeKind, EntityState } from '../core/registry-edit';
 
@@ -78,8 +78,8 @@ export interface RegistryState {
   readonly typesVersion: number;
 }
 
-/** One entry of the change log. */
-export interface ChangeRecord {
+/** One entry of the change log without its binding changes (what a reader that does not show them needs). */
+export interface ChangeHead {
   readonly id: string;
   readonly version: number;
   readonly seq: number;
@@ -93,9 +93,16 @@ export interface ChangeRecord {
   readonly relatedId: string | null;
   readonly relatedName: string | null;
   readonly summary: string;
+  /** How many binding changes this entry caused, among the (tool, project) pairs examined. */
   readonly impactCount: number;
+  /** False when the impact cap left some of the pairs this entry reached unexamined: impactCount is then a lower bound. */
+  readonly impactComplete: boolean;
+}
+
+/** One entry of the change log. */
+export interface ChangeRecord extends ChangeHead {
   /** The binding changes this entry caused (at most the stored number; impactCount counts them all). */
-  readonly bindingChanges: readonly BindingChange[];
+  readonly bindingChanges: readonly IdentifiedChange[];
 }
 
 /** Which change-log entries to list. */

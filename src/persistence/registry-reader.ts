@@ -1,4 +1,4 @@
-import type { BindingChange } from '../core/binding-impact';
+import { loggedChangeId, type BindingChange } from '../core/binding-impact';
 import { isIdRef } from '../core/grammar';
 import type { Access, BindingMode } from '../core/model';
 import type { ChangeKind } from '../core/registry-edit';
@@ -6,6 +6,7 @@ import type {
   ChangeFilter,
   ChangePageRequest,
   ChangePosition,
+  ChangeHead,
   ChangeRecord,
   LinkRecord,
   NamedItem,
@@ -45,6 +46,10 @@ const R = RESOURCE.columns;
 const S = RESOURCE_SLOT.columns;
 const L = PROJECT_RESOURCE.columns;
 const C = REGISTRY_CHANGE.columns;
+/** Every column of a change-log row but its binding changes. */
+const CHANGE_HEAD_COLUMNS = Object.values(C)
+  .filter((column) => column !== C.bindingChanges)
+  .join(', ');
 const RESOURCE_COLUMNS = columnList(R, 'r');
 
 /** The tables that hold named things, with their row types. */
@@ -340,6 +345,20 @@ export class RegistryReader {
       [after.version, after.version, Math.min(after.seq, 2_147_483_647), upToVersion, limit],
     );
     return rows.map(toChange);
+  }
+
+  /** Like changesAfter, without the binding changes: the small rows a reader that does not show them needs. */
+  async changeHeadsAfter(
+    after: { readonly version: number; readonly seq: number },
+    upToVersion: number,
+    limit: number,
+  ): Promise<ChangeHead[]> {
+    const rows = await this.query<RegistryChangeRow>(
+      `SELECT ${CHANGE_HEAD_COLUMNS} FROM ${REGISTRY_CHANGE.name} WHERE (${C.version} > ? OR (${C.version} = ? AND ${C.seq} > ?)) ` +
+        `AND ${C.version} <= ? ORDER BY ${C.version}, ${C.seq} LIMIT ?`,
+      [after.version, after.version, Math.min(after.seq, 2_147_483_647), upToVersion, limit],
+    );
+    return rows.map(toChangeHead);
   }
 
   /** The entity of this kind last renamed away from `name`, if the log knows one. */
@@ -747,6 +766,19 @@ function toNamed(row: {
 
 function toChange(row: RegistryChangeRow): ChangeRecord {
   return {
+    ...toChangeHead(row),
+    // Stored without ids (each is its entry's and its slot's): given them here, as the entry's writer did.
+    bindingChanges: row.binding_changes
+      ? (JSON.parse(row.binding_changes) as BindingChange[]).map((change) => ({
+          ...change,
+          id: loggedChangeId(row.id, change),
+        }))
+      : [],
+  };
+}
+
+function toChangeHead(row: RegistryChangeRow): ChangeHead {
+  return {
     id: row.id,
     version: Number(row.version),
     seq: Number(row.seq),
@@ -761,7 +793,7 @@ function toChange(row: RegistryChangeRow): ChangeRecord {
     relatedName: row.related_name,
     summary: row.summary,
     impactCount: Number(row.impact_count),
-    bindingChanges: row.binding_changes ? (JSON.parse(row.binding_changes) as BindingChange[]) : [],
+    impactComplete: row.impact_complete === true || Number(row.impact_complete) === 1,
   };
 }
 

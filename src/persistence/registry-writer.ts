@@ -1,6 +1,13 @@
+import type { BindingChange, IdentifiedChange } from '../core/binding-impact';
 import type { ResourceInfo, SlotDefinition, TypeNode } from '../core/model';
 import { nameKey } from '../core/names';
-import type { EntityState, LinkState, RegistryEdit, ToolState } from '../core/registry-edit';
+import {
+  changesNothing,
+  type EntityState,
+  type LinkState,
+  type RegistryEdit,
+  type ToolState,
+} from '../core/registry-edit';
 import type { WriteTransaction } from './database';
 import {
   ProjectEntity,
@@ -114,7 +121,7 @@ export class RegistryWriter {
   /** Renames, describes or re-parents a type (its parents are replaced in the order given). */
   async updateType(before: TypeRecord, after: TypeNode): Promise<TypeRecord> {
     const record = { ...after, createdAt: before.createdAt, updatedAt: this.at };
-    await this.edit({ kind: 'RESOURCE_TYPE', before, after: record }, async () => {
+    const made = await this.edit({ kind: 'RESOURCE_TYPE', before, after: record }, async () => {
       await this.tx.manager.update(
         ResourceTypeEntity,
         { id: before.id },
@@ -125,7 +132,7 @@ export class RegistryWriter {
         await this.insertParents(after);
       }
     });
-    return record;
+    return made ? record : before;
   }
 
   /** Removes a resource type and its parent edges. */
@@ -148,7 +155,7 @@ export class RegistryWriter {
   /** Renames, describes or re-types a resource, keeping its id. */
   async updateResource(before: ResourceRecord, after: ResourceInfo): Promise<ResourceRecord> {
     const record = { ...after, createdAt: before.createdAt, updatedAt: this.at };
-    await this.edit({ kind: 'RESOURCE', before, after: record }, () =>
+    const made = await this.edit({ kind: 'RESOURCE', before, after: record }, () =>
       this.tx.manager.update(
         ResourceEntity,
         { id: before.id },
@@ -162,7 +169,7 @@ export class RegistryWriter {
         },
       ),
     );
-    return record;
+    return made ? record : before;
   }
 
   /** Removes a resource; any link still left goes with it, each recorded as an unlink. */
@@ -188,14 +195,14 @@ export class RegistryWriter {
   /** Renames or describes a project, keeping its id. */
   async updateProject(before: ProjectRecord, after: EntityState): Promise<ProjectRecord> {
     const record = { ...after, createdAt: before.createdAt, updatedAt: this.at };
-    await this.edit({ kind: 'PROJECT', before, after: record }, () =>
+    const made = await this.edit({ kind: 'PROJECT', before, after: record }, () =>
       this.tx.manager.update(
         ProjectEntity,
         { id: before.id },
         { name: after.name, nameKey: nameKey(after.name), description: after.description, updatedAt: this.at },
       ),
     );
-    return record;
+    return made ? record : before;
   }
 
   /** Removes a project; any link still left goes with it, each recorded as an unlink. */
@@ -260,7 +267,7 @@ export class RegistryWriter {
     slots: readonly SlotDefinition[],
   ): Promise<ToolRecord> {
     const record = { ...after, createdAt: before.createdAt, updatedAt: this.at };
-    await this.edit({ kind: 'TOOL', before, after: { ...record, slots } }, async () => {
+    const made = await this.edit({ kind: 'TOOL', before, after: { ...record, slots } }, async () => {
       await this.tx.manager.update(
         ToolEntity,
         { id: after.id },
@@ -269,7 +276,14 @@ export class RegistryWriter {
       await this.tx.manager.delete(ResourceSlotEntity, { toolId: after.id });
       await this.insertSlots(after.id, slots);
     });
-    return record;
+    if (made) return record;
+    return {
+      id: before.id,
+      name: before.name,
+      description: before.description,
+      createdAt: before.createdAt,
+      updatedAt: before.updatedAt,
+    };
   }
 
   /** Removes a tool and its slots. */
@@ -287,18 +301,25 @@ export class RegistryWriter {
       REGISTRY_CHANGE,
       entries.map((entry) => ({
         ...entry,
-        bindingChanges: entry.bindingChanges.length > 0 ? JSON.stringify(entry.bindingChanges) : null,
+        // Without their ids, which the reader derives again from the entry's (see loggedChangeId).
+        bindingChanges: entry.bindingChanges.length > 0 ? JSON.stringify(entry.bindingChanges.map(withoutId)) : null,
       })),
     );
   }
 
   // --- helpers ------------------------------------------------------------------------
 
-  /** Shows the edit to the observer, makes it, and records it. */
-  private async edit(edit: RegistryEdit, make: () => Promise<unknown>): Promise<void> {
+  /**
+   * Shows the edit to the observer, makes it, and records it; true when made.
+   * An update that changes nothing (core/registry-edit.ts's changesNothing)
+   * is not made: no row is written, and there is no edit to record.
+   */
+  private async edit(edit: RegistryEdit, make: () => Promise<unknown>): Promise<boolean> {
+    if (changesNothing(edit)) return false;
     await this.observer?.(edit);
     await make();
     this.recorded.push(edit);
+    return true;
   }
 
   private async insertParents(type: TypeNode): Promise<void> {
@@ -352,4 +373,9 @@ export class RegistryWriter {
       await this.tx.query(`INSERT INTO ${table.name} (${columns}) VALUES ${chunk.map(() => row).join(', ')}`, params);
     }
   }
+}
+
+/** A binding change as the change log stores it: without its id. */
+function withoutId({ id: _id, ...change }: IdentifiedChange): BindingChange {
+  return change;
 }

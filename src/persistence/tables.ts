@@ -111,6 +111,7 @@ export const REGISTRY_CHANGE = table(
     relatedName: 'related_name',
     summary: 'summary',
     impactCount: 'impact_count',
+    impactComplete: 'impact_complete',
     bindingChanges: 'binding_changes',
   },
   { pk_registry_change: ['id'], uq_registry_change_version_seq: ['version', 'seq'] },
@@ -235,6 +236,8 @@ export interface RegistryChangeRow {
   related_name: string | null;
   summary: string;
   impact_count: number | string;
+  /** 0/1 on SQLite. */
+  impact_complete: boolean | number;
   binding_changes: string | null;
 }
 

@@ -435,6 +435,7 @@ describe('benchmark: report of the new loads', () => {
           idleP50Ms: 1,
           loadedP50Ms: 8,
           ratio: 8,
+          replay: { entries: 100_000, entriesPerSecond: 50_000, loadedP50Ms: 12, ratio: 12 },
         },
       },
     );
@@ -447,5 +448,6 @@ describe('benchmark: report of the new loads', () => {
     expect(verdict('resolve+writes ≥ 0.6')).to.equal(true);
     expect(verdict('server RSS ≤ 300 MB under 60 s')).to.equal(false);
     expect(verdict('{ __typename } p50 beside 10')).to.equal(true);
+    expect(verdict('{ __typename } p50 beside a replay of 100,000')).to.equal(false);
   });
 });

@@ -1,30 +1,21 @@
 import '../support/apollo-dev';
-import { ApolloClient, HttpLink, InMemoryCache, gql, type DocumentNode, type TypePolicies } from '@apollo/client';
+import { ApolloClient, HttpLink, InMemoryCache, gql, type TypePolicies } from '@apollo/client';
 import { loadDevMessages, loadErrorMessages } from '@apollo/client/dev';
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { runInNewContext } from 'node:vm';
+import { typePolicies as EXAMPLE_TYPE_POLICIES, registryClient } from '../../examples/clients/apollo';
 import { sqlite } from '../support/backends';
+import { buildSessionRegistry, runSession, type ClientUnderTest } from '../support/client-session';
 import { registryOf } from '../support/registry-fixtures';
 import { startServer, type TestServer } from '../support/server';
 
-/** The typePolicies the README gives: the object literal in its InMemoryCache example. */
-export function readmeTypePolicies(): TypePolicies {
-  const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
-  const start = readme.indexOf('typePolicies: {');
-  if (start < 0) throw new Error('README shows no typePolicies');
-  let depth = 0;
-  let end = readme.indexOf('{', start);
-  do {
-    if (readme[end] === '{') depth++;
-    if (readme[end] === '}') depth--;
-    end++;
-  } while (depth > 0);
-  const literal = readme.slice(readme.indexOf('{', start), end);
-  return runInNewContext(`(${literal})`) as TypePolicies;
+/** The session's requests through an Apollo client, each query from the network and written to the cache. */
+function underTest(apollo: ApolloClient): ClientUnderTest {
+  return {
+    query: async (document, variables = {}) =>
+      (await apollo.query({ query: gql(document), variables, fetchPolicy: 'network-only' })).data,
+    mutate: async (document, variables = {}) => (await apollo.mutate({ mutation: gql(document), variables })).data,
+  };
 }
-const README_TYPE_POLICIES = readmeTypePolicies();
 
 /**
  * Apollo Client 4's normalized cache against the real server: after edits
@@ -32,8 +23,9 @@ const README_TYPE_POLICIES = readmeTypePolicies();
  * shows, the cache must not warn "Cache data may be lost".
  *
  * Apollo warns once per process for each Type.field, so the tests with the
- * README's policies run first, while every warning can still appear; the
- * last test shows the same edits warn without them.
+ * policies of docs/api.md (examples/clients/apollo.ts, the same module) run
+ * first, while every warning can still appear; the last test shows what
+ * warns without them.
  */
 describe('Apollo Client cache', () => {
   let server: TestServer;
@@ -70,9 +62,8 @@ describe('Apollo Client cache', () => {
     await server?.close();
   });
   beforeEach(() => void (warnings.length = 0));
-  const VALUE_QUERIES: DocumentNode[] = [];
 
-  const client = (typePolicies: TypePolicies = README_TYPE_POLICIES) =>
+  const client = (typePolicies: TypePolicies = EXAMPLE_TYPE_POLICIES) =>
     new ApolloClient({
       link: new HttpLink({ uri: server.url, fetch }),
       cache: new InMemoryCache({ typePolicies }),
@@ -170,10 +161,32 @@ describe('Apollo Client cache', () => {
     expect(dataLoss()).to.deep.equal([]);
   });
 
-  it("merges the value types (BindingExplanation, ResourceUsage) with the README's typePolicies", async () => {
+  it('runs a realistic session (examples/clients/apollo.ts, as docs/api.md shows it) without one warning', async function () {
+    this.timeout(60_000);
+    const session = await startServer(sqlite);
+    try {
+      await buildSessionRegistry(session);
+      const apollo = registryClient(session.url);
+      const summary = await runSession(underTest(apollo));
+      expect(warnings).to.deep.equal([]);
+      // relayStylePagination answers the last page's query with every page fetched so far.
+      expect(summary.lastToolsPage).to.deep.equal(['ac/lint', 'ac/tool', 'bc/tool']);
+      // The value types are normalized by their ids: one explanation, one usage per resource, each change once.
+      const keys = Object.keys(apollo.cache.extract() as object);
+      expect(keys).to.include(`BindingExplanation:${summary.explanationId}`);
+      expect(keys.filter((k) => k.startsWith('ResourceUsage:usage:'))).to.have.length.greaterThan(0);
+      for (const id of summary.unlinkImpactIds) expect(summary.loggedChangeIds).to.include(id);
+      expect(keys).to.include.members(summary.loggedChangeIds.map((id) => `BindingChange:${id}`));
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('merges what different queries select of explainBindings and usedBy', async () => {
     const EXPLAIN_OK = gql`
       query ExplainOk {
         explainBindings(tool: "ac/tool", project: "ac") {
+          id
           ok
           tool {
             id
@@ -184,10 +197,12 @@ describe('Apollo Client cache', () => {
     const EXPLAIN_SLOTS = gql`
       query ExplainSlots {
         explainBindings(tool: "ac/tool", project: "ac") {
+          id
           project {
             id
           }
           slots {
+            id
             slotName
             status
           }
@@ -199,7 +214,9 @@ describe('Apollo Client cache', () => {
         resource(ref: "ac/db") {
           id
           usedBy {
+            id
             staticBindings {
+              id
               slotName
               tool {
                 id
@@ -214,6 +231,7 @@ describe('Apollo Client cache', () => {
         resource(ref: "ac/db") {
           id
           usedBy {
+            id
             links {
               id
               alias
@@ -231,47 +249,36 @@ describe('Apollo Client cache', () => {
     for (const query of [EXPLAIN_OK, EXPLAIN_SLOTS, USAGE_STATIC, USAGE_LINKS]) {
       expect(apollo.readQuery({ query })).to.not.equal(null);
     }
-    VALUE_QUERIES.push(EXPLAIN_OK, EXPLAIN_SLOTS, USAGE_STATIC, USAGE_LINKS);
   });
 
-  it('without those typePolicies, the same kinds of edit warn (what the tests above would catch)', async () => {
-    const apollo = client({});
-    const TOOL = gql`
-      query ToolAgain {
-        tool(ref: "ac/tool") {
-          id
-          resourceSlots {
-            id
-            name
-          }
-        }
-      }
-    `;
-    await server.data(
-      `mutation { updateTool(input: { ref: "ac/tool", name: "ac/tool", resourceSlots: [{ name: "code", resourceType: "vcs" }, { name: "db", resourceType: "database" }] }) { dryRun } }`,
-    );
-    await apollo.query({ query: TOOL });
-    await apollo.mutate({
-      mutation: gql`
-        mutation DropAgain {
-          updateTool(
-            input: { ref: "ac/tool", name: "ac/tool", resourceSlots: [{ name: "code", resourceType: "vcs" }] }
-          ) {
-            tool {
-              id
-              resourceSlots {
-                id
-                name
-              }
-            }
-          }
-        }
-      `,
-    });
-    for (const query of VALUE_QUERIES) await apollo.query({ query, fetchPolicy: 'network-only' });
+  it('without typePolicies, only lists an edit shrinks and the value types with no id warn; explainBindings and usedBy, which have ids now, do not', async function () {
+    this.timeout(60_000);
+    const session = await startServer(sqlite);
+    try {
+      await buildSessionRegistry(session);
+      await runSession(
+        underTest(new ApolloClient({ link: new HttpLink({ uri: session.url, fetch }), cache: new InMemoryCache() })),
+      );
+    } finally {
+      await session.close();
+    }
     const warned = dataLoss()
       .map((w) => /Cache data may be lost[\s\S]* (\w+)\.(\w+) /.exec(w)?.slice(1, 3).join('.'))
       .sort();
-    expect(warned).to.deep.equal(['Query.explainBindings', 'Resource.usedBy', 'Tool.resourceSlots']);
+    expect(warned).to.not.include.members(['Query.explainBindings', 'Resource.usedBy']);
+    expect(warned).to.deep.equal(WARNED_WITHOUT_POLICIES);
   });
 });
+
+/** What the session warns of with a default InMemoryCache: each a list an edit shrinks, or a value with no id. */
+const WARNED_WITHOUT_POLICIES = [
+  'BindingChange.after',
+  'BindingExplanation.slots',
+  'Project.resources',
+  'Query.bindingMatrix',
+  'Query.resolveBindings',
+  'ResourceUsage.links',
+  'ResourceUsage.staticBindings',
+  'SlotExplanation.candidates',
+  'Tool.resourceSlots',
+];

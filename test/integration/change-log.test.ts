@@ -216,3 +216,98 @@ describe('the change log under 100 concurrent writers on two instances (PostgreS
     expect(new Set(log.edges.map((e: any) => e.node.summary)).size).to.equal(names);
   });
 });
+
+describe('the change log at the impact cap (20,000 tool × project pairs; SQLite)', function () {
+  this.timeout(120_000);
+  let server: TestServer;
+  const TOOLS = 200;
+  const PROJECTS = 150;
+  const LOG = `query($after: String) { changes(first: 100, after: $after) {
+    edges { node { operation kind summary impactCount impactComplete } } pageInfo { hasNextPage endCursor } } }`;
+
+  /** Runs mutation fields 15 to a request (the alias limit), each its own transaction. */
+  async function inBatches(fields: string[]): Promise<void> {
+    for (let i = 0; i < fields.length; i += 15) {
+      await server.data(
+        `mutation { ${fields
+          .slice(i, i + 15)
+          .map((f, j) => `m${j}: ${f}`)
+          .join(' ')} }`,
+      );
+    }
+  }
+  async function wholeLog(): Promise<
+    { operation: string; summary: string; impactCount: number; impactComplete: boolean }[]
+  > {
+    const all = [];
+    let after: string | null = null;
+    for (;;) {
+      const page: any = (await server.data(LOG, { after })).changes;
+      all.push(...page.edges.map((e: any) => e.node));
+      if (!page.pageInfo.hasNextPage) return all;
+      after = page.pageInfo.endCursor;
+    }
+  }
+
+  // 200 tools, each with a required slot of type child and an optional one of type parent; one resource of type
+  // child, linked in 150 projects: 30,000 pairs, 10,000 over the cap.
+  before(async () => {
+    server = await startServer(sqlite);
+    await inBatches([
+      `registerResourceType(input: { name: "parent" }) { dryRun }`,
+      `registerResourceType(input: { name: "child" }) { dryRun }`,
+      `registerResource(input: { name: "shared/r", type: "child" }) { dryRun }`,
+    ]);
+    await inBatches(
+      Array.from(
+        { length: TOOLS },
+        (_, i) =>
+          `registerTool(input: { name: "t/${i}", resourceSlots: [{ name: "a", resourceType: "child" },
+            { name: "b", resourceType: "parent", required: false }] }) { dryRun }`,
+      ),
+    );
+    await inBatches(Array.from({ length: PROJECTS }, (_, i) => `createProject(input: { name: "p${i}" }) { dryRun }`));
+    await inBatches(
+      Array.from(
+        { length: PROJECTS },
+        (_, i) => `linkResource(input: { project: "p${i}", resource: "shared/r" }) { dryRun }`,
+      ),
+    );
+  });
+  after(() => server.close());
+
+  it('an updateResourceType over the cap records how many changes it examined, and says the count is incomplete', async () => {
+    // child under parent: slot b of every tool in every project goes from UNBOUND_OPTIONAL to BOUND (30,000 in truth).
+    const d = await server.data(
+      `mutation { updateResourceType(input: { ref: "child", parentTypes: ["parent"] }) { impact { totalCount complete } } }`,
+    );
+    expect(d.updateResourceType.impact).to.deep.equal({ totalCount: 20_000, complete: false });
+    const entry = (await wholeLog()).find((e) => e.operation === 'updateResourceType')!;
+    expect({ impactCount: entry.impactCount, impactComplete: entry.impactComplete }).to.deep.equal({
+      impactCount: 20_000,
+      impactComplete: false,
+    });
+  });
+
+  it('a forced delete over the cap marks the unlinks past it incomplete, and the ones before it complete', async () => {
+    await server.data(`mutation { deleteResource(ref: "shared/r", force: true) { impact { complete } } }`);
+    const entries = (await wholeLog()).filter((e) => e.operation === 'deleteResource');
+    const unlinks = entries.filter((e) => e.summary.startsWith('unlinked'));
+    expect(unlinks).to.have.length(PROJECTS);
+    // Each unlink breaks both slots of all 200 tools in its project (400 changes); 100 unlinks fill the 20,000 pairs.
+    const examined = unlinks.filter((e) => e.impactComplete);
+    const beyond = unlinks.filter((e) => !e.impactComplete);
+    expect(examined.map((e) => e.impactCount)).to.deep.equal(new Array(100).fill(2 * TOOLS));
+    expect(beyond.map((e) => e.impactCount)).to.deep.equal(new Array(PROJECTS - 100).fill(0));
+    expect(entries.find((e) => e.summary === 'deleted resource shared/r')).to.deep.include({
+      impactCount: 0,
+      impactComplete: true,
+    });
+  });
+
+  it('an entry with no cap in sight is complete', async () => {
+    await server.data(`mutation { createProject(input: { name: "small" }) { dryRun } }`);
+    const log = await wholeLog();
+    expect(log[log.length - 1]).to.deep.include({ operation: 'createProject', impactComplete: true });
+  });
+});

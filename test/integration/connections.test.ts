@@ -83,6 +83,68 @@ describeEachBackend('connections', (backend) => {
     }
   });
 
+  it('refuses, on every connection, a cursor of another connection and a forged one, with BAD_USER_INPUT', async () => {
+    const r = registryOf(server);
+    await r.type('cursor-type');
+    await r.resource('cursor/res', 'cursor-type');
+    await r.project('cursor-project');
+    const ends = await server.data(`{
+      tools(first: 1) { pageInfo { endCursor } }
+      projects(first: 1) { pageInfo { endCursor } }
+      resources(first: 1) { pageInfo { endCursor } }
+      resourceTypes(first: 1) { pageInfo { endCursor } }
+      changes(first: 1) { pageInfo { endCursor } }
+    }`);
+    const cursors: Record<string, string> = Object.fromEntries(
+      Object.entries(ends).map(([name, page]: [string, any]) => [name, page.pageInfo.endCursor]),
+    );
+    // Each place that takes a cursor, and the connection whose cursors it takes.
+    const takers: { of: string; query: (cursor: string) => string }[] = [
+      { of: 'tools', query: (c) => `{ tools(after: "${c}") { totalCount } }` },
+      { of: 'tools', query: (c) => `{ tools(last: 1, before: "${c}") { totalCount } }` },
+      { of: 'projects', query: (c) => `{ projects(after: "${c}") { totalCount } }` },
+      { of: 'resources', query: (c) => `{ resources(after: "${c}") { totalCount } }` },
+      {
+        of: 'resources',
+        query: (c) => `{ resourceType(ref: "cursor-type") { compatibleResources(after: "${c}") { totalCount } } }`,
+      },
+      { of: 'resourceTypes', query: (c) => `{ resourceTypes(after: "${c}") { totalCount } }` },
+      { of: 'changes', query: (c) => `{ changes(after: "${c}") { totalCount } }` },
+      { of: 'tools', query: (c) => `{ bindingMatrix(toolsAfter: "${c}") { cells { status } } }` },
+      { of: 'tools', query: (c) => `{ bindingMatrix(toolsLast: 1, toolsBefore: "${c}") { cells { status } } }` },
+      { of: 'projects', query: (c) => `{ bindingMatrix(projectsAfter: "${c}") { cells { status } } }` },
+      {
+        of: 'projects',
+        query: (c) => `{ bindingMatrix(projectsLast: 1, projectsBefore: "${c}") { cells { status } } }`,
+      },
+    ];
+    /** A cursor with the prefix a real one has, but a name no item of any connection can have. */
+    const forged = (real: string) => {
+      const text = Buffer.from(real, 'base64url').toString('utf8');
+      const prefix = text.slice(0, text.indexOf(':') + 1);
+      return [`${prefix}has space`, `${prefix}${'x'.repeat(300)}`, `${prefix}a//b`].map((t) =>
+        Buffer.from(t, 'utf8').toString('base64url'),
+      );
+    };
+    for (const taker of takers) {
+      const own = await server.gql(taker.query(cursors[taker.of]));
+      expect(own.body.errors, `${taker.query('…')} takes its own cursor`).to.equal(undefined);
+      for (const [of, cursor] of Object.entries(cursors)) {
+        if (of === taker.of) continue;
+        const { body } = await server.gql(taker.query(cursor));
+        expect(body.errors?.[0].extensions?.code, `${taker.query('…')} given a ${of} cursor`).to.equal(
+          'BAD_USER_INPUT',
+        );
+      }
+      for (const cursor of forged(cursors[taker.of])) {
+        const { body } = await server.gql(taker.query(cursor));
+        expect(body.errors?.[0].extensions?.code, `${taker.query('…')} given a forged cursor`).to.equal(
+          'BAD_USER_INPUT',
+        );
+      }
+    }
+  });
+
   it('filters by nameContains, ignoring case, with wildcards matched literally', async () => {
     const names = async (nameContains: string) =>
       (await server.data(PAGE, { f: { nameContains } })).tools.edges.map((e: any) => e.node.name);

@@ -11,6 +11,7 @@ import { chromium, type BrowserContext, type Locator, type Page, type Request } 
 import { ensureDashboardBuilt } from '../../scripts/build-dashboard';
 import { defaultDashboardDir } from '../../src/http/dashboard';
 import { sqlite } from '../support/backends';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
 import { startServer, type TestServer } from '../support/server';
 
 /** Debian's Chromium; playwright's own browser download cannot work here. */
@@ -440,6 +441,7 @@ describe('dashboard in Chromium', function () {
 describe('dashboard in Chromium: a dropped connection', function () {
   this.timeout(60_000);
   let server: TestServer;
+  let proxy: TcpProxy;
   let browser: BrowserContext;
   let profile: string;
 
@@ -447,14 +449,16 @@ describe('dashboard in Chromium: a dropped connection', function () {
     this.timeout(180_000);
     await ensureDashboardBuilt();
     ({ browser, profile } = await launch(this));
-    // A subscriber may have one entry waiting: a forced delete writes two at once, so the server drops the page (1013).
-    server = await startServer(sqlite, { demoData: true, adminToken: ADMIN_TOKEN, subscriptionQueue: 1 });
+    server = await startServer(sqlite, { demoData: true, adminToken: ADMIN_TOKEN });
     await extendDemo(server);
+    // The page talks to the server through a proxy the test can cut: its WebSocket drops, as on a flaky network.
+    proxy = await startTcpProxy('127.0.0.1', Number(new URL(server.origin).port));
   });
 
   after(async () => {
     await browser?.close();
     if (profile) rmSync(profile, { recursive: true, force: true });
+    await proxy?.close();
     await server?.close();
   });
 
@@ -471,7 +475,7 @@ describe('dashboard in Chromium: a dropped connection', function () {
         if (message.type === 'subscribe') subscribed.push(message.payload?.variables?.afterVersion ?? null);
       });
     });
-    await page.goto(`${server.origin}/dashboard`);
+    await page.goto(`http://127.0.0.1:${proxy.port}/dashboard`);
     await page.locator('.badge[data-state="live"]').waitFor();
     expect(await cell(page, 'demo', 'acme/lint').getAttribute('data-status')).to.equal('FAILED');
     // A dry run answers the current version: the page subscribed after it.
@@ -480,8 +484,11 @@ describe('dashboard in Chromium: a dropped connection', function () {
     ).createProject.registryVersion;
     expect(subscribed).to.deep.equal([before]);
 
-    await admin(server)(`mutation { deleteResource(ref: "acme/web-repo", force: true) { registryVersion } }`);
+    // The connection drops; the change is made while the page cannot hear of it.
+    await proxy.cut();
     await page.locator('.badge[data-state="reconnecting"]').waitFor();
+    await admin(server)(`mutation { deleteResource(ref: "acme/web-repo", force: true) { registryVersion } }`);
+    await proxy.restore();
     await page.locator('.badge[data-state="live"]').waitFor();
     await waitForStatus(page, 'demo', 'acme/lint', 'READY');
     await waitForStatus(page, 'web', 'acme/lint', 'FAILED');

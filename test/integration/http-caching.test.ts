@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { createHash } from 'node:crypto';
+import { get as httpGet } from 'node:http';
 import { sqlite } from '../support/backends';
 import { registryOf } from '../support/registry-fixtures';
 import { startServer, type TestServer } from '../support/server';
@@ -62,6 +64,34 @@ describe('HTTP caching of GET queries', () => {
     expect((await get(server, QUERY, { 'if-none-match': changed.etag! })).status).to.equal(304);
   });
 
+  it('keeps the ETag across writes that do not touch the answer (only those that do change it)', async () => {
+    const query = '{ tools { totalCount edges { node { name resourceSlots { name } } } } }';
+    // As a browser's or a proxy's cache revalidates: If-None-Match alone (fetch() adds Cache-Control: no-cache to a
+    // request given If-None-Match by hand, which asks for a fresh answer, computed at the current version).
+    const revalidate = (etag: string) =>
+      new Promise<{ status: number; etag: string | undefined }>((resolve, reject) => {
+        const url = new URL(server.url);
+        url.searchParams.set('query', query);
+        const request = httpGet(
+          url,
+          { headers: { accept: '*/*', 'apollo-require-preflight': 'true', 'if-none-match': etag } },
+          (response) => {
+            response.resume();
+            response.on('end', () => resolve({ status: response.statusCode!, etag: response.headers.etag }));
+          },
+        );
+        request.on('error', reject);
+      });
+    const { etag } = await get(server, query);
+    await get(server, query); // kept by the response cache from its second sighting on
+    await registryOf(server).project('http-cache/unrelated');
+    expect(await revalidate(etag!)).to.deep.equal({ status: 304, etag });
+    await registryOf(server).tool('http-cache/another', []);
+    const touched = await revalidate(etag!);
+    expect(touched.status).to.equal(200);
+    expect(touched.etag).to.not.equal(etag);
+  });
+
   it('gives each request its own ETag: variables, operation name and Accept count', async () => {
     const query = 'query Tools($n: Int) { tools(first: $n) { totalCount } }';
     const one = await get(server, query, {}, { variables: '{"n":1}' });
@@ -75,6 +105,45 @@ describe('HTTP caching of GET queries', () => {
     );
     expect(new Set([one.etag, two.etag, named.etag, graphqlJson.etag]).size).to.equal(4);
     expect((await get(server, query, { 'if-none-match': one.etag! }, { variables: '{"n":2}' })).status).to.equal(200);
+  });
+
+  it('gives automatic persisted queries (APQ) sent as GET an ETag like any GET, and 304s, by their hash', async () => {
+    const query = '{ tools { totalCount } }';
+    const sha256Hash = createHash('sha256').update(query).digest('hex');
+    const extensions = JSON.stringify({ persistedQuery: { version: 1, sha256Hash } });
+    // The client registers the query (text and hash), then sends the hash alone, as Apollo Client's GETs do.
+    const registered = await get(server, query, {}, { extensions });
+    expect(registered).to.deep.include({ status: 200, cacheControl: 'no-cache' });
+    expect(registered.etag).to.match(/^"[\w-]+\.\d+\.[\w-]+"$/);
+    const url = new URL(server.url);
+    url.searchParams.set('extensions', extensions);
+    const byHash = async (headers: Record<string, string> = {}) => {
+      const response = await fetch(url, { headers: { 'apollo-require-preflight': 'true', ...headers } });
+      return { status: response.status, etag: response.headers.get('etag'), text: await response.text() };
+    };
+    const first = await byHash();
+    expect(first.status).to.equal(200);
+    expect(JSON.parse(first.text).data.tools.totalCount).to.be.a('number');
+    expect(first.etag).to.match(/^"[\w-]+\.\d+\.[\w-]+"$/);
+    expect(await byHash({ 'if-none-match': first.etag! })).to.deep.include({ status: 304, etag: first.etag });
+    // Another hash, another tag; a hash that does not match its query is an error, with no ETag.
+    const other = '{ projects { totalCount } }';
+    const otherTag = (
+      await get(
+        server,
+        other,
+        {},
+        {
+          extensions: JSON.stringify({
+            persistedQuery: { version: 1, sha256Hash: createHash('sha256').update(other).digest('hex') },
+          }),
+        },
+      )
+    ).etag;
+    expect(otherTag).to.be.a('string').and.not.equal(first.etag);
+    const mismatch = await get(server, other, {}, { extensions });
+    expect(mismatch.status).to.equal(400);
+    expect(mismatch.etag).to.equal(null);
   });
 
   it('keeps CSRF prevention: a GET without the preflight header is refused, cached answer or not', async () => {

@@ -318,3 +318,121 @@ describe('HTTP and error hygiene', () => {
     }
   });
 });
+
+/**
+ * A client that opens a POST with a Content-Length and then sends its body a
+ * byte at a time, `everyMs` apart, until told to stop: what it was answered,
+ * and when its connection closed.
+ */
+function tricklingClient(origin: string, everyMs: number) {
+  const { hostname, port } = new URL(origin);
+  const body = JSON.stringify({ query: '{ __typename }' });
+  let answer = '';
+  let sent = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const socket = connect(Number(port), hostname, () => {
+    socket.write(
+      `POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+    );
+    const next = () => {
+      if (socket.destroyed || sent >= body.length - 1) return; // never the last byte
+      socket.write(body[sent++]);
+      timer = setTimeout(next, everyMs);
+    };
+    next();
+  });
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => (answer += chunk));
+  socket.on('error', () => undefined);
+  const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+  return {
+    closed: closed.then(() => {
+      clearTimeout(timer);
+      return { answer, bytesSent: sent };
+    }),
+    stop() {
+      clearTimeout(timer);
+      socket.destroy();
+    },
+  };
+}
+
+/** Resolves with `value` after `ms`, to race a promise that may never settle. */
+const resolveAfter = <T>(ms: number, value: T) => new Promise<T>((resolve) => setTimeout(() => resolve(value), ms));
+
+describe('request bodies that never finish (BODY_TIMEOUT_MS)', function () {
+  this.timeout(30_000);
+
+  it('answers a body still incomplete after BODY_TIMEOUT_MS with a GraphQL-shaped 408 REQUEST_TIMEOUT, and closes the connection', async () => {
+    const server = await startServer(sqlite, { bodyTimeoutMs: 1500 });
+    const client = tricklingClient(server.origin, 1000);
+    try {
+      const outcome = await Promise.race([client.closed, resolveAfter(10_000, null)]);
+      expect(outcome, 'the server closed the connection').to.not.equal(null);
+      const [head, ...rest] = outcome!.answer.split('\r\n\r\n');
+      expect(Number(head.split(' ')[1]), head).to.equal(408);
+      expect(head.toLowerCase()).to.include('content-type: application/json');
+      expect(JSON.parse(rest.join('\r\n\r\n'))).to.deep.equal({
+        errors: [
+          { message: 'the request body did not arrive within 1500 ms', extensions: { code: 'REQUEST_TIMEOUT' } },
+        ],
+      });
+      // The server still answers others, and a body that is slow but complete in time.
+      expect((await server.gql('{ __typename }')).status).to.equal(200);
+    } finally {
+      client.stop();
+      await server.close();
+    }
+  });
+
+  it('takes a body that arrives in pieces within the limit', async () => {
+    const server = await startServer(sqlite, { bodyTimeoutMs: 3000 });
+    try {
+      const { hostname, port } = new URL(server.origin);
+      const body = JSON.stringify({ query: '{ __typename }' });
+      const answer = await new Promise<string>((resolve, reject) => {
+        let text = '';
+        const socket = connect(Number(port), hostname, () => {
+          socket.write(
+            `POST /graphql HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`,
+          );
+          setTimeout(() => socket.write(body.slice(5)), 500);
+        });
+        socket.setEncoding('utf8');
+        socket.on('data', (chunk: string) => (text += chunk));
+        socket.on('error', reject);
+        socket.on('close', () => resolve(text));
+      });
+      expect(answer).to.match(/^HTTP\/1\.1 200/);
+      expect(answer).to.include('"__typename":"Query"');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('does not hold up shutdown: a body still arriving is cut off, and close() completes', async () => {
+    // A limit far beyond the test: only shutdown can end this body.
+    const server = await startServer(sqlite, { bodyTimeoutMs: 600_000 });
+    const client = tricklingClient(server.origin, 1000);
+    try {
+      await resolveAfter(1500, null);
+      const closing = server.close().then(() => 'closed');
+      expect(await Promise.race([closing, resolveAfter(8000, 'still waiting for the body')])).to.equal('closed');
+      const outcome = await Promise.race([client.closed, resolveAfter(4000, null)]);
+      expect(outcome, "the client's connection was closed").to.not.equal(null);
+      const [head, ...rest] = outcome!.answer.split('\r\n\r\n');
+      expect(Number(head.split(' ')[1]), head).to.equal(503);
+      expect(JSON.parse(rest.join('\r\n\r\n'))).to.deep.equal({
+        errors: [
+          {
+            message: 'the server is shutting down, and the request body had not arrived',
+            extensions: { code: 'SHUTTING_DOWN' },
+          },
+        ],
+      });
+    } finally {
+      client.stop();
+      await server.close();
+    }
+  });
+});

@@ -145,6 +145,19 @@ describe('hostile and oversized requests', () => {
     expect((await server.gql(dashboard)).body.errors).to.equal(undefined);
   });
 
+  it("costs each change-log entry's bindingChanges at their most (1,000 a mutation): 100 entries with them are refused, 2 are not", async () => {
+    const withChanges = (first: number) =>
+      `{ changes(first: ${first}) { edges { node { summary bindingChanges { toolName slotName } } } } }`;
+    const { status, body } = await refused(withChanges(100));
+    expect(status).to.equal(400);
+    expect(body.errors?.[0].extensions).to.deep.include({ code: 'QUERY_TOO_COMPLEX', limit: 50000 });
+    expect((await server.gql(withChanges(2))).body.errors).to.equal(undefined);
+    // Without bindingChanges, 100 entries cost little.
+    expect(
+      (await server.gql(`{ changes(first: 100) { edges { node { summary impactCount } } } }`)).body.errors,
+    ).to.equal(undefined);
+  });
+
   it('counts the cost with the variables given', async () => {
     const query = `query($n: Int) { resourceTypes(first: $n) { edges { node { compatibleResources(first: $n) { edges { node { type { compatibleResources(first: $n) { totalCount } } } } } } } } }`;
     expect((await refused(query, { n: 100 })).body.errors?.[0].extensions?.code).to.equal('QUERY_TOO_COMPLEX');

@@ -77,7 +77,8 @@ describeEachBackend('nothing rebinds silently', (backend) => {
     expect(d.deleteResource.impact).to.deep.equal(rebinding);
     expect(await bound()).to.deep.equal([{ slotName: 'db', resource: { name: 'prod/users-db' } }]);
 
-    const log = await server.data(`{ changes(filter: { sinceVersion: ${d.deleteResource.registryVersion - 1} }) {
+    const log =
+      await server.data(`{ changes(first: 3, filter: { sinceVersion: ${d.deleteResource.registryVersion - 1} }) {
       totalCount edges { node { version actor operation kind entityName summary impactCount
         bindingChanges { toolName projectName slotName before { resourceName } after { resourceName } } } } } }`);
     expect(log.changes.edges.map((e: any) => e.node)).to.deep.equal([
@@ -134,5 +135,39 @@ describeEachBackend('nothing rebinds silently', (backend) => {
       { operation: 'deleteProject', summary: 'unlinked prod/users-db from project shop' },
       { operation: 'deleteProject', summary: 'deleted project shop' },
     ]);
+  });
+  it("gives each binding change an id: the same for the same preview, and the change-log entry's once committed", async () => {
+    const ALIAS = (dryRun: boolean, alias: string | null) =>
+      `mutation { updateLink(input: { project: "shop", resource: "prod/orders-db", alias: ${alias === null ? 'null' : `"${alias}"`} }, dryRun: ${dryRun}) {
+        registryVersion impact { changes { id slotName } } } }`;
+    // A registry of its own, as the other tests here follow one story.
+    const own = await startServer(backend);
+    const r = registryOf(own);
+    await r.type('database');
+    await r.resource('prod/orders-db', 'database');
+    await r.resource('prod/users-db', 'database');
+    await r.project('shop');
+    await r.link('shop', 'prod/orders-db', 'db');
+    await r.link('shop', 'prod/users-db');
+    await r.tool('acme/migrate', [{ name: 'db', resourceType: 'database', access: 'READ_WRITE' }]);
+    const ids = async (dryRun: boolean, alias: string | null) =>
+      (await own.data(ALIAS(dryRun, alias))).updateLink.impact.changes.map((c: any) => c.id);
+    try {
+      // Clearing the alias makes db ambiguous; previewed twice, the same ids.
+      const preview = await ids(true, null);
+      expect(preview).to.have.length(1);
+      expect(await ids(true, null)).to.deep.equal(preview);
+      const committed = await ids(false, null);
+      expect(committed).to.have.length(1);
+      expect(committed).to.not.deep.equal(preview);
+      const log = await own.data(`{ changes(last: 1) { edges { node { bindingChanges { id slotName } } } } }`);
+      expect(log.changes.edges[0].node.bindingChanges.map((c: any) => c.id)).to.deep.equal(committed);
+      // Setting it back is another change, with an id of its own.
+      const back = await ids(false, 'db');
+      expect(back).to.have.length(1);
+      expect(back).to.not.deep.equal(committed);
+    } finally {
+      await own.close();
+    }
   });
 });

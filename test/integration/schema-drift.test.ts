@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { buildRegistrySchema, printRegistrySchema } from '../../src/graphql/schema';
 import { dataSourceOptions } from '../../src/persistence/data-source';
 import { Database } from '../../src/persistence/database';
+import { MIGRATIONS } from '../../src/persistence/migrations';
 import { describeEachBackend } from '../support/backends';
 
 describe('schema.graphql', () => {
@@ -29,6 +30,7 @@ describeEachBackend('migrations', (backend) => {
         'InitialSchema1764489600000',
         'SafeChange1764576000000',
         'PageIds1764662400000',
+        'ImpactComplete1764748800000',
       ]);
       expect(await db.isMigrated()).to.equal(true);
       expect(await db.migrate(), 'a second run applies nothing').to.deep.equal([]);
@@ -72,6 +74,38 @@ describeEachBackend('migrations', (backend) => {
       ).to.deep.equal(['project', 'resource', 'tool'].map((t) => `CREATE INDEX idx_${t}_name_id ON ${t} (name, id)`));
     } finally {
       await dataSource.destroy();
+    }
+  });
+});
+
+describeEachBackend('the impact_complete migration', (backend) => {
+  it('leaves the change-log entries written before it complete (true), the value it documents', async () => {
+    const config = await backend.freshDatabase();
+    const before = new DataSource({ ...dataSourceOptions(config), migrations: MIGRATIONS.slice(0, 3) });
+    await before.initialize();
+    try {
+      expect((await before.runMigrations()).map((m) => m.name)).to.not.include('ImpactComplete1764748800000');
+      await before.query(
+        `INSERT INTO registry_change (id, version, seq, at, actor, operation, kind, entity_id, entity_name, summary, impact_count)
+         VALUES ('01J00000000000000000000000', 1, 0, '2026-01-01T00:00:00.000Z', 'admin', 'createProject', 'PROJECT',
+                 '01J00000000000000000000001', 'old', 'created project old', 0)`,
+      );
+    } finally {
+      await before.destroy();
+    }
+    const db = await Database.open(config);
+    try {
+      expect(await db.migrate()).to.deep.equal(['ImpactComplete1764748800000']);
+    } finally {
+      await db.close();
+    }
+    const after = new DataSource(dataSourceOptions(config));
+    await after.initialize();
+    try {
+      const [row] = await after.query(`SELECT impact_complete FROM registry_change`);
+      expect([true, 1]).to.include(row.impact_complete);
+    } finally {
+      await after.destroy();
     }
   });
 });

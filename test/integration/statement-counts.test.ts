@@ -79,7 +79,7 @@ describeEachBackend('SQL statement counts', (backend) => {
     const r = registryOf(server);
     await r.tool('tool-04b', [{ name: 'ctx', resourceType: 'level-0' }]);
     const before = server.statements();
-    const page = await server.data(names, { first: 3, after: encodeCursor('tool-03') }, FRESH);
+    const page = await server.data(names, { first: 3, after: encodeCursor('tools', 'tool-03') }, FRESH);
     expect(server.statements() - before, 'the page and its count from the kept names').to.equal(version);
     expect(page.tools).to.deep.equal({
       totalCount: 51,
@@ -87,7 +87,7 @@ describeEachBackend('SQL statement counts', (backend) => {
       pageInfo: { hasNextPage: true, hasPreviousPage: true },
     });
     await server.data(`mutation { unregisterTool(ref: "tool-04b") { deletedId } }`);
-    const after = await server.data(names, { first: 2, after: encodeCursor('tool-04') }, FRESH);
+    const after = await server.data(names, { first: 2, after: encodeCursor('tools', 'tool-04') }, FRESH);
     expect(after.tools.totalCount).to.equal(50);
     expect(after.tools.edges.map((e: any) => e.node.name)).to.deep.equal(['tool-05', 'tool-06']);
   });

@@ -307,4 +307,86 @@ describeEachBackend('everything can be edited', (backend) => {
       summary: 'updated project shop: changed its description',
     });
   });
+
+  describe('updates that change nothing', () => {
+    /** The registry's version now, and how many entries the change log holds. */
+    const logState = async () => {
+      const log = (await server.data(`{ changes(last: 1) { totalCount edges { node { version } } } }`)).changes;
+      return { version: log.edges[0].node.version as number, entries: log.totalCount as number };
+    };
+    const LINT_SLOTS = `[{ name: "repo", resourceType: "git-checkout" },
+      { name: "config", resourceType: "fs-directory", binding: STATIC, staticResource: "local/config" }]`;
+    const NO_OPS: [string, string][] = [
+      [
+        'updateResource',
+        `updateResource(input: { ref: "x/src" }) { registryVersion dryRun resource { name updatedAt } }`,
+      ],
+      [
+        'updateResource',
+        `updateResource(input: { ref: "x/src", name: "x/src", type: "git-checkout", description: null }) {
+          registryVersion dryRun resource { name updatedAt } }`,
+      ],
+      [
+        'updateLink',
+        `updateLink(input: { project: "shop", resource: "x/src", alias: null }) {
+          registryVersion dryRun project { name updatedAt } }`,
+      ],
+      [
+        'updateProject',
+        `updateProject(input: { ref: "shop", name: "shop" }) { registryVersion dryRun project { name updatedAt } }`,
+      ],
+      [
+        'updateResourceType',
+        `updateResourceType(input: { ref: "git-checkout", name: "git-checkout", parentTypes: ["vcs"] }) {
+          registryVersion dryRun resourceType { name updatedAt } }`,
+      ],
+      [
+        'updateTool',
+        `updateTool(input: { ref: "acme/lint", name: "acme/lint", resourceSlots: ${LINT_SLOTS} }) {
+          registryVersion dryRun tool { name updatedAt } }`,
+      ],
+    ];
+
+    it('commit nothing (no version, no change-log entry, no event) and return the current version and the thing as stored', async () => {
+      const heard: number[] = [];
+      const stop = server.app.services.writes.listen((change) => void heard.push(change.version));
+      try {
+        const before = await logState();
+        for (const [field, mutation] of NO_OPS) {
+          const payload = (await server.data(`mutation { ${mutation} }`))[field];
+          const { registryVersion, dryRun, ...stored } = payload;
+          expect({ registryVersion, dryRun }, mutation).to.deep.equal({
+            registryVersion: before.version,
+            dryRun: false,
+          });
+          const thing = Object.values(stored)[0] as { name: string; updatedAt: string } | null;
+          expect(thing, `${field} returns the thing as it is`).to.not.equal(null);
+        }
+        expect(await logState()).to.deep.equal(before);
+        expect(heard, 'no committed change was announced').to.deep.equal([]);
+      } finally {
+        stop();
+      }
+    });
+
+    it('leave updatedAt as it was, and setting an alias to the one it has changes nothing either', async () => {
+      const resource = async () => (await server.data(`{ resource(ref: "x/src") { updatedAt } }`)).resource.updatedAt;
+      const was = await resource();
+      await server.data(`mutation { ${NO_OPS[0][1]} }`);
+      expect(await resource()).to.equal(was);
+      const ALIAS = `mutation { updateLink(input: { project: "shop", resource: "x/src", alias: "src" }) { registryVersion } }`;
+      const set = (await server.data(ALIAS)).updateLink.registryVersion;
+      expect(set).to.equal((await logState()).version);
+      expect((await server.data(ALIAS)).updateLink.registryVersion, 'the same alias again').to.equal(set);
+      expect((await logState()).version).to.equal(set);
+    });
+
+    it('an update that changes anything still commits it', async () => {
+      const before = await logState();
+      await server.data(
+        `mutation { updateResource(input: { ref: "x/src", description: "now described" }) { dryRun } }`,
+      );
+      expect(await logState()).to.deep.equal({ version: before.version + 1, entries: before.entries + 1 });
+    });
+  });
 });

@@ -107,7 +107,7 @@ describeEachBackend('reverse lookups', (backend) => {
         { first: 2, want: expected.slice(0, 2), next: expected.length > 2, previous: false },
         {
           first: 2,
-          after: encodeCursor(mid),
+          after: encodeCursor('resources', mid),
           want: expected.filter((n) => n > mid).slice(0, 2),
           next: expected.filter((n) => n > mid).length > 2,
           previous: true,
@@ -115,7 +115,7 @@ describeEachBackend('reverse lookups', (backend) => {
         { last: 2, want: expected.slice(-2), next: false, previous: expected.length > 2 },
         {
           last: 2,
-          before: encodeCursor(mid),
+          before: encodeCursor('resources', mid),
           want: expected.filter((n) => n < mid).slice(-2),
           next: true,
           previous: expected.filter((n) => n < mid).length > 2,

@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..');
@@ -19,12 +20,26 @@ export interface ServerProcess {
 
 const running = new Set<ServerProcess>();
 
-/** Runs the server entry point with the given environment (optionally as another user); resolves once it listens (or rejects with its output). */
+/**
+ * Runs the server entry point with the given environment (optionally as another user, or with node flags such as
+ * `--max-old-space-size=200`); resolves once it listens (or rejects with its output).
+ */
 export function spawnServer(
   env: Record<string, string>,
-  options: { timeoutMs?: number; user?: { uid: number; gid: number } } = {},
+  options: {
+    timeoutMs?: number;
+    user?: { uid: number; gid: number };
+    nodeArgs?: string[];
+    /** Run the compiled server (dist/src/main.js, built first if needed), as `npm start` does, not through swc. */
+    built?: boolean;
+  } = {},
 ): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', join(ROOT, 'src', 'main.ts')], {
+  const nodeArgs = options.nodeArgs ?? [];
+  if (options.built) ensureServerBuilt();
+  const entry = options.built
+    ? [join(ROOT, 'dist', 'src', 'main.js')]
+    : ['-r', '@swc-node/register', join(ROOT, 'src', 'main.ts')];
+  const child = spawn(process.execPath, [...nodeArgs, ...entry], {
     cwd: ROOT,
     ...options.user,
     env: {
@@ -116,6 +131,30 @@ export function runToExit(
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+let built = false;
+
+/** Compiles the server into dist/ (tsc in build mode: only what changed), once per test run. */
+export function ensureServerBuilt(): void {
+  if (built) return;
+  execFileSync(
+    process.execPath,
+    [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', 'tsconfig.build.json'],
+    {
+      cwd: ROOT,
+      stdio: 'inherit',
+    },
+  );
+  built = true;
+}
+
+/** The resident set size of a process, in bytes (Linux: /proc/<pid>/status). */
+export function residentBytes(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = /^VmRSS:\s+(\d+) kB$/m.exec(status);
+  if (!kb) throw new Error(`no VmRSS for process ${pid}`);
+  return Number(kb[1]) * 1024;
 }
 
 /** Kills server processes a failed test left running. */

@@ -63,3 +63,82 @@ export async function collect<T>(
   }
   return { items, errors };
 }
+
+/** A graphql-transport-ws message as the server sends it. */
+export interface ServerMessage {
+  type: string;
+  id?: string;
+  payload?: any;
+}
+
+/**
+ * A bare graphql-transport-ws socket, for what a well-behaved client would not do: many subscribes at once, not
+ * reading. It has sent connection_init and been acknowledged; every later message is kept in `messages`.
+ */
+export interface RawSubscriber {
+  readonly socket: WebSocket;
+  readonly messages: ServerMessage[];
+  readonly closed: Promise<{ code: number; reason: string }>;
+  subscribe(id: string, query: string, variables?: Record<string, unknown>): void;
+  /** Waits until `count` messages match (or fails after `timeoutMs`). */
+  waitFor(match: (m: ServerMessage) => boolean, count: number, timeoutMs?: number): Promise<ServerMessage[]>;
+  /** Stops reading from the TCP socket (the server's sends back up), or reads again. */
+  pause(): void;
+  resume(): void;
+  close(): Promise<void>;
+}
+
+export async function rawSubscriber(
+  httpUrl: string,
+  options: { authorization?: string; headers?: Record<string, string> } = {},
+): Promise<RawSubscriber> {
+  const socket = new WebSocket(wsUrl(httpUrl), 'graphql-transport-ws', { headers: options.headers ?? {} });
+  const messages: ServerMessage[] = [];
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    socket.on('close', (code, reason) => resolve({ code, reason: String(reason) })),
+  );
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+  const acked = new Promise<void>((resolve, reject) => {
+    socket.on('message', (data) => {
+      const message = JSON.parse((data as Buffer).toString()) as ServerMessage;
+      if (message.type === 'connection_ack') resolve();
+      else messages.push(message);
+    });
+    void closed.then(({ code, reason }) => reject(new Error(`closed before ack: ${code} ${reason}`)));
+  });
+  socket.send(
+    JSON.stringify({
+      type: 'connection_init',
+      payload: options.authorization ? { authorization: options.authorization } : {},
+    }),
+  );
+  await acked;
+  const tcp = (socket as unknown as { _socket: { pause(): void; resume(): void } })._socket;
+  return {
+    socket,
+    messages,
+    closed,
+    subscribe(id, query, variables) {
+      socket.send(JSON.stringify({ id, type: 'subscribe', payload: { query, variables } }));
+    },
+    async waitFor(match, count, timeoutMs = 30_000) {
+      const until = Date.now() + timeoutMs;
+      for (;;) {
+        const found = messages.filter(match);
+        if (found.length >= count) return found;
+        if (Date.now() > until)
+          throw new Error(`waited for ${count} messages, got ${found.length}: ${JSON.stringify(messages.slice(-3))}`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    },
+    pause: () => tcp.pause(),
+    resume: () => tcp.resume(),
+    async close() {
+      if (socket.readyState === WebSocket.OPEN || socket.readyState === WebSocket.CONNECTING) socket.close();
+      await closed;
+    },
+  };
+}

@@ -20,6 +20,7 @@ function toolEntry(version: number, seq: number, id: string, name: string): Chan
     relatedName: null,
     summary: '',
     impactCount: 0,
+    impactComplete: true,
     bindingChanges: [],
   };
 }

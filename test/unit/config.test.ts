@@ -68,6 +68,11 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads BODY_TIMEOUT_MS (30 s by default)', () => {
+    expect(loadConfig({})).to.deep.include({ bodyTimeoutMs: 30_000 });
+    expect(loadConfig({ BODY_TIMEOUT_MS: '5000' })).to.deep.include({ bodyTimeoutMs: 5000 });
+  });
+
   it('reads COMPILED_EXECUTION (on by default)', () => {
     expect(loadConfig({})).to.deep.include({ compiledExecution: true });
     expect(loadConfig({ COMPILED_EXECUTION: 'false' })).to.deep.include({ compiledExecution: false });
@@ -105,6 +110,8 @@ describe('loadConfig', () => {
       [{ CORS_ORIGINS: 'ftp://files.example.com' }, /^CORS_ORIGINS entry 1 /],
       [{ HTTP_CACHE_CONTROL: 'max-age=60\r\nSet-Cookie: x=1' }, /^HTTP_CACHE_CONTROL must be a Cache-Control value/],
       [{ HTTP_CACHE_CONTROL: 'no-cache;' }, /^HTTP_CACHE_CONTROL /],
+      [{ BODY_TIMEOUT_MS: '0' }, /^BODY_TIMEOUT_MS must be a whole number/],
+      [{ BODY_TIMEOUT_MS: '2.5' }, /^BODY_TIMEOUT_MS must be a whole number/],
     ] as const) {
       expect(() => loadConfig(env), JSON.stringify(env))
         .to.throw(ConfigError)

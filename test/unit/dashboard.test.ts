@@ -71,6 +71,7 @@ function fakeLog(versions: readonly number[]) {
     entityName: `t${i}`,
     summary: `entry ${i}`,
     impactCount: 0,
+    impactComplete: true,
   }));
   const requests = { counts: 0, lists: 0 };
   const countAfter: CountAfter = async (vs) => {
@@ -241,6 +242,7 @@ describe('dashboard: the matrix page, live', () => {
     entityName: 'p9',
     summary: '',
     impactCount: 0,
+    impactComplete: true,
     bindingChanges: [],
     ...over,
   });
@@ -264,6 +266,10 @@ describe('dashboard: the matrix page, live', () => {
     expect(
       entryMayChangeMatrix(entry({ impactCount: 3, bindingChanges: [] }), model, none),
       'changes not kept',
+    ).to.equal(true);
+    expect(
+      entryMayChangeMatrix(entry({ impactCount: 0, impactComplete: false }), model, none),
+      'pairs left unexamined at the cap',
     ).to.equal(true);
     expect(entryMayChangeMatrix(entry({}), model, { projects: { linksResource: 'r' }, tools: null })).to.equal(true);
     expect(

@@ -19,6 +19,7 @@ describe('field resolvers called directly', () => {
 
   it('replaces exactly the field resolvers that take only the parent value and the context', () => {
     expect(replaced).to.deep.equal([
+      'MatrixCell.id',
       'Project.resources',
       'ProjectResource.id',
       'Resource.type',
@@ -29,6 +30,7 @@ describe('field resolvers called directly', () => {
       'ResourceType.ancestors',
       'ResourceType.parentTypes',
       'ResourceType.subtypes',
+      'StaticBinding.id',
       'Tool.resourceSlots',
     ]);
     // Those with arguments (converted and validated by type-graphql) and every root field keep the wrapper.
@@ -59,7 +61,8 @@ describe('field resolvers called directly', () => {
   });
 });
 
-/** What the binding service answers in these tests: one slot, bound. */
+/** What the binding service answers in these tests: one slot, bound, of tool T1 in project P1. */
+const RESOLVED = (outcomes: unknown[]) => ({ toolId: 'T1', projectId: 'P1', outcomes });
 const OUTCOME = {
   slotName: 'repo',
   bindingMode: 'CONTEXTUAL',
@@ -89,7 +92,7 @@ describe('root queries called directly', () => {
         bindings: {
           resolve: (...args: unknown[]) => {
             calls.push(args);
-            return plain ? [OUTCOME] : Promise.resolve([OUTCOME]);
+            return plain ? RESOLVED([OUTCOME]) : Promise.resolve(RESOLVED([OUTCOME]));
           },
         },
       },
@@ -132,7 +135,7 @@ describe('root queries called directly', () => {
     const viaWrapper = await outcome(wrapped, args);
     const viaDirect = await outcome(direct, args);
     expect(viaDirect.value).to.deep.equal(viaWrapper.value);
-    expect(viaDirect.value).to.deep.equal([{ ...OUTCOME, resourceId: 'R1' }]);
+    expect(viaDirect.value).to.deep.equal([{ ...OUTCOME, id: 'binding:T1/P1#repo', resourceId: 'R1' }]);
     expect(viaDirect.calls).to.deep.equal(viaWrapper.calls);
     expect(viaDirect.calls[0].slice(0, 3)).to.deep.equal(['acme/lint', 'shop', []]);
   });
@@ -152,7 +155,7 @@ describe('root queries called directly', () => {
     const { context, info } = setUp(true, true);
     const viaDirect = resolverOf(direct, 'Query', 'resolveBindings')!(undefined, args, context, info);
     expect(viaDirect).to.not.be.instanceOf(Promise);
-    expect(viaDirect).to.deep.equal([{ ...OUTCOME, resourceId: 'R1' }]);
+    expect(viaDirect).to.deep.equal([{ ...OUTCOME, id: 'binding:T1/P1?repo=acme%2Frepo#repo', resourceId: 'R1' }]);
     const viaWrapper = resolverOf(wrapped, 'Query', 'resolveBindings')!(
       undefined,
       args,

@@ -51,6 +51,18 @@ describe('query limits: introspection in the cost', () => {
   });
 });
 
+describe('query limits: lists that are not connections', () => {
+  const cost = (query: string) => estimateCost(schema, parse(query), undefined, {})!;
+
+  it("counts a change-log entry's bindingChanges at their most, 1,000 (what a mutation keeps)", () => {
+    const one = cost('{ changes(first: 1) { edges { node { bindingChanges { toolName } } } } }');
+    const none = cost('{ changes(first: 1) { edges { node { summary } } } }');
+    // The fields selected of a binding change, a thousand times.
+    expect(one - none).to.be.at.least(1000);
+    expect(100 * (one - none)).to.be.greaterThan(QUERY_LIMITS.cost);
+  });
+});
+
 describe('query limits: the verdict memo key', () => {
   const operationOf = (text: string) => parse(text).definitions[0] as OperationDefinitionNode;
   const resolve = operationOf(

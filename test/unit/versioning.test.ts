@@ -87,6 +87,7 @@ describe('the read session (the only way to read the registry)', () => {
     nameCandidates: (s) => s.nameCandidates('tool', 'acme/lint'),
     renamedFrom: (s) => s.renamedFrom('TOOL', 'acme/lint'),
     changesAfter: (s) => s.changesAfter({ version: 1, seq: 0 }, 5, 10),
+    changeHeadsAfter: (s) => s.changeHeadsAfter({ version: 1, seq: 0 }, 5, 10),
     recordsOf: (s) =>
       s.recordsOf(
         { items: [{ id: 'T', name: 't/x' }], totalCount: 1, hasNextPage: false, hasPreviousPage: false },

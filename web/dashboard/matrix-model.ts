@@ -121,12 +121,14 @@ export interface MatrixFilters {
  *   "slot type" filter, type changes decide which tools match.
  * - Otherwise only its binding changes matter: those of a tool on the page, in a project on the page
  *   (a STATIC or PARAMETER slot's change has no project: it is the tool's in every project).
- *   When the entry kept fewer binding changes than it counts, it cannot tell.
+ *   When the entry kept fewer binding changes than it counts, or the server did not examine every pair it
+ *   reached (impactComplete false), it cannot tell.
  */
 export function entryMayChangeMatrix(entry: LiveEntry, model: MatrixModel, filters: MatrixFilters): boolean {
   if (entry.kind === 'TOOL' || entry.kind === 'PROJECT') return true;
   if (filters.projects?.linksResource && (entry.kind === 'LINK' || entry.kind === 'RESOURCE')) return true;
   if (filters.tools?.slotType && entry.kind === 'RESOURCE_TYPE') return true;
+  if (!entry.impactComplete) return true;
   if (entry.impactCount === 0) return false;
   if (entry.bindingChanges.length < entry.impactCount) return true;
   const tools = new Set(model.tools.map((t) => t.id));

@@ -420,7 +420,10 @@ export interface ChangeEntry {
   readonly entityId: string;
   readonly entityName: string;
   readonly summary: string;
+  /** Binding changes found among the pairs examined: a lower bound when impactComplete is false. */
   readonly impactCount: number;
+  /** False when the server's work cap left pairs this entry reached unexamined. */
+  readonly impactComplete: boolean;
 }
 
 export interface ChangesData {
@@ -448,6 +451,7 @@ export const CHANGES = /* GraphQL */ `
           entityName
           summary
           impactCount
+          impactComplete
         }
       }
       pageInfo {
@@ -544,6 +548,7 @@ export const REGISTRY_CHANGED = /* GraphQL */ `
       entityName
       summary
       impactCount
+      impactComplete
       bindingChanges {
         toolId
         projectId

@@ -60,19 +60,24 @@ export interface WriteScope {
   readonly hierarchy: () => Promise<TypeHierarchy>;
 }
 
-/** A write that committed (or, for a dry run, was rolled back): its result, the counters it left, and its edits. */
+/**
+ * A write that committed (or was rolled back: a dry run, or a write that
+ * changed nothing): its result, the counters it left, and its edits.
+ */
 export interface WriteOutcome<T> {
   readonly result: T;
-  /** The counters after the write; for a dry run, those before it. */
+  /** The counters after the write; when nothing was committed, those before it (the current ones). */
   readonly state: RegistryState;
   readonly edits: readonly RegistryEdit[];
   readonly dryRun: boolean;
+  /** True when the write committed: not a dry run, and it made at least one edit. */
+  readonly committed: boolean;
 }
 
-/** Thrown inside a dry run's transaction to roll it back, carrying what the work produced. */
-class DryRunRollback<T> extends Error {
+/** Thrown inside a transaction that commits nothing (a dry run, or no edit made) to roll it back, carrying what the work produced. */
+class Rollback<T> extends Error {
   constructor(readonly outcome: WriteOutcome<T>) {
-    super('dry run');
+    super('rolled back');
   }
 }
 
@@ -156,7 +161,9 @@ export class RegistryVersioning {
    * PostgreSQL its row lock orders writers across instances); the types
    * version moves when the edits change types. After the commit the clock
    * advances. With `dryRun`, everything runs and is then rolled back: nothing
-   * is stored and the version does not move.
+   * is stored and the version does not move. A write that makes no edit (an
+   * update that changes nothing) is rolled back the same way: the version
+   * stays, and its outcome says so (`committed` false).
    */
   async write<T>(
     work: (scope: WriteScope) => Promise<T>,
@@ -180,15 +187,17 @@ export class RegistryVersioning {
         const typesMoved = changesTypes(writer.edits);
         if (typesMoved) await writer.bumpTypesVersion();
         const state = { version: committed.version, typesVersion: committed.typesVersion + (typesMoved ? 1 : 0) };
-        if (dryRun) throw new DryRunRollback({ result, state: before, edits: writer.edits, dryRun });
+        if (dryRun || writer.edits.length === 0) {
+          throw new Rollback({ result, state: before, edits: writer.edits, dryRun, committed: false });
+        }
         await writer.announce(state.version);
-        return { result, state, edits: writer.edits, dryRun };
+        return { result, state, edits: writer.edits, dryRun, committed: true };
       });
     } catch (error) {
-      if (error instanceof DryRunRollback) return error.outcome as WriteOutcome<T>;
+      if (error instanceof Rollback) return error.outcome as WriteOutcome<T>;
       throw error;
     }
-    if (!outcome.dryRun) {
+    if (outcome.committed) {
       // The index first, then the clock: a request that sees the new version finds what it touched recorded.
       this.caches.changes.committed(outcome.state.version, touchedBy(outcome.edits));
       this.caches.names?.committed(outcome.state.version, outcome.edits);

@@ -4,6 +4,7 @@ import type { TypeHierarchy } from '../../core/type-hierarchy';
 import type {
   ChangeFilter,
   ChangePageRequest,
+  ChangeHead,
   ChangeRecord,
   LinkRecord,
   NamedItem,
@@ -458,6 +459,11 @@ export class ReadSession implements VersionProbe {
   /** Change-log entries after a position, up to a version, oldest first (the live feed's reads). */
   changesAfter(after: { version: number; seq: number }, upToVersion: number, limit: number): Promise<ChangeRecord[]> {
     return this.read((reader) => reader.changesAfter(after, upToVersion, limit), DEPENDS.changes);
+  }
+
+  /** Like changesAfter, without the binding changes (the live feed's reads for subscriptions that show none). */
+  changeHeadsAfter(after: { version: number; seq: number }, upToVersion: number, limit: number): Promise<ChangeHead[]> {
+    return this.read((reader) => reader.changeHeadsAfter(after, upToVersion, limit), DEPENDS.changes);
   }
 
   /** Existing names that may be close to `ref` (for "did you mean"). */

@@ -13,7 +13,8 @@ export class ConnectionArgs {
 
   @Field(() => String, {
     nullable: true,
-    description: 'Only items after this cursor (a pageInfo.endCursor or an edge cursor): paging forward.',
+    description:
+      "Only items after this cursor (a pageInfo.endCursor or an edge cursor of this connection): paging forward. Another connection's cursor, or a forged one, is BAD_USER_INPUT.",
   })
   after!: string | null;
 
@@ -26,7 +27,8 @@ export class ConnectionArgs {
 
   @Field(() => String, {
     nullable: true,
-    description: 'Only items before this cursor (a pageInfo.startCursor or an edge cursor): paging backward.',
+    description:
+      "Only items before this cursor (a pageInfo.startCursor or an edge cursor of this connection): paging backward. Another connection's cursor, or a forged one, is BAD_USER_INPUT.",
   })
   before!: string | null;
 }

@@ -2,7 +2,9 @@ import { Arg, Authorized, Ctx, Query, Resolver } from 'type-graphql';
 import { READ } from '../authorization';
 import type { BindingOutcome } from '../../core/binding-resolution';
 import { thenNow } from '../../application/versioning';
+import type { BindingParam, ResolvedBindings } from '../../application/binding.service';
 import { toExplanation } from '../explanation';
+import { bindingResultId, bindingsKey } from '../object-ids';
 import type { RequestContext } from '../context';
 import { BindingParamInput } from '../inputs/binding-param.input';
 import { BindingExplanation } from '../types/binding-explanation.type';
@@ -26,7 +28,9 @@ export class BindingResolver {
     @Ctx() ctx: RequestContext,
   ) {
     // A plain value when everything is in memory (see BindingService.resolve): the compiled query then goes on at once.
-    return thenNow(ctx.services.bindings.resolve(tool, project, params ?? [], ctx.session), toBindingResults);
+    return thenNow(ctx.services.bindings.resolve(tool, project, params ?? [], ctx.session), (resolved) =>
+      toBindingResults(resolved, params ?? []),
+    );
   }
 
   @Authorized(READ)
@@ -41,17 +45,19 @@ export class BindingResolver {
     params: BindingParamInput[] | null,
     @Ctx() ctx: RequestContext,
   ) {
-    return toExplanation(await ctx.services.bindings.explain(tool, project, params ?? [], ctx.session));
+    return toExplanation(await ctx.services.bindings.explain(tool, project, params ?? [], ctx.session), params ?? []);
   }
 }
 
-function toBindingResults(outcomes: readonly BindingOutcome[]) {
-  return outcomes.map(toBindingResult);
+function toBindingResults(resolved: ResolvedBindings, params: readonly BindingParam[]) {
+  const key = bindingsKey(resolved.toolId, resolved.projectId, params);
+  return resolved.outcomes.map((outcome) => toBindingResult(key, outcome));
 }
 
 /** A BindingResult: the outcome's fields, written out (a spread of it cost as much as resolving a slot). */
-function toBindingResult(outcome: BindingOutcome) {
+function toBindingResult(key: string, outcome: BindingOutcome) {
   return {
+    id: bindingResultId(key, outcome.slotName),
     slotName: outcome.slotName,
     bindingMode: outcome.bindingMode,
     access: outcome.access,

@@ -1,14 +1,15 @@
 import type { GraphQLResolveInfo } from 'graphql';
-import { Arg, Authorized, Ctx, Info, Int, Query, Resolver } from 'type-graphql';
+import { Arg, Authorized, Ctx, FieldResolver, Info, Int, Query, Resolver, Root } from 'type-graphql';
 import { BadInputError, type FieldProblem } from '../../core/errors';
 import { checkPageSize } from '../../core/grammar';
 import { READ } from '../authorization';
 import { pauseIfDue } from '../fair-share';
 import type { RequestContext } from '../context';
 import { ProjectFilter, ToolFilter } from '../inputs/connection.args';
-import { decodeCursor, toItemPage, windowOf } from '../pagination';
+import { cursorsOf, toItemPage, windowOf } from '../pagination';
 import { MATRIX_DEFAULTS } from '../query-limits';
-import { BindingMatrix } from '../types/binding-matrix.type';
+import { BindingMatrix, MatrixCell } from '../types/binding-matrix.type';
+import { cellId } from '../object-ids';
 import { namesOnly } from '../selection';
 
 @Resolver(() => BindingMatrix)
@@ -27,28 +28,40 @@ export class MatrixResolver {
       description: `The first this many projects, from 1 to 100; ${MATRIX_DEFAULTS.projects} when neither projectsFirst nor projectsLast is given.`,
     })
     projectsFirst: number | null,
-    @Arg('projectsAfter', () => String, { nullable: true, description: 'Only projects after this cursor.' })
+    @Arg('projectsAfter', () => String, {
+      nullable: true,
+      description: 'Only projects after this cursor (one of a ProjectPage or of projects).',
+    })
     projectsAfter: string | null,
     @Arg('projectsLast', () => Int, {
       nullable: true,
       description: 'The last this many projects, from 1 to 100 (with projectsBefore, to page backward).',
     })
     projectsLast: number | null,
-    @Arg('projectsBefore', () => String, { nullable: true, description: 'Only projects before this cursor.' })
+    @Arg('projectsBefore', () => String, {
+      nullable: true,
+      description: 'Only projects before this cursor (one of a ProjectPage or of projects).',
+    })
     projectsBefore: string | null,
     @Arg('toolsFirst', () => Int, {
       nullable: true,
       description: `The first this many tools, from 1 to 100; ${MATRIX_DEFAULTS.tools} when neither toolsFirst nor toolsLast is given.`,
     })
     toolsFirst: number | null,
-    @Arg('toolsAfter', () => String, { nullable: true, description: 'Only tools after this cursor.' })
+    @Arg('toolsAfter', () => String, {
+      nullable: true,
+      description: 'Only tools after this cursor (one of a ToolPage or of tools).',
+    })
     toolsAfter: string | null,
     @Arg('toolsLast', () => Int, {
       nullable: true,
       description: 'The last this many tools, from 1 to 100 (with toolsBefore, to page backward).',
     })
     toolsLast: number | null,
-    @Arg('toolsBefore', () => String, { nullable: true, description: 'Only tools before this cursor.' })
+    @Arg('toolsBefore', () => String, {
+      nullable: true,
+      description: 'Only tools before this cursor (one of a ToolPage or of tools).',
+    })
     toolsBefore: string | null,
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
@@ -72,13 +85,13 @@ export class MatrixResolver {
     });
     const projectWindow = windowOf(
       { first: projectsFirst, after: projectsAfter, last: projectsLast, before: projectsBefore },
-      decodeCursor,
+      cursorsOf('projects'),
       MATRIX_DEFAULTS.projects,
       names('projects'),
     );
     const toolWindow = windowOf(
       { first: toolsFirst, after: toolsAfter, last: toolsLast, before: toolsBefore },
-      decodeCursor,
+      cursorsOf('tools'),
       MATRIX_DEFAULTS.tools,
       names('tools'),
     );
@@ -95,6 +108,18 @@ export class MatrixResolver {
       ctx.session,
       () => pauseIfDue(ctx.fairShare),
     );
-    return { projects: toItemPage(matrix.projects), tools: toItemPage(matrix.tools), cells: matrix.cells };
+    return {
+      projects: toItemPage('projects', matrix.projects),
+      tools: toItemPage('tools', matrix.tools),
+      cells: matrix.cells,
+    };
+  }
+}
+
+@Resolver(() => MatrixCell)
+export class MatrixCellResolver {
+  @FieldResolver()
+  id(@Root() cell: { projectId: string; toolId: string }): string {
+    return cellId(cell.projectId, cell.toolId);
   }
 }

@@ -42,10 +42,11 @@ export class ProjectResolver {
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    const request = withCount(pageRequest(args, filter), info);
+    const request = withCount(pageRequest('projects', args, filter), info);
     const linksResource = filter?.linksResource ?? null;
     const projects = ctx.services.projects;
     return toConnection(
+      'projects',
       namesOnly(info)
         ? await projects.listNames(request, ctx.session, linksResource)
         : await projects.list(request, ctx.session, linksResource),

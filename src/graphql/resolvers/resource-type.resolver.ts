@@ -14,7 +14,7 @@ import {
 } from '../types/payloads.type';
 import { fromHierarchy } from '../hierarchy-access';
 import { withCount } from '../selection';
-import { decodeCursor, pageRequest, toConnection, windowOf } from '../pagination';
+import { cursorsOf, pageRequest, toConnection, windowOf } from '../pagination';
 import { ResourceType, ResourceTypeConnection } from '../types/resource-type.type';
 import { ResourceConnection } from '../types/resource.type';
 
@@ -40,7 +40,10 @@ export class ResourceTypeResolver {
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    return toConnection(await ctx.services.resourceTypes.list(withCount(pageRequest(args, filter), info), ctx.session));
+    return toConnection(
+      'resourceTypes',
+      await ctx.services.resourceTypes.list(withCount(pageRequest('resourceTypes', args, filter), info), ctx.session),
+    );
   }
 
   @Authorized(WRITE)
@@ -102,9 +105,10 @@ export class ResourceTypeResolver {
     @Info() info: GraphQLResolveInfo,
   ) {
     return toConnection(
+      'resources',
       await ctx.services.resourceTypes.compatibleResources(
         type.id,
-        withCount(windowOf(args, decodeCursor), info),
+        withCount(windowOf(args, cursorsOf('resources')), info),
         ctx.session,
       ),
     );

@@ -13,7 +13,8 @@ import { namesOnly, withCount } from '../selection';
 import { pageRequest, toConnection } from '../pagination';
 import { ResourceType } from '../types/resource-type.type';
 import { Resource, ResourceConnection } from '../types/resource.type';
-import { ResourceUsage } from '../types/resource-usage.type';
+import { ResourceUsage, StaticBinding } from '../types/resource-usage.type';
+import { staticBindingId, usageId } from '../object-ids';
 
 @Resolver(() => Resource)
 export class ResourceResolver {
@@ -38,9 +39,10 @@ export class ResourceResolver {
     @Info() info: GraphQLResolveInfo,
   ) {
     const typeFilter = filter?.type ? { type: filter.type, includeSubtypes: filter.includeSubtypes ?? true } : null;
-    const request = withCount(pageRequest(args, filter), info);
+    const request = withCount(pageRequest('resources', args, filter), info);
     const resources = ctx.services.resources;
     return toConnection(
+      'resources',
       namesOnly(info)
         ? await resources.listNames(request, typeFilter, ctx.session)
         : await resources.list(request, typeFilter, ctx.session),
@@ -96,8 +98,8 @@ export class ResourceResolver {
   @FieldResolver(() => ResourceUsage, {
     description: 'The tools whose STATIC slots bind this resource, and the projects that link it, with their aliases.',
   })
-  usedBy(@Root() resource: ResourceInfo, @Ctx() ctx: RequestContext) {
-    return ctx.services.resources.usedBy(resource, ctx.session);
+  async usedBy(@Root() resource: ResourceInfo, @Ctx() ctx: RequestContext) {
+    return { id: usageId(resource.id), ...(await ctx.services.resources.usedBy(resource, ctx.session)) };
   }
 
   @FieldResolver(() => ResourceType, {
@@ -109,5 +111,13 @@ export class ResourceResolver {
       if (!type) throw new Error(`resource ${resource.id} has unknown type ${resource.typeId}`);
       return type;
     });
+  }
+}
+
+@Resolver(() => StaticBinding)
+export class StaticBindingResolver {
+  @FieldResolver()
+  id(@Root() binding: { tool: { id: string }; slotName: string }): string {
+    return staticBindingId(binding.tool.id, binding.slotName);
   }
 }

@@ -1,4 +1,4 @@
-import { Arg, Authorized, Int, Resolver, Root, Subscription } from 'type-graphql';
+import { Arg, Authorized, Int, Resolver, Root, Subscription, type SubscribeResolverData } from 'type-graphql';
 import type { BindingChange as BindingChangeRecord } from '../../core/binding-impact';
 import { BadInputError } from '../../core/errors';
 import { checkRef } from '../../core/grammar';
@@ -6,6 +6,7 @@ import type { ChangeKind as CoreChangeKind } from '../../core/registry-edit';
 import type { ChangeRecord } from '../../persistence/records';
 import { READ } from '../authorization';
 import type { RequestContext } from '../context';
+import { selectedFields } from '../selection';
 import { BindingChange } from '../types/binding-impact.type';
 import { ChangeKind } from '../types/enums';
 import { RegistryChange } from '../types/registry-change.type';
@@ -28,10 +29,14 @@ export class SubscriptionResolver {
   @Subscription(() => RegistryChange, {
     description:
       'Every change-log entry, oldest first, as it commits. With afterVersion, first every entry after that version from the log, then live, with no gap and no duplicate at the seam: a client that reconnects with the last version it saw misses nothing.',
-    subscribe: ({ args, context }: { args: unknown; context: RequestContext }) => {
+    subscribe: ({ args, context, info }: SubscribeResolverData<unknown, unknown, RequestContext>) => {
       const { afterVersion, kinds } = args as RegistryChangedArgs;
       const wanted = kinds && kinds.length > 0 ? new Set(kinds) : null;
-      return filtered(entries(context, afterVersion), (entry) => wanted === null || wanted.has(entry.kind));
+      // Binding changes are read from the log only for a subscription that shows them.
+      const showsBindingChanges = selectedFields(info).has('bindingChanges');
+      return feed(context, afterVersion, showsBindingChanges, (entry) =>
+        wanted === null || wanted.has(entry.kind) ? [entry] : [],
+      );
     },
   })
   registryChanged(
@@ -51,7 +56,7 @@ export class SubscriptionResolver {
   @Subscription(() => BindingChange, {
     description:
       'Every binding change that committed mutations make, in the order they commit, filtered to one project or one tool (a ref: id or name) when given. With afterVersion, those of the entries after that version first.',
-    subscribe: ({ args, context }: { args: unknown; context: RequestContext }) => {
+    subscribe: ({ args, context }: SubscribeResolverData<unknown, unknown, RequestContext>) => {
       const { afterVersion, project, tool } = args as BindingsChangedArgs;
       for (const [field, ref] of [
         ['project', project],
@@ -60,10 +65,11 @@ export class SubscriptionResolver {
         const problem = ref == null ? null : checkRef(ref);
         if (problem) throw new BadInputError([{ field, message: `${field} ${problem}` }]);
       }
-      return bindingChanges(entries(context, afterVersion), (change) => {
+      const wanted = (change: BindingChangeRecord): boolean => {
         if (project != null && change.projectId !== project && change.projectName !== project) return false;
         return tool == null || change.toolId === tool || change.toolName === tool;
-      });
+      };
+      return feed(context, afterVersion, true, (entry) => entry.bindingChanges.filter(wanted));
     },
   })
   bindingsChanged(
@@ -82,29 +88,32 @@ export class SubscriptionResolver {
   }
 }
 
-/** The change log for one subscription, from the feed; a subscriber too slow to keep up has its connection closed. */
-function entries(context: RequestContext, afterVersion: number | null | undefined): AsyncGenerator<ChangeRecord> {
-  if (afterVersion != null && (!Number.isSafeInteger(afterVersion) || afterVersion < 0)) {
-    throw new BadInputError([{ field: 'afterVersion', message: 'afterVersion must be 0 or more' }]);
+/**
+ * One subscription's feed: replayed after `afterVersion` when given (refused when the log does not reach that
+ * far), then live; entries are read with their binding changes only when the subscription shows them.
+ */
+async function feed<T>(
+  context: RequestContext,
+  afterVersion: number | null | undefined,
+  bindingChanges: boolean,
+  items: (entry: ChangeRecord) => readonly T[],
+): Promise<AsyncIterableIterator<T>> {
+  if (afterVersion != null) {
+    if (!Number.isSafeInteger(afterVersion) || afterVersion < 0)
+      throw new BadInputError([{ field: 'afterVersion', message: 'afterVersion must be 0 or more' }]);
+    const end = await context.session.currentVersion();
+    if (afterVersion > end)
+      throw new BadInputError([
+        {
+          field: 'afterVersion',
+          message: `afterVersion ${afterVersion} is past the end of the change log: the log ends at ${end}`,
+        },
+      ]);
   }
   return context.services.feed.subscribe({
     afterVersion: afterVersion ?? null,
-    onOverflow: () => context.transport?.close(1013, 'too slow to keep up; resume with afterVersion'),
+    bindingChanges,
+    items,
+    ready: context.transport?.ready,
   });
-}
-
-async function* filtered(source: AsyncGenerator<ChangeRecord>, keep: (entry: ChangeRecord) => boolean) {
-  try {
-    for await (const entry of source) if (keep(entry)) yield entry;
-  } finally {
-    await source.return(undefined);
-  }
-}
-
-async function* bindingChanges(source: AsyncGenerator<ChangeRecord>, keep: (change: BindingChangeRecord) => boolean) {
-  try {
-    for await (const entry of source) for (const change of entry.bindingChanges) if (keep(change)) yield change;
-  } finally {
-    await source.return(undefined);
-  }
 }

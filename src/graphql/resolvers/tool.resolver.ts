@@ -40,12 +40,13 @@ export class ToolResolver {
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    const request = withCount(pageRequest(args, filter), info);
+    const request = withCount(pageRequest('tools', args, filter), info);
     const slotType = filter?.slotType ?? null;
-    if (namesOnly(info)) return toConnection(await ctx.services.tools.listNames(request, ctx.session, slotType));
+    if (namesOnly(info))
+      return toConnection('tools', await ctx.services.tools.listNames(request, ctx.session, slotType));
     const page = await ctx.services.tools.list(request, ctx.session, slotType);
     await preloadSlots(page.items, ctx, info);
-    return toConnection(page);
+    return toConnection('tools', page);
   }
 
   @Authorized(WRITE)
@@ -107,7 +108,7 @@ export class ToolResolver {
     @Arg('project', { description: 'The project (a ref).' }) project: string,
     @Ctx() ctx: RequestContext,
   ) {
-    return toExplanation(await ctx.services.bindings.explainIn(tool, project, ctx.session));
+    return toExplanation(await ctx.services.bindings.explainIn(tool, project, ctx.session), []);
   }
 
   @FieldResolver(() => [ResourceSlot], { description: 'Slots, in declaration order.' })

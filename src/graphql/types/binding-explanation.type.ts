@@ -1,4 +1,4 @@
-import { Field, ObjectType } from 'type-graphql';
+import { Field, ID, ObjectType } from 'type-graphql';
 import { BindHow, BindingMode, FailureReason, Rejection, SlotStatus } from './enums';
 import { Project } from './project.type';
 import { Resource } from './resource.type';
@@ -6,6 +6,11 @@ import { Tool } from './tool.type';
 
 @ObjectType({ description: 'A resource a binding rule looked at, and its verdict.', simpleResolvers: true })
 export class CandidateExplanation {
+  @Field(() => ID, {
+    description: "Stands for the candidate in its slot's explanation: by its resource, or the ref that named nothing.",
+  })
+  id!: string;
+
   @Field(() => Resource, { nullable: true, description: 'Null when a static or parameter ref names nothing.' })
   resource!: Resource | null;
 
@@ -30,6 +35,9 @@ export class CandidateExplanation {
 
 @ObjectType({ description: 'How one slot was, or was not, bound.', simpleResolvers: true })
 export class SlotExplanation {
+  @Field(() => ID, { description: 'Stands for the slot in its explanation.' })
+  id!: string;
+
   @Field({ description: 'The slot, by name.' })
   slotName!: string;
 
@@ -63,6 +71,12 @@ export class SlotExplanation {
 
 @ObjectType({ description: 'Why each slot of a tool did, or did not, bind in a project.', simpleResolvers: true })
 export class BindingExplanation {
+  @Field(() => ID, {
+    description:
+      'Stands for what is explained: the tool, the project and the params (Tool.bindingsIn is explainBindings without params, and has its id).',
+  })
+  id!: string;
+
   @Field(() => Tool, { description: 'The tool explained.' })
   tool!: Tool;
 

@@ -2,7 +2,8 @@ import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { FailureReason, SlotStatus } from './enums';
 
 @ObjectType({
-  description: 'What resolving a slot without params gives, by id and name (the resource may no longer exist).',
+  description:
+    'What resolving a slot without params gives, by id and name (the resource may no longer exist). A value with no identity of its own: part of its BindingChange.',
   simpleResolvers: true,
 })
 export class SlotOutcome {
@@ -25,6 +26,12 @@ export class SlotOutcome {
   simpleResolvers: true,
 })
 export class BindingChange {
+  @Field(() => ID, {
+    description:
+      "Stands for this change: its change-log entry, tool, project and slot, so the same change has the same id in the change log, in its mutation's payload and in a subscription. A dry run's changes, which no entry records, have ids of their own (the same preview, the same ids).",
+  })
+  id!: string;
+
   @Field(() => ID, { description: 'The tool the slot belongs to.' })
   toolId!: string;
 
@@ -52,11 +59,14 @@ export class BindingChange {
 
 @ObjectType({
   description:
-    'What a mutation does to bindings: every (tool, project) slot whose outcome, resolved without params, differs in status, reason or bound resource.',
+    "What a mutation does to bindings: every (tool, project) slot whose outcome, resolved without params, differs in status, reason or bound resource. A value with no identity of its own: part of its mutation's payload.",
   simpleResolvers: true,
 })
 export class BindingImpact {
-  @Field(() => Int, { description: 'How many slots change in all (of the pairs examined; see complete).' })
+  @Field(() => Int, {
+    description:
+      'How many slots change in all, among the (tool, project) pairs examined: a lower bound when complete is false.',
+  })
   totalCount!: number;
 
   @Field({ description: 'True when changes lists fewer than totalCount (at most 200 are listed).' })

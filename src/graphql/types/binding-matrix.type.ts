@@ -26,6 +26,9 @@ registerEnumType(CellStatus, {
 
 @ObjectType({ description: 'One tool in one project.', simpleResolvers: true })
 export class MatrixCell {
+  @Field(() => ID, { description: 'Stands for the tool in the project (a cell resolves without params).' })
+  id!: string;
+
   @Field(() => ID, { description: "The cell's project (a row)." })
   projectId!: string;
 

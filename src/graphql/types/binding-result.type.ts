@@ -4,6 +4,11 @@ import { Resource } from './resource.type';
 
 @ObjectType({ description: 'The outcome of binding one slot.', simpleResolvers: true })
 export class BindingResult {
+  @Field(() => ID, {
+    description: "Stands for the slot's binding: the tool, the project, the params and the slot.",
+  })
+  id!: string;
+
   @Field({ description: 'The slot, by name.' })
   slotName!: string;
 

@@ -15,7 +15,10 @@ abstract class MutationPayload {
   @Field({ description: 'True when the mutation only previewed the change: nothing was stored, versioned or logged.' })
   dryRun!: boolean;
 
-  @Field(() => Int, { description: 'The version the change committed; for a dry run, the current version.' })
+  @Field(() => Int, {
+    description:
+      'The version the change committed; for a dry run, or an update that changes nothing (which commits nothing: no version, no change-log entry, no event), the current version.',
+  })
   registryVersion!: number;
 
   @Field(() => BindingImpact, { description: 'What the change does to bindings.' })

@@ -40,11 +40,21 @@ export class RegistryChange implements Node {
   @Field({ description: 'One sentence, e.g. "renamed resource prod/db to prod/orders-db".' })
   summary!: string;
 
-  @Field(() => Int, { description: 'How many binding changes this entry caused.' })
+  @Field(() => Int, {
+    description:
+      'How many binding changes this entry caused among the (tool, project) pairs examined: all of them when impactComplete is true, else a lower bound.',
+  })
   impactCount!: number;
 
+  @Field({
+    description:
+      "False when the binding impact's work cap (20,000 tool × project pairs a mutation) left some of the pairs this entry reached unexamined: impactCount then counts only the pairs examined. Entries written before the server recorded this say true.",
+  })
+  impactComplete!: boolean;
+
   @Field(() => [BindingChange], {
-    description: 'The binding changes this entry caused (at most 1,000 are kept per mutation).',
+    description:
+      'The binding changes this entry caused, in the order of BindingImpact.changes (at most 1,000 are kept per mutation, so there may be fewer than impactCount).',
   })
   bindingChanges!: BindingChange[];
 }

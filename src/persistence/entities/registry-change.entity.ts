@@ -56,10 +56,15 @@ export class RegistryChangeEntity {
   @Column({ type: 'text' })
   summary!: string;
 
+  /** Binding changes found among the (tool, project) pairs examined. */
   @Column({ name: REGISTRY_CHANGE.columns.impactCount, type: 'integer' })
   impactCount!: number;
 
-  /** The binding changes this edit caused, as JSON (capped; impact_count counts them all). */
+  /** False when the impact cap left pairs this edit reached unexamined (impact_count is then a lower bound). */
+  @Column({ name: REGISTRY_CHANGE.columns.impactComplete, type: 'boolean', default: true })
+  impactComplete!: boolean;
+
+  /** The binding changes this edit caused, as JSON (capped; impact_count counts every one found). */
   @Column({ name: REGISTRY_CHANGE.columns.bindingChanges, type: 'text', nullable: true })
   bindingChanges!: string | null;
 }

@@ -211,8 +211,12 @@ function ChangeRow({ paged }: { paged: PagedEntry }) {
           )}
         </td>
         <td className="num">
-          {entry.impactCount === 0 ? (
+          {entry.impactCount === 0 && entry.impactComplete ? (
             <span className="muted">0</span>
+          ) : entry.impactCount === 0 ? (
+            <span className="muted" title="The server stopped at its limit of 20,000 tool × project pairs">
+              0 of the pairs examined (incomplete)
+            </span>
           ) : (
             <button
               type="button"
@@ -221,7 +225,8 @@ function ChangeRow({ paged }: { paged: PagedEntry }) {
               aria-controls={detailId}
               onClick={() => setOpen(!open)}
             >
-              {open ? '▾' : '▸'} {entry.impactCount} binding change{entry.impactCount === 1 ? '' : 's'}
+              {open ? '▾' : '▸'} {entry.impactComplete ? '' : 'at least '}
+              {entry.impactCount} binding change{entry.impactCount === 1 ? '' : 's'}
             </button>
           )}
         </td>
@@ -237,7 +242,7 @@ function ChangeRow({ paged }: { paged: PagedEntry }) {
                 impact={{
                   totalCount: entry.impactCount,
                   truncated: found.bindingChanges.length < entry.impactCount,
-                  complete: true,
+                  complete: entry.impactComplete,
                   changes: found.bindingChanges,
                 }}
               />
