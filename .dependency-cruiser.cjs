@@ -94,6 +94,22 @@ module.exports = {
       to: { path: ['^src/', '^scripts/'] },
     },
     {
+      name: 'cli-is-an-entry-point',
+      comment:
+        'The command line (src/cli.ts, src/cli/) starts the server or talks to it; nothing in the server imports it.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/cli(\\.ts$|/)' },
+      to: { path: '^src/cli(\\.ts$|/)' },
+    },
+    {
+      name: 'observability-stays-outside',
+      comment:
+        'Metrics and traces (src/observability/) watch the layers through small interfaces the layers declare (a feed observer, a statement tracer); the core, the application layer and persistence never import them.',
+      severity: 'error',
+      from: { path: '^src/(core|application|persistence)/' },
+      to: { path: '^src/observability/' },
+    },
+    {
       name: 'no-circular',
       comment: 'No import cycles.',
       severity: 'error',

@@ -16,10 +16,11 @@ import {
   fullTable,
   impactTable,
   growthTable,
+  metricsOverheadTable,
   targetLines,
   writeJson,
 } from './bench/report';
-import { progress, runFull, runGrowth } from './bench/run';
+import { progress, runFull, runGrowth, runMetricsOverhead } from './bench/run';
 
 const ROOT = resolve(__dirname, '..');
 
@@ -38,8 +39,8 @@ async function main(): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  if (!existsSync(join(ROOT, 'dist', 'src', 'main.js'))) {
-    console.error('bench: dist/src/main.js is missing; `npm run bench` builds it first (or run `npm run build`).');
+  if (!existsSync(join(ROOT, 'dist', 'src', 'cli.js'))) {
+    console.error('bench: dist/src/cli.js is missing; `npm run bench` builds it first (or run `npm run build`).');
     return 1;
   }
 
@@ -49,6 +50,13 @@ async function main(): Promise<number> {
     console.log(`\n## Resolve growth with registry size\n\n${growthTable(report)}\n`);
     console.log(`Targets (informational):\n${targetLines(report.targets)}\n`);
     return finish(report.errors, errorLines(report.steps.map((s) => s.resolve)), options.out, report.elapsedMs);
+  }
+
+  if (options.metrics) {
+    const report = await runMetricsOverhead(ROOT, options);
+    writeJson(options.out, report);
+    console.log(`\n## Metrics on and off\n\n${metricsOverheadTable(report)}\n`);
+    return finish(report.errors, errorLines(report.loads), options.out, report.elapsedMs);
   }
 
   const report = await runFull(ROOT, options);

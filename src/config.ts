@@ -23,8 +23,6 @@ export interface AppConfig {
   readonly production: boolean;
   readonly logLevel: string;
   readonly introspection: boolean;
-  /** How operations run (EXECUTION, default `fast`): see EXECUTION_MODES. */
-  readonly execution: ExecutionMode;
   /** Keep whole responses to read-only operations, per registry version (RESPONSE_CACHE, default on). */
   readonly responseCache: boolean;
   /**
@@ -33,6 +31,8 @@ export interface AppConfig {
    * every request reads its records and names from the database. Page assembly does not depend on it (EXECUTION).
    */
   readonly recordCache: boolean;
+  /** Which engine runs queries (EXECUTION, default fast): see EXECUTION_MODES. */
+  readonly execution: ExecutionMode;
   /** Live subscriptions one WebSocket may hold at once (WS_MAX_SUBSCRIPTIONS_PER_CONNECTION, default 100). */
   readonly maxSubscriptionsPerConnection?: number;
   /** Live subscriptions this process serves at once, over every transport (WS_MAX_SUBSCRIPTIONS, default 10000). */
@@ -41,6 +41,16 @@ export interface AppConfig {
   readonly corsOrigins?: readonly string[];
   /** The Cache-Control header of a successful GET query answer (HTTP_CACHE_CONTROL, default `no-cache`). */
   readonly httpCacheControl?: string;
+  /** How log lines look (LOG_FORMAT, default auto: pretty on a terminal, else JSON). */
+  readonly logFormat?: LogFormat;
+  /** Prometheus metrics at GET /metrics (METRICS, default off). */
+  readonly metrics?: boolean;
+  /** The bearer token GET /metrics needs, when set (METRICS_TOKEN). */
+  readonly metricsToken?: string | null;
+  /** Where traces go over OTLP/HTTP (OTEL_EXPORTER_OTLP_ENDPOINT); none: tracing is off and its SDK is never loaded. */
+  readonly tracingEndpoint?: string | null;
+  /** How long a shutdown waits for requests in flight (SHUTDOWN_GRACE_MS, default 10 s). */
+  readonly shutdownGraceMs?: number;
   /** Milliseconds a request's body may take to arrive before it is answered 408 (BODY_TIMEOUT_MS, default 30,000). */
   readonly bodyTimeoutMs?: number;
 }
@@ -62,6 +72,18 @@ export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
 export const EXECUTION_MODES = ['fast', 'reference'] as const;
 export type ExecutionMode = (typeof EXECUTION_MODES)[number];
 
+/** Variables an earlier version read, and what replaced each: a start that still sets one is refused, saying so. */
+const RETIRED_VARIABLES: Readonly<Record<string, string>> = {
+  COMPILED_EXECUTION: 'EXECUTION: fast (the default) or reference (graphql-js through Apollo)',
+  DIRECT_EXECUTION: 'EXECUTION: fast (the default) or reference (graphql-js through Apollo)',
+  BENCH_COUNT_SQL: 'nothing: the benchmark starts its own server entry (scripts/bench/server-main.ts)',
+  BENCH_FREE_READS: 'nothing: the benchmark starts its own server entry (scripts/bench/server-main.ts)',
+  SUBSCRIPTION_QUEUE: 'nothing: a subscriber that does not read is sent nothing more until it does',
+};
+
+/** How long a shutdown waits for requests in flight unless SHUTDOWN_GRACE_MS says otherwise. */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+
 /** Cache-Control of GET query answers unless HTTP_CACHE_CONTROL says otherwise: caches keep them, but ask again (ETag, 304) every time. */
 export const DEFAULT_HTTP_CACHE_CONTROL = 'no-cache';
 
@@ -80,34 +102,134 @@ export function adminTokensOf(config: Pick<AppConfig, 'adminToken' | 'adminToken
 export class ConfigError extends Error {}
 
 const DEFAULT_DATABASE_URL = 'sqlite:./data/registry.sqlite';
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
 
-/** Parses and checks the environment. */
+/** How log lines are written: JSON, one readable line per request, or pretty when stdout is a terminal. */
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
+/**
+ * One environment variable, declared once: its name, its default as the docs
+ * write it (null: unset), a one-line description (--help prints it), and its
+ * parser, which gets the value, or the default when it is unset or blank, and
+ * throws a ConfigError naming the variable.
+ */
+export interface Variable<T> {
+  readonly name: string;
+  readonly default: string | null;
+  readonly description: string;
+  readonly parse: (value: string | undefined, name: string) => T;
+}
+
+function variable<T>(
+  name: string,
+  defaultValue: string | null,
+  description: string,
+  parse: (value: string | undefined, name: string) => T,
+): Variable<T> {
+  return { name, default: defaultValue, description, parse };
+}
+
+/**
+ * Every variable the server reads, in the order --help lists them, keyed by
+ * the AppConfig field it fills. The README's configuration table is checked
+ * against this list (test/unit/config.test.ts).
+ */
+export const VARIABLES = {
+  port: variable('PORT', '4000', 'HTTP port (0: any free port)', parsePort),
+  host: variable('HOST', '127.0.0.1', 'Address to listen on (0.0.0.0 for all interfaces)', anyText),
+  database: variable(
+    'DATABASE_URL',
+    DEFAULT_DATABASE_URL,
+    'sqlite:<path>, sqlite::memory:, or postgres://...',
+    (value) => parseDatabaseUrl(value ?? DEFAULT_DATABASE_URL),
+  ),
+  demoData: variable('DEMO_DATA', 'true', "Load the seed's example into a new database", parseBoolean),
+  adminToken: variable('ADMIN_TOKEN', null, 'The token that may change the registry, as actor admin', optionalText),
+  adminTokens: variable('ADMIN_TOKENS', null, 'More admin tokens, named for the change log: name:token,...', (v) =>
+    parseNamedTokens(v),
+  ),
+  readToken: variable('READ_TOKEN', null, 'When set, queries need it or an admin token', optionalText),
+  production: variable(
+    'NODE_ENV',
+    null,
+    'production: requires ADMIN_TOKEN, hides field suggestions',
+    (v) => v === 'production',
+  ),
+  logLevel: variable('LOG_LEVEL', 'info', LOG_LEVELS.join(', '), oneOf(LOG_LEVELS)),
+  logFormat: variable(
+    'LOG_FORMAT',
+    'auto',
+    'json, pretty (one readable line per request), or auto: pretty on a terminal',
+    oneOf(LOG_FORMATS),
+  ),
+  introspection: variable('INTROSPECTION', 'true', 'false turns introspection off', parseBoolean),
+  responseCache: variable('RESPONSE_CACHE', 'true', 'false turns the response cache off', parseBoolean),
+  recordCache: variable(
+    'RECORD_CACHE',
+    'true',
+    'false: every request reads its records from the database',
+    parseBoolean,
+  ),
+  execution: variable(
+    'EXECUTION',
+    'fast',
+    'fast: compiled queries, assembled pages, direct resolvers; reference: graphql-js through Apollo',
+    (v, name) => oneOf(EXECUTION_MODES)((v ?? 'fast').toLowerCase(), name),
+  ),
+  maxSubscriptionsPerConnection: variable(
+    'WS_MAX_SUBSCRIPTIONS_PER_CONNECTION',
+    String(DEFAULT_SUBSCRIPTION_LIMITS.perConnection),
+    'Live subscriptions one WebSocket may hold at once',
+    count(1, 1_000_000),
+  ),
+  maxSubscriptions: variable(
+    'WS_MAX_SUBSCRIPTIONS',
+    String(DEFAULT_SUBSCRIPTION_LIMITS.total),
+    'Live subscriptions the process serves at once, over every transport',
+    count(1, 1_000_000),
+  ),
+  httpCacheControl: variable(
+    'HTTP_CACHE_CONTROL',
+    DEFAULT_HTTP_CACHE_CONTROL,
+    'Cache-Control of a successful query answered over GET',
+    parseCacheControl,
+  ),
+  corsOrigins: variable('CORS_ORIGINS', null, 'Browser origins allowed to call the API, comma-separated', (v) =>
+    parseOrigins(v),
+  ),
+  metrics: variable('METRICS', 'false', 'true: Prometheus metrics at GET /metrics', parseBoolean),
+  metricsToken: variable('METRICS_TOKEN', null, 'When set, GET /metrics needs it as a bearer token', optionalText),
+  tracingEndpoint: variable(
+    'OTEL_EXPORTER_OTLP_ENDPOINT',
+    null,
+    'When set, traces go there over OTLP/HTTP (the other OTEL_* variables apply)',
+    optionalText,
+  ),
+  shutdownGraceMs: variable(
+    'SHUTDOWN_GRACE_MS',
+    String(DEFAULT_SHUTDOWN_GRACE_MS),
+    'How long a shutdown waits for requests in flight before it exits anyway',
+    count(1, 3_600_000),
+  ),
+  bodyTimeoutMs: variable(
+    'BODY_TIMEOUT_MS',
+    String(DEFAULT_BODY_TIMEOUT_MS),
+    'Milliseconds a request body may take to arrive before it is answered 408',
+    count(1, 1_000_000),
+  ),
+} satisfies { readonly [K in keyof AppConfig]-?: Variable<Exclude<AppConfig[K], undefined>> };
+
+/** Parses and checks the environment: each variable of VARIABLES, then the rules across them. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
-  return checkConfig({
-    port: parsePort(env.PORT),
-    host: nonEmpty(env.HOST) ?? '127.0.0.1',
-    database: parseDatabaseUrl(nonEmpty(env.DATABASE_URL) ?? DEFAULT_DATABASE_URL),
-    adminToken: nonEmpty(env.ADMIN_TOKEN) ?? null,
-    adminTokens: parseNamedTokens(nonEmpty(env.ADMIN_TOKENS)),
-    readToken: nonEmpty(env.READ_TOKEN) ?? null,
-    demoData: parseBoolean('DEMO_DATA', env.DEMO_DATA, true),
-    production: env.NODE_ENV === 'production',
-    logLevel: parseLogLevel(env.LOG_LEVEL),
-    introspection: parseBoolean('INTROSPECTION', env.INTROSPECTION, true),
-    execution: parseExecution(env),
-    responseCache: parseBoolean('RESPONSE_CACHE', env.RESPONSE_CACHE, true),
-    recordCache: parseBoolean('RECORD_CACHE', env.RECORD_CACHE, true),
-    maxSubscriptionsPerConnection: parseCount(
-      'WS_MAX_SUBSCRIPTIONS_PER_CONNECTION',
-      env.WS_MAX_SUBSCRIPTIONS_PER_CONNECTION,
-      DEFAULT_SUBSCRIPTION_LIMITS.perConnection,
-    ),
-    maxSubscriptions: parseCount('WS_MAX_SUBSCRIPTIONS', env.WS_MAX_SUBSCRIPTIONS, DEFAULT_SUBSCRIPTION_LIMITS.total),
-    corsOrigins: parseOrigins(nonEmpty(env.CORS_ORIGINS)),
-    httpCacheControl: parseCacheControl(nonEmpty(env.HTTP_CACHE_CONTROL)),
-    bodyTimeoutMs: parseCount('BODY_TIMEOUT_MS', env.BODY_TIMEOUT_MS, DEFAULT_BODY_TIMEOUT_MS),
-  });
+  for (const [name, replacement] of Object.entries(RETIRED_VARIABLES))
+    if (nonEmpty(env[name]) !== undefined)
+      throw new ConfigError(`${name} is no longer read: use ${replacement}; unset ${name}`);
+  const config: Record<string, unknown> = {};
+  for (const [key, { name, default: fallback, parse }] of Object.entries(VARIABLES)) {
+    config[key] = parse(nonEmpty(env[name]) ?? fallback ?? undefined, name);
+  }
+  return checkConfig(config as unknown as AppConfig);
 }
 
 /** Minimum length of a token in production, so a guessable one is refused. */
@@ -237,22 +359,6 @@ function parseCacheControl(value: string | undefined): string {
   return directives.join(', ');
 }
 
-/** EXECUTION; the switches it replaced are refused with what to set instead, rather than silently ignored. */
-function parseExecution(env: NodeJS.ProcessEnv): ExecutionMode {
-  for (const replaced of ['COMPILED_EXECUTION', 'DIRECT_EXECUTION']) {
-    if (nonEmpty(env[replaced]) !== undefined) {
-      throw new ConfigError(
-        `${replaced} is replaced by EXECUTION: fast (the default) or reference (graphql-js through Apollo); unset ${replaced}`,
-      );
-    }
-  }
-  const value = nonEmpty(env.EXECUTION);
-  if (value === undefined) return 'fast';
-  const mode = EXECUTION_MODES.find((m) => m === value.toLowerCase());
-  if (!mode) throw new ConfigError(`EXECUTION must be one of ${EXECUTION_MODES.join(', ')} (got "${value}")`);
-  return mode;
-}
-
 function parsePort(value: string | undefined): number {
   if (value === undefined || value === '') return 4000;
   const port = Number(value);
@@ -261,28 +367,41 @@ function parsePort(value: string | undefined): number {
   return port;
 }
 
-function parseCount(name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined || value === '') return fallback;
-  const count = Number(value);
-  if (!Number.isInteger(count) || count < 1 || count > 1_000_000) {
-    throw new ConfigError(`${name} must be a whole number from 1 to 1000000 (got "${value}")`);
-  }
-  return count;
+/** A whole number from `min` to `max`. */
+function count(min: number, max: number) {
+  return (value: string | undefined, name: string): number => {
+    const number = Number(value);
+    if (value === undefined || !Number.isInteger(number) || number < min || number > max) {
+      throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got "${value}")`);
+    }
+    return number;
+  };
 }
 
-function parseBoolean(name: string, value: string | undefined, fallback: boolean): boolean {
-  if (value === undefined || value === '') return fallback;
-  const lowered = value.toLowerCase();
+function parseBoolean(value: string | undefined, name: string): boolean {
+  const lowered = (value ?? '').toLowerCase();
   if (['1', 'true', 'yes', 'on'].includes(lowered)) return true;
   if (['0', 'false', 'no', 'off'].includes(lowered)) return false;
   throw new ConfigError(`${name} must be true or false (got "${value}")`);
 }
 
-function parseLogLevel(value: string | undefined): string {
-  if (value === undefined || value === '') return 'info';
-  if (!LOG_LEVELS.includes(value))
-    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${value}")`);
-  return value;
+/** One of a few words. */
+function oneOf<T extends string>(values: readonly T[]) {
+  return (value: string | undefined, name: string): T => {
+    if (!values.includes(value as T))
+      throw new ConfigError(`${name} must be one of ${values.join(', ')} (got "${value}")`);
+    return value as T;
+  };
+}
+
+/** Any text (a variable with a default always has one). */
+function anyText(value: string | undefined): string {
+  return value ?? '';
+}
+
+/** Any text, or null when unset. */
+function optionalText(value: string | undefined): string | null {
+  return value ?? null;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -28,5 +28,6 @@ export function memoizedReads(reads: ReadConnection): ReadConnection {
       return rows;
     },
     close: () => reads.close(),
+    pool: reads.pool && (() => reads.pool!()),
   };
 }

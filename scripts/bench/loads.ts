@@ -30,7 +30,11 @@ export type LoadName =
   | 'fairness: expensive'
   | 'churn'
   | 'unique-resolve (free data)'
-  | 'unique-dashboard (free data)';
+  | 'unique-dashboard (free data)'
+  | 'floor (metrics off)'
+  | 'floor (metrics on)'
+  | 'resolve (metrics off)'
+  | 'resolve (metrics on)';
 
 /** Sent with the "(no cache)" loads: asks the server for a fresh answer, past its response cache. */
 export const NO_CACHE = { 'cache-control': 'no-cache' } as const;

@@ -19,6 +19,8 @@ export interface BenchOptions {
   readonly connections: number;
   /** Ignore a cached database and build it again. */
   readonly regenerate: boolean;
+  /** When set, only floor and resolve run, on servers with METRICS=true and with it off, in turn (metrics mode). */
+  readonly metrics: boolean;
 }
 
 export const DEFAULT_SIZE = 50_000;
@@ -37,6 +39,8 @@ export const USAGE = `Usage: npm run bench -- [options]
   --warmup S       seconds of warm-up before each load (default 2; 0.25 with --quick)
   --connections N  concurrent connections (default 10)
   --regenerate     build the database again even when a cached one exists
+  --metrics        metrics mode: only floor and resolve, on servers with METRICS=true (scraped every
+                   second) and with it off, in turn, and the ratio of each to metrics off
   --help           this text`;
 
 /** A command line that cannot be used; the message says why. */
@@ -60,6 +64,7 @@ export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): Be
         warmup: { type: 'string' },
         connections: { type: 'string' },
         regenerate: { type: 'boolean', default: false },
+        metrics: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -77,6 +82,7 @@ export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): Be
   const sizes = values.sizes !== undefined ? values.sizes.split(',').map((s) => parseSize(s.trim(), '--sizes')) : null;
   if (sizes && sizes.length === 0) throw new UsageError('--sizes needs at least one size');
   if (sizes && values.size !== undefined) throw new UsageError('--size and --sizes cannot be combined');
+  if (sizes && values.metrics) throw new UsageError('--metrics and --sizes cannot be combined');
 
   return {
     size,
@@ -88,6 +94,7 @@ export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): Be
     warmupSeconds: parseNonNegative(values.warmup, quick ? 0.25 : 2, '--warmup'),
     connections: Math.round(parsePositive(values.connections, 10, '--connections')),
     regenerate: values.regenerate === true,
+    metrics: values.metrics === true,
   };
 }
 

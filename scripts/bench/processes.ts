@@ -1,6 +1,6 @@
 /**
  * The benchmark's child processes: the real registry server (the production
- * build, `node dist/src/main.js`) and the bare node:http baseline. Each runs
+ * build, `node dist/src/cli.js serve`) and the bare node:http baseline. Each runs
  * in its own process, is stopped by its PID, and is killed if the benchmark
  * itself exits early. Also: free ports, start-up timing, RSS from /proc and
  * the server's SQL statement counter.
@@ -135,19 +135,19 @@ export interface RegistryServer {
   readonly startupMs: number;
 }
 
-/** The benchmark's server entry, as built (./server-main.ts). */
+/** The command's entry in the build (package.json's bin), which `start:built` runs with `serve`. */
+const ENTRY = 'dist/src/cli.js';
+
+/** The benchmark's server entry, as built (./server-main.ts): `serve` with the benchmark's own options. */
 export const BENCH_SERVER_ENTRY = join('dist', 'scripts', 'bench', 'server-main.js');
 
 /**
  * The production start, as package.json's `start:built` script says
- * (`[NAME=value …] node <flags> dist/src/main.js`): the environment it sets
+ * (`[NAME=value …] node <flags> dist/src/cli.js serve`): the environment it sets
  * and node's arguments, so the benchmark measures the server exactly as
- * `npm start` runs it; with `entry`, that file (under `root`) in place of dist/src/main.js.
+ * `npm start` runs it; with `entry`, that file (under `root`) in place of the command.
  */
-export function productionStart(
-  root: string,
-  entry = join('dist', 'src', 'main.js'),
-): { env: Record<string, string>; args: string[] } {
+export function productionStart(root: string, entry?: string): { env: Record<string, string>; args: string[] } {
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
     scripts?: Record<string, unknown>;
   };
@@ -159,11 +159,13 @@ export function productionStart(
     env[found[1]] = found[2];
     words.shift();
   }
-  if (words[0] !== 'node' || !words.includes('dist/src/main.js'))
+  if (words[0] !== 'node' || !words.includes(ENTRY))
     throw new Error(
-      `package.json "start:built" must be "[NAME=value ...] node [flags] dist/src/main.js" (got ${JSON.stringify(script)})`,
+      `package.json "start:built" must be "[NAME=value ...] node [flags] ${ENTRY} serve" (got ${JSON.stringify(script)})`,
     );
-  const args = words.slice(1).map((word) => (word === 'dist/src/main.js' ? join(root, entry) : word));
+  const args = words.slice(1).map((word) => (word === ENTRY ? join(root, entry ?? ENTRY) : word));
+  // The benchmark's own entry is the server already: it takes no subcommand.
+  if (entry !== undefined && args.at(-1) === 'serve') args.pop();
   return { env, args };
 }
 
@@ -180,7 +182,7 @@ export const BENCH_ADMIN_TOKEN = `bench-${randomBytes(16).toString('hex')}`;
 export async function startRegistryServer(
   root: string,
   databasePath: string,
-  options: { readonly freeReads?: boolean } = {},
+  options: { readonly freeReads?: boolean; readonly env?: Record<string, string> } = {},
 ): Promise<RegistryServer> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
@@ -203,6 +205,7 @@ export async function startRegistryServer(
         DATABASE_URL: `sqlite:${databasePath}`,
         DEMO_DATA: 'false',
         LOG_LEVEL: 'warn',
+        ...options.env,
       },
     }),
   );

@@ -149,6 +149,56 @@ export interface GrowthReport {
   readonly elapsedMs: number;
 }
 
+/** A metrics run (`--metrics`): floor and resolve with METRICS=true and with it off, in turn. */
+export interface MetricsOverheadReport {
+  readonly kind: 'metrics';
+  readonly date: string;
+  readonly machine: MachineInfo;
+  readonly options: BenchOptions;
+  readonly registry: RegistryInfo;
+  readonly rounds: number;
+  /** Every measured load, in the order run. */
+  readonly loads: readonly LoadResult[];
+  readonly scrapes: number;
+  readonly scrapeFailures: number;
+  readonly errors: boolean;
+  readonly elapsedMs: number;
+}
+
+/**
+ * The metrics run as a Markdown table: for floor and resolve, the requests a
+ * second with metrics off and on (each round, then all rounds together), the
+ * ratio of on to off, and the server's CPU time per request on each side.
+ */
+export function metricsOverheadTable(report: MetricsOverheadReport): string {
+  const lines = [
+    '| Load | Metrics off: req/s by round | Metrics on: req/s by round | Off: req/s (all rounds) | On: req/s (all rounds) | On / off | Server CPU µs/request, off → on | Others (cores, max) |',
+    '|---|---|---|---:|---:|---:|---:|---:|',
+  ];
+  for (const load of ['floor', 'resolve'] as const) {
+    const off = report.loads.filter((l) => l.name === `${load} (metrics off)`);
+    const on = report.loads.filter((l) => l.name === `${load} (metrics on)`);
+    const rate = (runs: readonly LoadResult[]) =>
+      runs.reduce((n, r) => n + r.requestsCompleted, 0) / runs.reduce((s, r) => s + r.durationSeconds, 0);
+    const cpuPerRequest = (runs: readonly LoadResult[]) => {
+      const busy = runs.reduce((s, r) => s + (r.cpuCores?.target ?? 0) * r.durationSeconds, 0);
+      return (busy / runs.reduce((n, r) => n + r.requestsCompleted, 0)) * 1e6;
+    };
+    const others = Math.max(0, ...[...off, ...on].map((r) => r.cpuCores?.others ?? 0));
+    lines.push(
+      `| ${load} | ${off.map((r) => int(r.requestsPerSecond)).join(', ')} | ${on.map((r) => int(r.requestsPerSecond)).join(', ')} | ${int(rate(off))} | ${int(rate(on))} | ${(rate(on) / rate(off)).toFixed(3)} | ${cpuPerRequest(off).toFixed(1)} → ${cpuPerRequest(on).toFixed(1)} | ${others.toFixed(2)} |`,
+    );
+  }
+  lines.push(
+    '',
+    `${report.rounds} round${report.rounds === 1 ? '' : 's'}, each a fresh server with metrics off and one with METRICS=true scraped every second (${report.scrapes} scrapes, ${report.scrapeFailures} failed), in turn; ` +
+      `${report.options.connections} connections, ${report.options.durationSeconds} s per load after ${report.options.warmupSeconds} s of warm-up; ${formatSize(report.registry.size)} registry, seed ${report.options.seed}; ` +
+      `${report.machine.cpus} × ${report.machine.cpuModel}, Node ${report.machine.node}; ${report.date}.`,
+    ...busyMachineNote(report.loads),
+  );
+  return lines.join('\n');
+}
+
 export interface MachineInfo {
   readonly cpus: number;
   readonly cpuModel: string;
@@ -491,7 +541,7 @@ export function errorLines(loads: readonly LoadResult[]): string {
 }
 
 /** Writes the JSON report, creating its folder. */
-export function writeJson(path: string, report: FullReport | GrowthReport): void {
+export function writeJson(path: string, report: FullReport | GrowthReport | MetricsOverheadReport): void {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, `${JSON.stringify(report, null, 2)}\n`);
 }

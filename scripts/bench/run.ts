@@ -6,8 +6,10 @@
  * impact previews; then unique-resolve and unique-dashboard again on a second
  * server with --free-reads ("free data", read-only loads only). A
  * growth run (`--sizes`) measures only the resolve load on a registry of each
- * size. Both work on a throw-away copy of the cached database, so the writes
- * never change the cache, and both stop every process they started.
+ * size. A metrics run (`--metrics`) measures floor and resolve on servers
+ * with METRICS=true and with it off, in turn. Each works on a throw-away copy
+ * of the cached database, so the writes never change the cache, and each
+ * stops every process it started.
  */
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -43,6 +45,7 @@ import {
   type FullReport,
   type GrowthReport,
   type GrowthStep,
+  type MetricsOverheadReport,
   type RegistryInfo,
 } from './report';
 import {
@@ -139,7 +142,7 @@ async function withServer<T>(
   root: string,
   registry: PreparedRegistry,
   work: (server: RegistryServer) => Promise<T>,
-  serverOptions: { readonly freeReads?: boolean } = {},
+  serverOptions: { readonly freeReads?: boolean; readonly env?: Record<string, string> } = {},
 ): Promise<T> {
   const file = workingCopy(root, registry.cached.path);
   try {
@@ -643,6 +646,101 @@ export async function runFull(root: string, options: BenchOptions): Promise<Full
     targets: fullTargets(rows, server, { fairness, churn: churnInfo }),
     errors: loads.some(hasErrors),
     elapsedMs: performance.now() - started,
+  };
+}
+
+/** Rounds of the metrics run: each measures a server with metrics off and one with them on (in turn, first one, then the other). */
+const METRICS_ROUNDS = 3;
+
+/** How often the metrics run's stand-in for Prometheus scrapes /metrics (a real scrape interval is 15 s or more). */
+const SCRAPE_INTERVAL_MS = 1000;
+
+/**
+ * The metrics run: floor and resolve on a server with METRICS=true, scraped
+ * every second as Prometheus would (more often than any real setup), and on
+ * one with metrics off, alternately over METRICS_ROUNDS rounds (off, on; on,
+ * off; off, on), each on a fresh server and a fresh copy of the registry, so
+ * that drift on a busy machine falls on both sides. Reports each load's
+ * requests a second summed over the rounds, and the ratio of on to off.
+ */
+export async function runMetricsOverhead(root: string, options: BenchOptions): Promise<MetricsOverheadReport> {
+  const started = performance.now();
+  const registry = await prepareRegistry(root, options, options.size);
+  const random = new Random(options.seed).derive('requests');
+  const loads: LoadResult[] = [];
+  let scrapes = 0;
+  let scrapeFailures = 0;
+  const rounds = options.quick ? 1 : METRICS_ROUNDS;
+  for (let round = 0; round < rounds; round++) {
+    for (const on of round % 2 === 0 ? [false, true] : [true, false]) {
+      await withServer(
+        root,
+        registry,
+        async (running) => {
+          const at = settings(options, running);
+          const scraper = on ? startScraper(running.origin) : null;
+          try {
+            loads.push(
+              await measured(
+                { ...floorLoad(running, 'floor'), name: on ? 'floor (metrics on)' : 'floor (metrics off)' },
+                at,
+              ),
+            );
+            loads.push(
+              await measured(
+                {
+                  ...resolveLoad(running, registry, random),
+                  name: on ? 'resolve (metrics on)' : 'resolve (metrics off)',
+                },
+                at,
+              ),
+            );
+          } finally {
+            const done = await scraper?.stop();
+            scrapes += done?.scrapes ?? 0;
+            scrapeFailures += done?.failures ?? 0;
+          }
+        },
+        { env: { METRICS: on ? 'true' : 'false' } },
+      );
+    }
+  }
+  progress(`metrics scraped ${scrapes} times (${scrapeFailures} failed)`);
+  return {
+    kind: 'metrics',
+    date: new Date().toISOString(),
+    machine: machineInfo(),
+    options,
+    registry: registry.info,
+    rounds,
+    loads,
+    scrapes,
+    scrapeFailures,
+    errors: loads.some(hasErrors) || scrapeFailures > 0,
+    elapsedMs: performance.now() - started,
+  };
+}
+
+/** GETs /metrics every SCRAPE_INTERVAL_MS until stopped, as Prometheus would; counts scrapes and failures. */
+function startScraper(origin: string): { stop(): Promise<{ scrapes: number; failures: number }> } {
+  let scrapes = 0;
+  let failures = 0;
+  let running: Promise<void> = Promise.resolve();
+  const timer = setInterval(() => {
+    running = fetch(`${origin}/metrics`)
+      .then(async (response) => {
+        const text = await response.text();
+        if (response.status !== 200 || !text.includes('registry_http_requests_total')) failures++;
+      })
+      .catch(() => void failures++)
+      .finally(() => void scrapes++);
+  }, SCRAPE_INTERVAL_MS);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+      return { scrapes, failures };
+    },
   };
 }
 

@@ -1,5 +1,5 @@
 /**
- * The benchmark's server: the production server (src/main.ts's `main`, with
+ * The benchmark's server: the production server (src/main.ts's `serve`, with
  * the configuration from the environment, as `npm start` runs it) plus what
  * only the benchmark needs, given here rather than by the server's own
  * configuration:
@@ -11,15 +11,15 @@
  *   benchmark sends such a server read-only loads only.
  *
  * Built with the server (tsconfig.build.json), and started by
- * ./processes.ts's startRegistryServer in place of dist/src/main.js.
+ * ./processes.ts's startRegistryServer in place of `dist/src/cli.js serve`.
  */
-import { main, type RunningParts } from '../../src/main';
+import { serve, type RunningParts } from '../../src/main';
 import { memoizedReads } from './free-reads';
 
 const freeReads = process.argv.includes('--free-reads');
 if (freeReads) console.error('bench server: --free-reads: repeated reads come from memory and never see writes');
 
-void main({
+void serve({
   wrapReads: freeReads ? memoizedReads : undefined,
   debugRoutes: statsRoutes,
 });

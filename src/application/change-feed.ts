@@ -39,6 +39,12 @@ export interface FeedRequest<T> {
   readonly ready?: () => Promise<void> | null;
 }
 
+/** Sees each change-log entry as the feed reads it for its subscribers (the metrics: the feed's lag). */
+export interface FeedObserver {
+  /** An entry committed at `at` (ISO time, on whichever instance wrote it) was read from the log. */
+  changeRead(at: string): void;
+}
+
 /** An entry with or without its binding changes, as kept in the window. */
 type Entry = ChangeHead | ChangeRecord;
 
@@ -87,7 +93,10 @@ export class ChangeFeed {
   /** The newest version a signal named; null when a signal named none (then the version is read). */
   private target: number | null = 0;
 
-  constructor(private readonly versioning: RegistryVersioning) {}
+  constructor(
+    private readonly versioning: RegistryVersioning,
+    private readonly observer?: FeedObserver,
+  ) {}
 
   /** Starts at the current version: what committed before is in the log, for replay. */
   async start(): Promise<void> {
@@ -217,7 +226,10 @@ export class ChangeFeed {
         const page = withChanges
           ? await session.changesAfter(this.head!, upTo, size)
           : await session.changeHeadsAfter(this.head!, upTo, size);
-        for (const entry of page) this.keep(entry);
+        for (const entry of page) {
+          this.keep(entry);
+          this.observer?.changeRead(entry.at);
+        }
         this.moveHead(page.length < size ? { version: upTo, seq: Number.MAX_SAFE_INTEGER } : page[page.length - 1]);
         this.wakeAll();
         await this.turns.take(FEED_LIMITS.pageCost);

@@ -1,6 +1,6 @@
 import { BindingSummaryService } from './binding-summary.service';
 import { BindingService } from './binding.service';
-import { ChangeFeed } from './change-feed';
+import { ChangeFeed, type FeedObserver } from './change-feed';
 import { ChangeLogService } from './change-log.service';
 import { MatrixService } from './matrix.service';
 import { NameHints } from './name-hints';
@@ -33,7 +33,10 @@ export interface Services {
 }
 
 /** Builds the services over the registry's versioning (its reads and writes). */
-export function createServices(versioning: RegistryVersioning): Services {
+export function createServices(
+  versioning: RegistryVersioning,
+  options: { feedObserver?: FeedObserver } = {},
+): Services {
   const writes = new RegistryWrites(versioning);
   const projects = new ProjectService(writes);
   const tools = new ToolService(writes);
@@ -49,6 +52,6 @@ export function createServices(versioning: RegistryVersioning): Services {
     names: new NameHints(),
     nodes: new NodeService(),
     writes,
-    feed: new ChangeFeed(versioning),
+    feed: new ChangeFeed(versioning, options.feedObserver),
   };
 }

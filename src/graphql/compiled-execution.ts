@@ -5,27 +5,18 @@ import {
   NoUnusedVariablesRule,
   specifiedRules,
   validate,
-  Kind,
   OperationTypeNode,
-  visit,
-  BREAK,
   type DocumentNode,
   type ExecutionResult,
-  getNamedType,
-  isInputObjectType,
-  isInputType,
-  isNonNullType,
-  typeFromAST,
   type GraphQLError,
-  type GraphQLInputObjectType,
-  type GraphQLInputType,
   type GraphQLSchema,
   type OperationDefinitionNode,
-  type TypeNode,
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { LRUCache } from 'lru-cache';
+import type { StageTracer } from '../observability/tracing';
 import { documentBytes } from './document-cache';
+import { omitsRequiredDefaults, readsIntrospection } from './jit-eligibility';
 import { PageAssembly, type AssemblyHost, type AssemblyStats, type CompileQuery } from './page-assembly';
 
 /** How much memory the compiled queries may hold, counted as below (lru-cache's `maxSize`). */
@@ -167,6 +158,8 @@ export class CompiledExecution<TContext> {
       readonly graphqlJsOnly?: (contextValue: TContext) => boolean;
       /** What assembling pages from kept parts needs of a context (./page-assembly.ts); absent: never assembled. */
       readonly assembly?: AssemblyHost<TContext>;
+      /** Traces each run as its request's execution stage, when tracing is on. */
+      readonly tracer?: StageTracer | null;
     },
   ) {
     this.plans = new LRUCache<string, Plan>({
@@ -231,7 +224,18 @@ export class CompiledExecution<TContext> {
    * runs the request through the full pipeline, which gives graphql-js's
    * exact errors.
    */
-  async runReady(
+  runReady(
+    ready: ReadyQuery,
+    variables: Record<string, unknown>,
+    contextValue: TContext,
+  ): Promise<string | Buffer | null> {
+    const { tracer } = this.options;
+    return tracer
+      ? tracer.stage('execution', () => this.runReadyNow(ready, variables, contextValue))
+      : this.runReadyNow(ready, variables, contextValue);
+  }
+
+  private async runReadyNow(
     ready: ReadyQuery,
     variables: Record<string, unknown>,
     contextValue: TContext,
@@ -274,7 +278,7 @@ export class CompiledExecution<TContext> {
 
   /** Apollo Server's gateway interface: the documented way to give Apollo 5 an executor of its own. */
   gateway(): Gateway {
-    const executor: Executor = (requestContext) =>
+    const run: Executor = (requestContext) =>
       this.execute({
         document: requestContext.document,
         source: requestContext.source,
@@ -283,6 +287,8 @@ export class CompiledExecution<TContext> {
         variables: requestContext.request.variables ?? null,
         contextValue: requestContext.context as TContext,
       });
+    const { tracer } = this.options;
+    const executor: Executor = tracer ? (requestContext) => tracer.stage('execution', () => run(requestContext)) : run;
     return {
       load: async () => ({ executor }),
       // Apollo asks for the schema through this callback, and it must be called by the gateway (apollo-server#7828).
@@ -391,42 +397,6 @@ const DERIVED_QUERY_RULES = specifiedRules.filter((rule) => rule !== NoUnusedVar
  */
 function planKey(source: string, operationName: string | null): string {
   return operationName === null ? `-:${source}` : `${operationName.length}:${operationName}:${source}`;
-}
-
-/**
- * True when a variable's type holds, at any depth, an input field that is
- * non-null and has a default. graphql-jit (0.8) refuses such a field left out
- * of a variable's value, where graphql-js takes the default: so the operation
- * runs on graphql-js (registerTool's slot inputs, e.g. in validateTool).
- */
-export function omitsRequiredDefaults(schema: GraphQLSchema, typeNode: TypeNode): boolean {
-  const type = typeFromAST(schema, typeNode);
-  if (!type) return false;
-  const seen = new Set<GraphQLInputObjectType>();
-  const check = (input: GraphQLInputType): boolean => {
-    const named = getNamedType(input);
-    if (!isInputObjectType(named) || seen.has(named)) return false;
-    seen.add(named);
-    return Object.values(named.getFields()).some(
-      (field) => (isNonNullType(field.type) && field.defaultValue !== undefined) || check(field.type),
-    );
-  };
-  return isInputType(type) && check(type);
-}
-
-/** True when the document asks for `__schema` or `__type` anywhere (introspection runs on graphql-js). */
-export function readsIntrospection(document: DocumentNode): boolean {
-  let found = false;
-  visit(document, {
-    [Kind.FIELD](node) {
-      if (node.name.value === '__schema' || node.name.value === '__type') {
-        found = true;
-        return BREAK;
-      }
-      return undefined;
-    },
-  });
-  return found;
 }
 
 /** Tests only: an assembled body as the check compares it; one that is not JSON compares as data that cannot match. */

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ReadSession } from '../application/versioning';
 import type { Access, RequestReport } from '../graphql/context';
+import type { RequestTrace } from '../observability/tracing';
 
 /**
  * What the server keeps for one request while it runs, as properties of
@@ -59,7 +60,10 @@ export const scopeSlot = new RequestSlot<RequestScope>('scope');
 /** Set when the request's compiled run failed on the direct path (./direct-execution.ts), so Apollo runs graphql-js. */
 export const compiledRunFailedSlot = new RequestSlot<true>('compiledRunFailed');
 
+/** The request's span, from onRequest to onResponse, when tracing is on (./request-observation.ts). */
+export const traceSlot = new RequestSlot<RequestTrace>('trace');
+
 /** Declares every slot above on `fastify`'s requests: once, when the server is made. */
 export function declareRequestState(fastify: FastifyInstance): void {
-  for (const slot of [bodyTextSlot, scopeSlot, compiledRunFailedSlot]) slot.declareOn(fastify);
+  for (const slot of [bodyTextSlot, scopeSlot, compiledRunFailedSlot, traceSlot]) slot.declareOn(fastify);
 }

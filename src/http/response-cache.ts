@@ -80,6 +80,8 @@ export class ResponseCache {
   private readonly doorkeeper = new Doorkeeper();
   /** Below this many bytes in use, every answer is kept at its first sighting. */
   private readonly roomBytes: number;
+  /** Entries evicted so far to stay within the budget. */
+  private evictions = 0;
 
   constructor(maxBytes = 16 * 1024 * 1024) {
     this.roomBytes = maxBytes * 0.75;
@@ -91,7 +93,15 @@ export class ResponseCache {
         entry.body.length +
         entry.dependencies.reduce((bytes, dependency) => bytes + dependency.length + DEPENDENCY_OVERHEAD_BYTES, 0) +
         ENTRY_OVERHEAD_BYTES,
+      disposeAfter: (_entry, _key, reason) => {
+        if (reason === 'evict') this.evictions += 1;
+      },
     });
+  }
+
+  /** Entries evicted so far, and the bytes held now (for the metrics; hits and misses are counted per request). */
+  figures(): { evictions: number; bytes: number } {
+    return { evictions: this.evictions, bytes: this.entries.calculatedSize };
   }
 
   /**

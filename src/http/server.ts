@@ -17,6 +17,9 @@ import type { CompiledExecution } from '../graphql/compiled-execution';
 import { engineParts } from '../graphql/execution-mode';
 import type { RequestContext } from '../graphql/context';
 import { RequestLimits } from '../graphql/query-limits';
+import type { Metrics } from '../observability/metrics';
+import type { Tracing } from '../observability/tracing';
+import { packageRoot, type BuildInfo } from '../version';
 import { startApollo } from './apollo';
 import { registerBodyDeadlines } from './body-deadline';
 import { registerCors } from './cors';
@@ -26,7 +29,10 @@ import { DashboardBundle, defaultDashboardDir, registerDashboard } from './dashb
 import { defaultGraphiqlDir, GraphiqlBundle, graphiqlPageHeaders, registerGraphiqlAssets } from './graphiql';
 import { BODY_LIMIT_BYTES, clientErrorHandler, frameworkErrors, registerHttpErrorHandlers } from './http-errors';
 import { checkGetParameters, registerJsonBodyParser } from './request-body';
-import { logRequests, requestScopes } from './request-scope';
+import { requestScopes } from './request-scope';
+import { observeRequests } from './request-observation';
+import { registerFrontDoor } from './front-door';
+import { registerMetricsEndpoint } from './metrics-endpoint';
 import { declareRequestState } from './request-state';
 import { ResponseCache, withResponseCache } from './response-cache';
 import { registerLiveUpdates, type LiveUpdates } from './live';
@@ -51,6 +57,12 @@ export interface HttpDependencies {
   readonly graphiqlDir?: string;
   /** Where the built dashboard bundle is; dist/dashboard of this checkout by default. */
   readonly dashboardDir?: string;
+  /** This server's version, for /healthz and the front page. */
+  readonly build: BuildInfo;
+  /** Prometheus metrics (METRICS=true), served at /metrics; null when off. */
+  readonly metrics?: Metrics | null;
+  /** Request spans (OTEL_EXPORTER_OTLP_ENDPOINT set); null when off. */
+  readonly tracing?: Tracing | null;
 }
 
 /**
@@ -74,16 +86,22 @@ export async function createHttpServer(
   // Read now, so a missing bundle is reported at start-up (it is looked for again on each page request until found).
   graphiql.load();
   // One set of limits (verdict memo, heavy lane) for Apollo's pipeline and the direct path alike.
-  const limits = new RequestLimits(deps.schema);
+  const limits = new RequestLimits(deps.schema, undefined, undefined, deps.tracing ?? null);
   const apollo = await startApollo(deps.config, deps.schema, fastify, graphiql, deps.execution, limits);
 
   const scopes = requestScopes(authenticator, deps.newSession);
-  logRequests(fastify, deps.logger.isLevelEnabled('info'), scopes.reportOf);
+  observeRequests(
+    fastify,
+    { log: deps.logger.isLevelEnabled('info'), metrics: deps.metrics ?? null, tracing: deps.tracing ?? null },
+    scopes.reportOf,
+  );
   const live = await registerLiveUpdates(fastify, { ...deps, authenticator });
   registerGraphQLRoute(fastify, apollo, deps, scopes.scopeOf, live, limits);
   registerGraphiqlAssets(fastify, graphiql);
   registerDashboardRoutes(fastify, deps);
   registerHealthRoutes(fastify, deps);
+  if (deps.metrics) registerMetricsEndpoint(fastify, deps.metrics, deps.config.metricsToken ?? null);
+  registerFrontDoor(fastify, deps.build, { metrics: Boolean(deps.metrics) }, packageRoot());
   registerHttpErrorHandlers(fastify);
   return { fastify, apollo };
 }
@@ -91,7 +109,7 @@ export async function createHttpServer(
 function createFastify(logger: FastifyBaseLogger): FastifyInstance {
   return Fastify({
     loggerInstance: logger,
-    // One line per request comes from logRequests instead of Fastify's two.
+    // One line per request comes from observeRequests instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT_BYTES,
     // Errors before routing, and before there is a request at all, in the same GraphQL shape as the rest.
@@ -141,6 +159,7 @@ function registerGraphQLRoute(
     return body;
   };
   const cache = deps.config.responseCache ? new ResponseCache() : null;
+  deps.metrics?.watch({ responseCache: () => cache?.figures() ?? null });
   const handler = withResponseCache(
     cache,
     (request) => {
@@ -171,7 +190,8 @@ function registerDashboardRoutes(fastify: FastifyInstance, deps: HttpDependencie
 }
 
 function registerHealthRoutes(fastify: FastifyInstance, deps: HttpDependencies): void {
-  fastify.get('/healthz', async () => ({ status: 'ok' }));
+  const { version, commit } = deps.build;
+  fastify.get('/healthz', async () => ({ status: 'ok', version, commit }));
   fastify.get('/readyz', async (_request, reply) => {
     const reason = await deps.unreadiness().catch(() => 'the readiness check failed');
     if (reason === null) return reply.send({ status: 'ready' });

@@ -1,10 +1,20 @@
+import type { Pool } from 'pg';
 import { DataSource, type EntityManager, type QueryRunner } from 'typeorm';
+import { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { DatabaseConfig } from '../config';
 import { dataSourceOptions } from './data-source';
 import { isDatabaseUnavailable, isTransientConflict } from './sql-errors';
 import { SqlDialect, toDialect, type QueryFn } from './sql';
 import { StatementCounter, type PersistenceLog } from './statement-counter';
-import { openPostgresReader, openSqliteReader, typeormReader, type ReadConnection } from './read-connection';
+import {
+  openPostgresReader,
+  openSqliteReader,
+  typeormReader,
+  poolFigures,
+  type PoolFigures,
+  type ReadConnection,
+} from './read-connection';
+import { traceTypeormStatements, type StatementTracer } from './statement-tracing';
 import { realFileOf, unwritablePart } from './sqlite-file';
 import { REGISTRY_STATE } from './tables';
 
@@ -47,19 +57,25 @@ export class Database {
 
   /**
    * Opens the connections. Nothing is migrated yet. `wrapReads` wraps the read connection (the benchmark's
-   * server entry uses it: scripts/bench/server-main.ts).
+   * server entry uses it: scripts/bench/server-main.ts). `tracer` (when tracing is on) sees every statement.
    */
   static async open(
     config: DatabaseConfig,
     log?: PersistenceLog,
-    options: { readonly wrapReads?: (reads: ReadConnection) => ReadConnection } = {},
+    options: {
+      readonly wrapReads?: (reads: ReadConnection) => ReadConnection;
+      readonly tracer?: StatementTracer | null;
+    } = {},
   ): Promise<Database> {
     const counter = new StatementCounter(log);
+    const tracer = options.tracer ?? null;
     const writer = new DataSource(dataSourceOptions(config, { logger: counter }));
     await writer.initialize();
+    // After initialize, which sets the DataSource's subscribers from its options.
+    if (tracer) traceTypeormStatements(writer, tracer);
     try {
       const sqliteFile = config.kind === 'sqlite' && config.path !== ':memory:' ? realFileOf(config.path) : null;
-      const reads = openReads(config, writer, counter, log);
+      const reads = openReads(config, writer, counter, log, tracer);
       return new Database(writer, options.wrapReads ? options.wrapReads(reads) : reads, counter, sqliteFile);
     } catch (error) {
       await writer.destroy();
@@ -106,6 +122,17 @@ export class Database {
     const result = this.writeChain.then(() => this.transaction(work));
     this.writeChain = result.catch(() => undefined);
     return result;
+  }
+
+  /** The connection pools' figures (PostgreSQL: the read path's pool and TypeORM's for writes); none on SQLite. */
+  poolFigures(): (PoolFigures & { pool: 'read' | 'write' })[] {
+    const figures: (PoolFigures & { pool: 'read' | 'write' })[] = [];
+    const read = this.reads.pool?.();
+    if (read) figures.push({ pool: 'read', ...read });
+    const { driver } = this.writer;
+    if (driver instanceof PostgresDriver && driver.master)
+      figures.push({ pool: 'write', ...poolFigures(driver.master as Pool) });
+    return figures;
   }
 
   /** Checks that the database answers. */
@@ -226,11 +253,21 @@ export class Database {
 const MIGRATION_LOCK_KEY = 7_214_003_117;
 
 /** The read connections for a database: see ./read-connection.ts. */
-function openReads(config: DatabaseConfig, writer: DataSource, counter: StatementCounter, log?: PersistenceLog) {
+function openReads(
+  config: DatabaseConfig,
+  writer: DataSource,
+  counter: StatementCounter,
+  log: PersistenceLog | undefined,
+  tracer: StatementTracer | null,
+) {
   if (config.kind === 'postgres') {
-    return openPostgresReader(config.url, counter, (error) =>
-      log?.warn(`an idle database connection was lost: ${error.message}`),
+    return openPostgresReader(
+      config.url,
+      counter,
+      (error) => log?.warn(`an idle database connection was lost: ${error.message}`),
+      tracer,
     );
   }
-  return config.path === ':memory:' ? typeormReader(writer) : openSqliteReader(config.path, counter);
+  // In memory, reads go through TypeORM, whose statements the tracer already sees.
+  return config.path === ':memory:' ? typeormReader(writer) : openSqliteReader(config.path, counter, tracer);
 }

@@ -4,6 +4,7 @@ import { Pool, type QueryResultRow } from 'pg';
 import type { DataSource } from 'typeorm';
 import { toDialect, type QueryFn } from './sql';
 import type { StatementCounter } from './statement-counter';
+import type { StatementTracer } from './statement-tracing';
 
 /**
  * The connections the read path owns, opened through the drivers' public
@@ -14,6 +15,15 @@ import type { StatementCounter } from './statement-counter';
 export interface ReadConnection {
   readonly query: QueryFn;
   close(): Promise<void>;
+  /** Its pool's connections (open, idle) and waiting queries, where it has a pool (PostgreSQL). */
+  pool?(): PoolFigures;
+}
+
+/** A connection pool's figures, for the metrics. */
+export interface PoolFigures {
+  readonly size: number;
+  readonly idle: number;
+  readonly waiting: number;
 }
 
 /** How long a SQLite connection waits for a lock held by another connection. */
@@ -65,7 +75,11 @@ export function statementCache(maxBytes = STATEMENT_CACHE_BYTES): LRUCache<strin
  * SQLITE_OPEN_READONLY connection cannot share the WAL index (-shm) and may
  * rebuild it from the log on every read transaction, which is many times slower.
  */
-export function openSqliteReader(path: string, counter: StatementCounter): ReadConnection {
+export function openSqliteReader(
+  path: string,
+  counter: StatementCounter,
+  tracer: StatementTracer | null = null,
+): ReadConnection {
   const connection = new BetterSqlite3(path, { fileMustExist: true, timeout: SQLITE_BUSY_TIMEOUT_MS });
   configureSqliteConnection(connection);
   connection.pragma('foreign_keys = ON');
@@ -80,7 +94,8 @@ export function openSqliteReader(path: string, counter: StatementCounter): ReadC
         statements.set(sql, statement);
       }
       counter.logQuery(sql);
-      return statement.all(...params) as Row[];
+      const prepared = statement;
+      return (tracer ? tracer.statement(sql, () => prepared.all(...params)) : statement.all(...params)) as Row[];
     },
     close: async () => {
       statements.clear();
@@ -94,6 +109,7 @@ export function openPostgresReader(
   url: string,
   counter: StatementCounter,
   onIdleError: (error: Error) => void,
+  tracer: StatementTracer | null = null,
 ): ReadConnection {
   const pool = new Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
   // An idle client that loses its connection must not crash the process; the next query reconnects.
@@ -104,7 +120,8 @@ export function openPostgresReader(
       if (closed) throw new Error('the database connection is closed');
       const text = toDialect('postgres', sql);
       counter.logQuery(text);
-      const result = await pool.query<QueryResultRow>(text, params as unknown[]);
+      const run = () => pool.query<QueryResultRow>(text, params as unknown[]);
+      const result = await (tracer ? tracer.statement(text, run) : run());
       return result.rows as Row[];
     },
     close: async () => {
@@ -112,7 +129,13 @@ export function openPostgresReader(
       closed = true;
       await pool.end();
     },
+    pool: () => poolFigures(pool),
   };
+}
+
+/** A pg Pool's connections (open, idle) and the queries waiting for one. */
+export function poolFigures(pool: Pool): PoolFigures {
+  return { size: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
 }
 
 /**

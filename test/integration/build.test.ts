@@ -36,7 +36,7 @@ describe('the build is incremental', function () {
       JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
     ).scripts;
     expect(scripts.build).to.match(
-      /^tsc -b tsconfig\.build\.json && npm run build:graphiql && npm run build:dashboard$/,
+      /^tsc -b tsconfig\.build\.json && npm run build:graphiql && npm run build:dashboard && npm run build:info$/,
     );
     const options = (
       JSON.parse(readFileSync(join(ROOT, 'tsconfig.build.json'), 'utf8')) as {

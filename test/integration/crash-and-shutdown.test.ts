@@ -3,9 +3,21 @@ import { expect } from 'chai';
 import { existsSync } from 'node:fs';
 import { request } from 'node:http';
 import { sqlite } from '../support/backends';
-import { gqlAt, spawnServer } from '../support/process-server';
+import { gqlAt, spawnServer, type ServerProcess } from '../support/process-server';
+import { collect, subscriptionClient } from '../support/subscriptions';
 
 const REGISTER = 'mutation($i: RegisterToolInput!) { registerTool(input: $i) { tool { id } } }';
+
+/** The JSON log lines a server process wrote (stdout), parsed; anything else it wrote is returned apart. */
+function logLines(server: ServerProcess): { lines: any[]; other: string[] } {
+  const lines: any[] = [];
+  const other: string[] = [];
+  for (const line of server.output.join('').split('\n').filter(Boolean)) {
+    if (line.startsWith('{')) lines.push(JSON.parse(line));
+    else other.push(line);
+  }
+  return { lines, other };
+}
 
 /** A POST whose body is sent in two halves, with a pause between, so it is in flight for a while. */
 function slowRequest(
@@ -131,5 +143,63 @@ describe('crashes and shutdown (real processes, SQLite)', function () {
     } finally {
       check.close();
     }
+  });
+
+  it('SIGTERM logs "shutting down", then "stopped" with the connections and subscriptions it drained, through the logger', async () => {
+    const database = await sqlite.freshDatabase();
+    if (database.kind !== 'sqlite') throw new Error('expected SQLite');
+    const server = await spawnServer({ DATABASE_URL: `sqlite:${database.path}`, DEMO_DATA: 'true' });
+    const client = subscriptionClient(server.url);
+    const changes = collect(client, 'subscription { registryChanged { version } }', {}, () => false, 20_000);
+    // A subscription open, and a keep-alive connection that has served a request.
+    for (let i = 0; i < 50 && !logLines(server).lines.some((l) => l.msg === 'request completed'); i++) {
+      await gqlAt(server.url, '{ __typename }');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const exit = await server.stop('SIGTERM');
+    await changes;
+    await client.dispose();
+
+    expect(exit.code).to.equal(0);
+    expect(client.closes.map((c) => c.code)).to.deep.equal([1001]);
+    const { lines, other } = logLines(server);
+    expect(other, 'lines not written by the logger').to.deep.equal([]);
+    const shuttingDown = lines.findIndex((l) => l.msg === 'shutting down');
+    const stopped = lines.findIndex((l) => l.msg === 'stopped');
+    expect(shuttingDown).to.be.at.least(0);
+    expect(stopped).to.be.greaterThan(shuttingDown);
+    expect(lines[shuttingDown]).to.include({ level: 30, signal: 'SIGTERM', graceMs: 10_000 });
+    expect(lines[stopped]).to.include({ level: 30, subscriptions: 1 });
+    // The WebSocket, and the HTTP connection if the client kept it alive.
+    expect(lines[stopped].connections).to.be.within(1, 2);
+    expect(lines[stopped].durationMs).to.be.a('number');
+  });
+
+  it('gives up after SHUTDOWN_GRACE_MS when a request in flight does not finish: it says so and exits 1', async () => {
+    const database = await sqlite.freshDatabase();
+    if (database.kind !== 'sqlite') throw new Error('expected SQLite');
+    const server = await spawnServer({ DATABASE_URL: `sqlite:${database.path}`, SHUTDOWN_GRACE_MS: '1000' });
+    // A request whose body never ends: it stays in flight.
+    const stuck = request(server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': '1000' },
+    });
+    stuck.on('error', () => undefined);
+    stuck.write('{"query":');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const signalledAt = Date.now();
+    const exit = await server.stop('SIGTERM');
+    const tookMs = Date.now() - signalledAt;
+    stuck.destroy();
+
+    expect(exit.code).to.equal(1);
+    expect(tookMs).to.be.at.least(900);
+    const { lines } = logLines(server);
+    expect(lines.map((l) => l.msg)).to.include.members([
+      'shutting down',
+      'shutdown took longer than SHUTDOWN_GRACE_MS; exiting with requests still open',
+    ]);
+    expect(lines.map((l) => l.msg)).to.not.include('stopped');
   });
 });

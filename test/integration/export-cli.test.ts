@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -217,7 +218,7 @@ describe('export CLI (npm run export) against a real server', function () {
     expect(Object.keys(readTree(dir))).to.deep.equal(['registry.yaml', 'tools/demo--mixed.yaml']);
     expect(readFileSync(join(dir, 'registry.yaml'), 'utf8')).to.equal(
       [
-        '# Written by npm run export; npm run register reads it back.',
+        '# Written by tool-registry export; tool-registry register reads it back.',
         '',
         'resource_types:',
         '  - name: fs-directory',
@@ -341,7 +342,7 @@ describe('export CLI (npm run export) against a real server', function () {
     expect((await runExport(['--url', 'ftp://127.0.0.1/x'])).code).to.equal(2);
     expect((await runExport(['stray'])).code).to.equal(2);
     const help = await runExport(['--help']);
-    expect(help.stdout).to.contain('Usage: npm run export -- [options]');
+    expect(help.stdout).to.contain('Usage: tool-registry export [options]');
     expect(help.code).to.equal(0);
 
     const closed = createServer();
@@ -352,5 +353,30 @@ describe('export CLI (npm run export) against a real server', function () {
     expect(run.stderr).to.contain(`export: cannot reach http://127.0.0.1:${port}/graphql: ECONNREFUSED`);
     expect(run.stdout).to.equal('');
     expect(run.code).to.equal(1);
+  });
+
+  it('shows a progress bar on stderr when it is a terminal, and none when it is not', async function () {
+    if (spawnSync('script', ['--version']).status !== 0) {
+      console.log('      (skipped: no `script` command to give the CLI a terminal)');
+      this.skip();
+    }
+    source = await startServer(sqlite, { demoData: true });
+    const dir = join(scratch, 'with-progress');
+    const command = `${JSON.stringify(process.execPath)} -r @swc-node/register src/cli.ts export --url ${source.url} --out ${dir}`;
+    const onTerminal = await new Promise<string>((resolve, reject) => {
+      const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], {
+        cwd: repositoryRoot(),
+        stdio: ['ignore', 'pipe', 'pipe'],
+        timeout: 60_000,
+      });
+      let out = '';
+      child.stdout.on('data', (chunk) => (out += chunk));
+      child.on('error', reject);
+      child.on('close', () => resolve(out));
+    });
+    expect(onTerminal).to.match(/export [█░]+ \d+\/\d+ items {2}(resourceTypes|resources|projects|tools)/);
+    expect(onTerminal).to.contain(`wrote ${join(dir, 'registry.yaml')}`);
+    const piped = await runExport(['--url', source.url, '--out', `${dir}-piped`]);
+    expect(piped.stdout + piped.stderr).not.to.match(/[█░]|items {2}/);
   });
 });

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import Fastify from 'fastify';
 import { connect } from 'node:net';
 import { registerHttpErrorHandlers } from '../../src/http/http-errors';
+import { buildInfo } from '../../src/version';
 import { sqlite } from '../support/backends';
 import { startServer, type TestServer } from '../support/server';
 
@@ -302,7 +303,7 @@ describe('HTTP and error hygiene', () => {
   });
 
   it('answers health and readiness', async () => {
-    expect(await (await fetch(`${server.origin}/healthz`)).json()).to.deep.equal({ status: 'ok' });
+    expect(await (await fetch(`${server.origin}/healthz`)).json()).to.deep.equal({ status: 'ok', ...buildInfo() });
     const ready = await fetch(`${server.origin}/readyz`);
     expect(ready.status).to.equal(200);
   });

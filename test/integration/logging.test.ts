@@ -1,5 +1,7 @@
 import { expect } from 'chai';
+import { Writable } from 'node:stream';
 import { newId } from '../../src/application/ids';
+import { createLogger, readableLine } from '../../src/logging';
 import { ConflictError } from '../../src/core/errors';
 import { bootstrap } from '../../src/main';
 import { describeEachBackend, sqlite } from '../support/backends';
@@ -102,6 +104,76 @@ describe('request logs', () => {
       .to.be.a('string')
       .and.match(/\n\s+at /);
     expect(JSON.stringify(responseBody)).to.not.match(/\n\s+at /);
+  });
+});
+
+describe('development logs (LOG_FORMAT=pretty, as on a terminal)', () => {
+  it('writes one readable line per request: method, path, operation, status, time and cache', async () => {
+    let text = '';
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        text += String(chunk);
+        done();
+      },
+    });
+    const app = await bootstrap(
+      {
+        port: 0,
+        host: '127.0.0.1',
+        database: await sqlite.freshDatabase(),
+        adminToken: null,
+        readToken: null,
+        demoData: true,
+        production: false,
+        logLevel: 'info',
+        logFormat: 'pretty',
+        introspection: true,
+        execution: 'fast',
+        responseCache: true,
+        recordCache: true,
+      },
+      { logger: createLogger('info', 'pretty', sink) },
+    );
+    try {
+      const send = (body: unknown) =>
+        fetch(app.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const demo = { query: 'query Demo { resolveBindings(tool: "demo/mixed", project: "demo") { slotName } }' };
+      await send(demo);
+      await send(demo);
+      await send({ query: 'query Broken { resolveBindings(tool: "nope", project: "demo") { slotName } }' });
+      await send({ query: 'mutation Add { createProject(input: { name: "logged" }) { project { id } } }' });
+      await fetch(`${app.url.replace(/\/graphql$/, '')}/healthz`);
+    } finally {
+      await app.close();
+    }
+    const lines = text.split('\n').filter(Boolean);
+    // Every line is one entry: a time, a level, then the message; nothing spills onto lines of its own.
+    for (const line of lines) expect(line).to.match(/^\[\d\d:\d\d:\d\d\.\d{3}\] (INFO|WARN): \S/);
+    const requests = lines.filter((line) => / (GET|POST) \//.test(line));
+    const ms = '\\d+(\\.\\d+)? ms';
+    const shown = requests.map((line) => line.replace(/^\[[^\]]+\] INFO: /, ''));
+    const expected = [
+      `^POST /graphql query Demo 200 ${ms} cache miss$`,
+      `^POST /graphql query Demo 200 ${ms} cache hit$`,
+      `^POST /graphql query Broken 200 ${ms} cache miss NOT_FOUND$`,
+      `^POST /graphql mutation Add 200 ${ms} by anonymous$`,
+      `^GET /healthz 200 ${ms}$`,
+    ];
+    expect(shown, text).to.have.length(expected.length);
+    expected.forEach((pattern, i) => expect(shown[i]).to.match(new RegExp(pattern)));
+    expect(
+      lines.some((line) => /INFO: registry server listening url=http:\/\/127\.0\.0\.1:\d+\/graphql /.test(line)),
+    ).to.equal(true);
+  });
+
+  it("shows any other entry as its message and key=value fields, and an error's stack below it", () => {
+    expect(readableLine({ level: 30, msg: 'database migrated', migrations: ['A', 'B'], pid: 1 })).to.equal(
+      'database migrated migrations=["A","B"]',
+    );
+    const error = new Error('boom');
+    const logged = readableLine({ level: 50, msg: 'unexpected error', err: { message: 'boom', stack: error.stack } });
+    expect(logged.split('\n')[0]).to.equal('unexpected error err="boom"');
+    expect(logged.split('\n')[1]).to.equal('Error: boom');
   });
 });
 

@@ -685,7 +685,7 @@ describe('register CLI (npm run register) against a real server', function () {
     expect(empty.stderr).to.contain('register: no .yaml or .yml files in');
     expect(empty.code).to.equal(2);
     const help = await runCli(['--help']);
-    expect(help.stdout).to.contain('Usage: npm run register -- [options] <file-or-dir>...');
+    expect(help.stdout).to.contain('Usage: tool-registry register [options] <file-or-dir>...');
     expect(help.stdout).to.contain('--update         Update what exists and differs');
     expect(help.code).to.equal(0);
   });
@@ -696,7 +696,7 @@ describe('register CLI (npm run register) against a real server', function () {
       this.skip();
     }
     server = await startServer(sqlite, { demoData: true });
-    const command = `${JSON.stringify(process.execPath)} -r @swc-node/register scripts/register.ts --url ${server.url} --dry-run --update examples/tools`;
+    const command = `${JSON.stringify(process.execPath)} -r @swc-node/register src/cli.ts register --url ${server.url} --dry-run --update examples/tools`;
     const onTerminal = await new Promise<string>((resolve, reject) => {
       const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], {
         cwd: ROOT,

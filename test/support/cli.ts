@@ -9,23 +9,29 @@ export interface CliRun {
 }
 
 /**
- * Runs a script of scripts/ as `npm run` does (node -r @swc-node/register),
- * in a child process, from the repository root, without the caller's
- * ADMIN_TOKEN or npm variables unless `env` sets them.
+ * Runs a subcommand of the tool-registry command as `npm run` does (node -r
+ * @swc-node/register src/cli.ts <command>), in a child process, from the
+ * repository root, without the caller's ADMIN_TOKEN or npm variables unless
+ * `env` sets them.
  */
 export function runScript(
-  script: 'register' | 'export',
+  /** The subcommand (or an option such as --version; empty: none). */
+  script: string,
   args: string[],
   env: Record<string, string | undefined> = {},
 ): Promise<CliRun> {
   const { ADMIN_TOKEN: _token, INIT_CWD: _initCwd, npm_lifecycle_event: _event, ...base } = process.env;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-r', '@swc-node/register', `scripts/${script}.ts`, ...args], {
-      cwd: repositoryRoot(),
-      env: { ...base, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: 60_000,
-    });
+    const child = spawn(
+      process.execPath,
+      ['-r', '@swc-node/register', 'src/cli.ts', ...(script ? [script] : []), ...args],
+      {
+        cwd: repositoryRoot(),
+        env: { ...base, ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        timeout: 60_000,
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));

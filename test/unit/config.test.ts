@@ -1,5 +1,28 @@
 import { expect } from 'chai';
-import { ConfigError, loadConfig, parseDatabaseUrl } from '../../src/config';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { helpText } from '../../src/cli';
+import { ConfigError, loadConfig, parseDatabaseUrl, VARIABLES } from '../../src/config';
+
+const ROOT = join(__dirname, '..', '..');
+
+/** The rows (variable, default) of the configuration table, wherever the docs keep it: README.md or docs/*.md. */
+function documentedVariables(): Map<string, string | null> {
+  const files = ['README.md', ...readdirSync(join(ROOT, 'docs')).map((name) => join('docs', name))];
+  for (const file of files.filter((name) => name.endsWith('.md'))) {
+    const text = readFileSync(join(ROOT, file), 'utf8');
+    const start = text.indexOf('| Variable | Default | Meaning |');
+    if (start < 0) continue;
+    const rows = new Map<string, string | null>();
+    for (const line of text.slice(start).split('\n').slice(2)) {
+      const cells = /^\| `([A-Z_]+)` \| (?:`([^`]*)`|—) \|/.exec(line);
+      if (!cells) break;
+      rows.set(cells[1], cells[2] ?? null);
+    }
+    return rows;
+  }
+  throw new Error('no configuration table (| Variable | Default | Meaning |) in README.md or docs/*.md');
+}
 
 describe('loadConfig', () => {
   it('has defaults: port 4000, the embedded SQLite file, demo data, introspection', () => {
@@ -83,8 +106,8 @@ describe('loadConfig', () => {
       [{ DEMO_DATA: 'maybe' }, /^DEMO_DATA /],
       [{ EXECUTION: 'sometimes' }, /^EXECUTION must be one of fast, reference/],
       // The switches EXECUTION replaced are refused, not ignored: a server asked to run graphql-js must not run jit.
-      [{ COMPILED_EXECUTION: 'false' }, /^COMPILED_EXECUTION is replaced by EXECUTION/],
-      [{ DIRECT_EXECUTION: 'false' }, /^DIRECT_EXECUTION is replaced by EXECUTION/],
+      [{ COMPILED_EXECUTION: 'false' }, /^COMPILED_EXECUTION is no longer read: use EXECUTION/],
+      [{ DIRECT_EXECUTION: 'false' }, /^DIRECT_EXECUTION is no longer read: use EXECUTION/],
       [{ RECORD_CACHE: 'maybe' }, /^RECORD_CACHE /],
       [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL /],
       [{ NODE_ENV: 'production' }, /^ADMIN_TOKEN is required when NODE_ENV=production/],
@@ -108,6 +131,78 @@ describe('loadConfig', () => {
         .with.property('message')
         .that.matches(pattern)
         .and.not.include('\n');
+    }
+  });
+});
+
+describe('the config schema (VARIABLES)', () => {
+  it('declares each variable once', () => {
+    const names = Object.values(VARIABLES).map((v) => v.name);
+    expect(new Set(names).size).to.equal(names.length);
+  });
+
+  it('gives each default as loadConfig uses it: an empty environment reads the same as every default written out', () => {
+    const written = Object.fromEntries(
+      Object.values(VARIABLES)
+        .filter((v) => v.default !== null)
+        .map((v) => [v.name, v.default!]),
+    );
+    expect(loadConfig(written)).to.deep.equal(loadConfig({}));
+  });
+
+  it("matches the docs' configuration table: the same variables, each with the same default", () => {
+    const documented = documentedVariables();
+    const declared = new Map(Object.values(VARIABLES).map((v) => [v.name, v.default]));
+    expect([...documented.keys()].sort()).to.deep.equal([...declared.keys()].sort());
+    for (const [name, fallback] of declared) expect(documented.get(name), name).to.equal(fallback);
+  });
+
+  it('--help lists every variable with its default and description', () => {
+    const lines = helpText().split('\n');
+    for (const v of Object.values(VARIABLES)) {
+      const line = lines.find((l) => l.trimStart().startsWith(`${v.name} `));
+      expect(line, v.name).to.be.a('string');
+      expect(
+        line!
+          .trim()
+          .split(/\s{2,}/)
+          .slice(1),
+      ).to.deep.equal([v.default ?? '-', v.description]);
+    }
+  });
+
+  it('reads the new operations variables: METRICS, METRICS_TOKEN, LOG_FORMAT, SHUTDOWN_GRACE_MS, OTEL_EXPORTER_OTLP_ENDPOINT', () => {
+    expect(loadConfig({})).to.deep.include({
+      metrics: false,
+      metricsToken: null,
+      logFormat: 'auto',
+      shutdownGraceMs: 10_000,
+      tracingEndpoint: null,
+    });
+    expect(
+      loadConfig({
+        METRICS: 'true',
+        METRICS_TOKEN: 'scrape-me',
+        LOG_FORMAT: 'pretty',
+        SHUTDOWN_GRACE_MS: '2500',
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318',
+      }),
+    ).to.deep.include({
+      metrics: true,
+      metricsToken: 'scrape-me',
+      logFormat: 'pretty',
+      shutdownGraceMs: 2500,
+      tracingEndpoint: 'http://127.0.0.1:4318',
+    });
+    for (const [env, pattern] of [
+      [{ LOG_FORMAT: 'xml' }, /^LOG_FORMAT must be one of auto, json, pretty/],
+      [{ SHUTDOWN_GRACE_MS: '0' }, /^SHUTDOWN_GRACE_MS must be a whole number/],
+      [{ METRICS: 'sometimes' }, /^METRICS must be true or false/],
+    ] as const) {
+      expect(() => loadConfig(env), JSON.stringify(env))
+        .to.throw(ConfigError)
+        .with.property('message')
+        .that.matches(pattern);
     }
   });
 });

@@ -128,6 +128,18 @@ export class RegistryVersioning {
     };
   }
 
+  /** Hits, misses and evictions so far, and the bytes held now, of the record and answer-part caches (for the metrics). */
+  cacheFigures(): Record<string, { hits: number; misses: number; evictions: number; bytes: number }> {
+    const figures: Record<string, { hits: number; misses: number; evictions: number; bytes: number }> = {};
+    for (const [name, cache] of [
+      ['records', this.caches.records],
+      ['parts', this.caches.parts],
+    ] as const) {
+      if (cache) figures[name] = { ...cache.counts, bytes: cache.bytes };
+    }
+    return figures;
+  }
+
   /** A new read session for one request (or one unit of work). */
   session(): ReadSession {
     return new ReadSession(this.#reader, this.caches);

@@ -50,6 +50,8 @@ export class RecordCache {
    */
   private readonly slots = new Map<string, Map<string, Slot>>();
   private readonly entries: LRUCache<Slot, CachedEntry>;
+  /** Lookups answered, lookups not (or not at their version), and entries evicted to stay within the budget. */
+  readonly counts = { hits: 0, misses: 0, evictions: 0 };
 
   constructor(maxBytes = RECORD_CACHE_BYTES) {
     this.entries = new LRUCache<Slot, CachedEntry>({
@@ -59,6 +61,7 @@ export class RecordCache {
       // An entry evicted or deleted takes its slot with it (a value replaced keeps it).
       dispose: (_entry, slot, reason) => {
         if (reason !== 'set') this.forget(slot);
+        if (reason === 'evict') this.counts.evictions += 1;
       },
     });
   }
@@ -76,7 +79,9 @@ export class RecordCache {
     const ofKind = this.slots.get(kind);
     return keys.map((key) => {
       const slot = ofKind?.get(key);
-      return slot === undefined ? undefined : this.entryAt(version, slot, stillRight)?.value;
+      if (slot !== undefined) return this.entryAt(version, slot, stillRight)?.value;
+      this.counts.misses += 1;
+      return undefined;
     });
   }
 
@@ -88,19 +93,26 @@ export class RecordCache {
     stillRight: StillRight<V> = () => false,
   ): Readonly<CachedEntry<V>> | undefined {
     const slot = this.slots.get(kind)?.get(key);
-    return slot === undefined ? undefined : this.entryAt(version, slot, stillRight);
+    if (slot !== undefined) return this.entryAt(version, slot, stillRight);
+    this.counts.misses += 1;
+    return undefined;
   }
 
   private entryAt<V>(version: number, slot: Slot, stillRight: StillRight<V>): CachedEntry<V> | undefined {
     const entry = this.entries.get(slot) as CachedEntry<V> | undefined;
-    if (!entry || entry.version > version) return undefined;
+    if (!entry || entry.version > version) {
+      this.counts.misses += 1;
+      return undefined;
+    }
     if (entry.version < version) {
       if (!stillRight(slot.key, entry.value, entry.version)) {
         this.entries.delete(slot);
+        this.counts.misses += 1;
         return undefined;
       }
       entry.version = version;
     }
+    this.counts.hits += 1;
     return entry;
   }
 

@@ -6,6 +6,7 @@ import { argumentProblems } from './argument-checks';
 import { estimateCost } from './cost';
 import { enterOrRefuse, HEAVY_COST, HEAVY_QUEUE_LIMIT, Lane } from './heavy-lane';
 import { verdictError, verdictVariablesKey, VerdictMemo } from './verdict';
+import type { StageTracer } from '../../observability/tracing';
 
 /** One operation to admit, as the limits see it: parsed and validated, with its variables. */
 export interface OperationToAdmit {
@@ -31,6 +32,8 @@ export class RequestLimits {
     private readonly schema: GraphQLSchema,
     private readonly memo = new VerdictMemo(),
     private readonly heavyLane = new Lane(1, HEAVY_QUEUE_LIMIT),
+    /** Traces each admission as a stage of its request, when tracing is on. */
+    private readonly tracer: StageTracer | null = null,
   ) {}
 
   /**
@@ -39,7 +42,11 @@ export class RequestLimits {
    * on its context. The function returned ends the admission (gives back the
    * lane's place, drops the share); call it once the answer is complete.
    */
-  async admit(request: OperationToAdmit): Promise<() => void> {
+  admit(request: OperationToAdmit): Promise<() => void> {
+    return this.tracer ? this.tracer.stage('admission', () => this.admitNow(request)) : this.admitNow(request);
+  }
+
+  private async admitNow(request: OperationToAdmit): Promise<() => void> {
     const { document, operation, operationName, variables, contextValue } = request;
     const key = `${request.queryKey}\u0000${operationName ?? ''}\u0000${verdictVariablesKey(operation, variables, this.schema)}`;
     const verdict = this.memo.of(key, () => ({

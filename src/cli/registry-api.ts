@@ -13,7 +13,7 @@ import type {
   ToolState,
   TypeState,
   UpdateCommand,
-} from '../../src/registry-files';
+} from '../registry-files';
 import type { GraphQLClient, GraphQLError, GraphQLResponse } from './client';
 
 /** What each kind of thing is read as: the fields its state needs, names only. */
@@ -124,14 +124,17 @@ export async function readStates(
 const PAGE_SIZE = 100;
 
 /** Every resource type, resource, project (with its links) and tool, each in the API's order (by name). */
-export async function readRegistry(client: GraphQLClient): Promise<RegistryState | { error: GraphQLError }> {
-  const resourceTypes = await listAll<TypeNode>(client, 'resourceTypes', SELECTIONS.resourceType);
+export async function readRegistry(
+  client: GraphQLClient,
+  onPage: PageProgress = () => {},
+): Promise<RegistryState | { error: GraphQLError }> {
+  const resourceTypes = await listAll<TypeNode>(client, 'resourceTypes', SELECTIONS.resourceType, onPage);
   if ('error' in resourceTypes) return resourceTypes;
-  const resources = await listAll<ResourceNode>(client, 'resources', SELECTIONS.resource);
+  const resources = await listAll<ResourceNode>(client, 'resources', SELECTIONS.resource, onPage);
   if ('error' in resources) return resources;
-  const projects = await listAll<ProjectNode>(client, 'projects', SELECTIONS.project);
+  const projects = await listAll<ProjectNode>(client, 'projects', SELECTIONS.project, onPage);
   if ('error' in projects) return projects;
-  const tools = await listAll<ToolNode>(client, 'tools', SELECTIONS.tool);
+  const tools = await listAll<ToolNode>(client, 'tools', SELECTIONS.tool, onPage);
   if ('error' in tools) return tools;
   return {
     resourceTypes: resourceTypes.map(typeState),
@@ -153,8 +156,12 @@ export async function committedEdits(client: GraphQLClient): Promise<number | { 
   return data.changes.totalCount;
 }
 
+/** Told after each page: the connection, the items read of it so far, and its total. */
+export type PageProgress = (connection: string, read: number, total: number) => void;
+
 /** One page of a connection, as listAll asks for it. */
 interface Page<T> {
+  totalCount: number;
   edges: { node: T }[];
   pageInfo: { hasNextPage: boolean; endCursor: string | null };
 }
@@ -164,17 +171,19 @@ async function listAll<T>(
   client: GraphQLClient,
   connection: string,
   selection: string,
+  onPage: PageProgress,
 ): Promise<T[] | { error: GraphQLError }> {
   const items: T[] = [];
   let after: string | null = null;
   for (;;) {
     const response: GraphQLResponse<Record<string, Page<T>>> = await client.request(
-      `query List($after: String) { ${connection}(first: ${PAGE_SIZE}, after: $after) { edges { node { ${selection} } } pageInfo { hasNextPage endCursor } } }`,
+      `query List($after: String) { ${connection}(first: ${PAGE_SIZE}, after: $after) { totalCount edges { node { ${selection} } } pageInfo { hasNextPage endCursor } } }`,
       { after },
     );
     const page = response.data?.[connection];
     if (response.errors || !page) return { error: response.errors?.[0] ?? { message: 'no data in the response' } };
     items.push(...page.edges.map((e) => e.node));
+    onPage(connection, items.length, page.totalCount);
     if (!page.pageInfo.hasNextPage || page.pageInfo.endCursor === null) return items;
     after = page.pageInfo.endCursor;
   }

@@ -1,26 +1,21 @@
 /**
- * `npm run export -- [--out <dir>]`: writes the whole registry as YAML in the
- * format `npm run register` reads, so registering the export into an empty
- * registry gives the same registry. See the README section "Tool files
- * (YAML) and the register CLI".
+ * `tool-registry export [--out <dir>]` (`npm run export -- …` in a checkout):
+ * writes the whole registry as YAML in the format `tool-registry register`
+ * reads, so registering the export into an empty registry gives the same
+ * registry. See the README section "Tool files (YAML) and the register CLI".
  */
 import { mkdirSync, readdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import {
-  registryDocument,
-  stringifyDocument,
-  toolDocument,
-  toolFileName,
-  type RegistryState,
-} from '../src/registry-files';
-import { serverOptions, UsageError, workInInvocationFolder } from './cli/args';
-import { GraphQLClient, UnreachableError, type GraphQLError } from './cli/client';
-import { committedEdits, readRegistry } from './cli/registry-api';
+import { registryDocument, stringifyDocument, toolDocument, toolFileName, type RegistryState } from '../registry-files';
+import { serverOptions, UsageError, workInInvocationFolder } from './args';
+import { GraphQLClient, UnreachableError, type GraphQLError } from './client';
+import { progressBar } from './progress';
+import { committedEdits, readRegistry, type PageProgress } from './registry-api';
 
-const USAGE = `Usage: npm run export -- [options]
+const USAGE = `Usage: tool-registry export [options]   (in a checkout: npm run export -- [options])
 
-Writes the whole registry as YAML that npm run register reads back:
+Writes the whole registry as YAML that tool-registry register reads back:
 <dir>/registry.yaml (resource types, resources, and projects with their links)
 and one file per tool in <dir>/tools/, named after the tool with "/" written
 as "--". Without --out, prints one registry document, tools included.
@@ -30,12 +25,13 @@ Options:
                    that are not tools of this export are removed
   --url <url>      GraphQL endpoint (default: http://localhost:4000/graphql)
   --token <token>  Bearer token sent as Authorization (default: $ADMIN_TOKEN)
+  --no-progress    No progress bar, even on a terminal
   -h, --help       Show this help
 
 Exit codes: 0 written, 1 the registry could not be read or written, 2 usage error.`;
 
 /** The first lines of a registry file the export writes. */
-const HEADER = ['Written by npm run export; npm run register reads it back.'];
+const HEADER = ['Written by tool-registry export; tool-registry register reads it back.'];
 
 /** Reads of the whole registry tried before giving up when it keeps changing underneath. */
 const ATTEMPTS = 3;
@@ -43,9 +39,10 @@ const ATTEMPTS = 3;
 /** A failure that ends the export with exit code 1. */
 class ExportError extends Error {}
 
-async function main(argv: string[]): Promise<number> {
+/** `tool-registry export …`: the exit code. */
+export async function exportCommand(argv: string[]): Promise<number> {
   workInInvocationFolder('export');
-  let options: { url: string; token: string | null; out: string | null };
+  let options: { url: string; token: string | null; out: string | null; progress: boolean };
   try {
     options = parseCommandLine(argv);
   } catch (error) {
@@ -56,12 +53,17 @@ async function main(argv: string[]): Promise<number> {
     console.error(`export: ${(error as Error).message}\n\n${USAGE}`);
     return 2;
   }
+  const progress = progressBar('export', 'items', options.progress);
   try {
-    const registry = await readConsistently(new GraphQLClient(options.url, options.token));
+    const registry = await readConsistently(new GraphQLClient(options.url, options.token), (connection, read, total) =>
+      progress.update(read, total, connection),
+    );
+    progress.stop();
     if (options.out === null) process.stdout.write(stringifyDocument(registryDocument(registry), HEADER));
     else for (const line of writeFolder(options.out, registry)) console.log(line);
     return 0;
   } catch (error) {
+    progress.stop();
     if (!(error instanceof ExportError || error instanceof UnreachableError)) throw error;
     console.error(`export: ${error.message}`);
     return 1;
@@ -77,6 +79,7 @@ function parseCommandLine(argv: string[]) {
         out: { type: 'string' },
         url: { type: 'string' },
         token: { type: 'string' },
+        'no-progress': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -86,7 +89,7 @@ function parseCommandLine(argv: string[]) {
   const { values } = parsed;
   if (values.help) throw new UsageError('help');
   if (values.out === '') throw new UsageError('--out needs a folder');
-  return { ...serverOptions(values), out: values.out ?? null };
+  return { ...serverOptions(values), out: values.out ?? null, progress: !values['no-progress'] };
 }
 
 /**
@@ -94,10 +97,10 @@ function parseCommandLine(argv: string[]) {
  * before and after: when an edit committed in between, the pages may not
  * fit together, and the registry is read again.
  */
-async function readConsistently(client: GraphQLClient): Promise<RegistryState> {
+async function readConsistently(client: GraphQLClient, onPage: PageProgress): Promise<RegistryState> {
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     const before = orFail(await committedEdits(client));
-    const registry = orFail(await readRegistry(client));
+    const registry = orFail(await readRegistry(client, onPage));
     if (orFail(await committedEdits(client)) === before) return registry;
   }
   throw new ExportError(`the registry changed during each of ${ATTEMPTS} reads; try again when it is quieter`);
@@ -150,13 +153,3 @@ function writeFolder(dir: string, registry: RegistryState): string[] {
     `wrote ${count(registry.tools.length, 'tool file')} in ${tools}${removed > 0 ? `; removed ${count(removed, 'file')} of tools no longer registered` : ''}`,
   ];
 }
-
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error) => {
-    console.error(`export: unexpected error: ${(error as Error)?.stack ?? String(error)}`);
-    process.exitCode = 1;
-  },
-);
