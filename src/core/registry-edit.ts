@@ -1,7 +1,8 @@
+import { tokenPrincipal, type Role } from './access';
 import type { ResourceInfo, SlotDefinition, TypeNode } from './model';
 
-/** The kinds of thing a change to the registry touches. */
-export const CHANGE_KINDS = ['RESOURCE_TYPE', 'RESOURCE', 'PROJECT', 'LINK', 'TOOL'] as const;
+/** The kinds of thing a change to the registry touches: its contents, then who may change them. */
+export const CHANGE_KINDS = ['RESOURCE_TYPE', 'RESOURCE', 'PROJECT', 'LINK', 'TOOL', 'GRANT', 'API_TOKEN'] as const;
 export type ChangeKind = (typeof CHANGE_KINDS)[number];
 
 /** A project or a tool as an edit records it. */
@@ -23,6 +24,29 @@ export interface ToolState extends EntityState {
   readonly slots: readonly SlotDefinition[];
 }
 
+/** A role grant as an edit records it (grants are created and deleted, never changed). */
+export interface GrantState {
+  readonly id: string;
+  readonly principal: string;
+  readonly role: Role;
+  /** A namespace (lowercase), or `*`. */
+  readonly namespace: string;
+  readonly grantedBy: string;
+  readonly createdAt: string;
+}
+
+/** An API token as an edit records it: never its secret. */
+export interface ApiTokenState {
+  readonly id: string;
+  readonly name: string;
+  /** The namespaces of its grants when it was created (its grants are edits of their own). */
+  readonly namespaces: readonly string[];
+  readonly createdBy: string;
+  readonly createdAt: string;
+  readonly expiresAt: string | null;
+  readonly revokedAt: string | null;
+}
+
 /**
  * One change to one thing: `before` is null when it was created, `after` is
  * null when it was deleted, and both are set when it was updated.
@@ -39,11 +63,18 @@ export type RegistryEdit =
   | Edit<'RESOURCE', ResourceInfo>
   | Edit<'PROJECT', EntityState>
   | Edit<'LINK', LinkState>
-  | Edit<'TOOL', ToolState>;
+  | Edit<'TOOL', ToolState>
+  | Edit<'GRANT', GrantState>
+  | Edit<'API_TOKEN', ApiTokenState>;
 
 /** True when any edit changes resource types, so the type hierarchy must be rebuilt. */
 export function changesTypes(edits: readonly RegistryEdit[]): boolean {
   return edits.some((edit) => edit.kind === 'RESOURCE_TYPE');
+}
+
+/** True for an edit of who may change the registry (a grant, an API token), not of what it holds. */
+export function isAccessEdit(edit: RegistryEdit): edit is Extract<RegistryEdit, { kind: 'GRANT' | 'API_TOKEN' }> {
+  return edit.kind === 'GRANT' || edit.kind === 'API_TOKEN';
 }
 
 /** What an edit did, as one sentence, e.g. `renamed resource prod/db to prod/orders-db`. `typeName` names a type id. */
@@ -101,6 +132,21 @@ export function describeEdit(edit: RegistryEdit, typeName: (id: string) => strin
         `set its slots (${slots(after)}: ${after.slots.map((s) => s.name).join(', ') || 'none'})`,
       ]);
     }
+    case 'GRANT': {
+      const grant = (edit.after ?? edit.before)!;
+      return edit.after
+        ? `granted ${grant.role} on ${grant.namespace} to ${grant.principal}`
+        : `revoked ${grant.role} on ${grant.namespace} from ${grant.principal}`;
+    }
+    case 'API_TOKEN': {
+      const { before, after } = edit;
+      if (!before) {
+        return `created API token ${after!.name} for ${after!.namespaces.join(', ')}${after!.expiresAt ? `, expiring ${after!.expiresAt}` : ''}`;
+      }
+      return after?.revokedAt && !before.revokedAt
+        ? `revoked API token ${after.name}`
+        : `updated API token ${(after ?? before).name}`;
+    }
   }
 }
 
@@ -118,6 +164,15 @@ export function subjectOf(edit: RegistryEdit): {
   previousName: string | null;
   related: { id: string; name: string } | null;
 } {
+  if (edit.kind === 'GRANT') {
+    // A grant is about its principal: the entity's name is the principal, so a filter by principal finds it.
+    const grant = (edit.after ?? edit.before)!;
+    return { id: grant.id, name: grant.principal, previousName: null, related: null };
+  }
+  if (edit.kind === 'API_TOKEN') {
+    const token = (edit.after ?? edit.before)!;
+    return { id: token.id, name: tokenPrincipal(token.name), previousName: null, related: null };
+  }
   if (edit.kind === 'LINK') {
     const link = (edit.after ?? edit.before)!;
     return {

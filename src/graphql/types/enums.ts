@@ -43,6 +43,8 @@ export const ChangeKind = {
   PROJECT: 'PROJECT',
   LINK: 'LINK',
   TOOL: 'TOOL',
+  GRANT: 'GRANT',
+  API_TOKEN: 'API_TOKEN',
 } as const satisfies EnumOf<CoreChangeKind>;
 export type ChangeKind = CoreChangeKind;
 
@@ -116,6 +118,14 @@ registerEnumType(ChangeKind, {
     PROJECT: { description: 'A project.' },
     LINK: { description: "A project's link to a resource (the entry's entity is the project)." },
     TOOL: { description: 'A tool and its slots.' },
+    GRANT: {
+      description:
+        "A role grant, given or revoked (the entry's entityName is the principal). Shown only to OWNERs of its namespace.",
+    },
+    API_TOKEN: {
+      description:
+        "An API token, created or revoked (the entry's entityName is its principal, token:<name>). Shown only to OWNERs of its namespace.",
+    },
   } satisfies Described<ChangeKind>,
 });
 

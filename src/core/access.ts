@@ -1,0 +1,293 @@
+/**
+ * Who may change what: principals, namespaces, roles, the rule of every
+ * mutation, and the one check that says whether a principal's grants allow a
+ * change. Pure: the callers pass in the grants and what a change touches.
+ */
+import type { RegistryEdit } from './registry-edit';
+
+/** The roles, each including the ones before it. */
+export const ROLES = ['VIEWER', 'EDITOR', 'OWNER'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** The namespace of every namespace and of the global scope: only grants on it reach names without a '/'. */
+export const EVERY_NAMESPACE = '*';
+
+/** What a principal is: a signed-in user, a group of users (from the token's groups claim), or an API token. */
+export const PRINCIPAL_KINDS = ['user', 'group', 'token'] as const;
+export type PrincipalKind = (typeof PRINCIPAL_KINDS)[number];
+
+/** Longest principal string (`user:` and the subject included). */
+export const MAX_PRINCIPAL_LENGTH = 200;
+
+/** Namespace names: one segment of a name, at most this long. */
+export const MAX_NAMESPACE_LENGTH = 100;
+
+/** API token names: as ADMIN_TOKENS' names. */
+export const TOKEN_NAME_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** A role held by a principal on a namespace (or on `*`). */
+export interface Grant {
+  readonly principal: string;
+  readonly role: Role;
+  readonly namespace: string;
+}
+
+/** True when `held` includes `needed` (OWNER includes EDITOR includes VIEWER). */
+export function includesRole(held: Role | null, needed: Role): boolean {
+  return held !== null && ROLES.indexOf(held) >= ROLES.indexOf(needed);
+}
+
+/** The higher of two roles. */
+export function higherRole(a: Role, b: Role): Role {
+  return ROLES.indexOf(a) >= ROLES.indexOf(b) ? a : b;
+}
+
+/**
+ * Rule: the namespace of a name is its first segment when it has a '/'
+ * (`acme/app-repo` is in `acme`); a name without one is in the global scope,
+ * `*`. Names are unique ignoring case, so namespaces are too: lowercased.
+ */
+export function namespaceOf(name: string): string {
+  const slash = name.indexOf('/');
+  return slash < 0 ? EVERY_NAMESPACE : name.slice(0, slash).toLowerCase();
+}
+
+/** A namespace as grants store it: `*`, or a name segment lowercased. */
+export function normalizeNamespace(namespace: string): string {
+  return namespace === EVERY_NAMESPACE ? namespace : namespace.toLowerCase();
+}
+
+/** Rule: the highest role the grants give on a namespace; grants on `*` reach every namespace and the global scope. */
+export function roleOn(grants: readonly Grant[], namespace: string): Role | null {
+  const wanted = normalizeNamespace(namespace);
+  let best: Role | null = null;
+  for (const grant of grants) {
+    if (grant.namespace !== EVERY_NAMESPACE && grant.namespace !== wanted) continue;
+    if (best === null || includesRole(grant.role, best)) best = grant.role;
+  }
+  return best;
+}
+
+/** A namespace given in input: `*`, or one segment of name characters. A message when it is not, else null. */
+export function checkNamespace(namespace: string): string | null {
+  if (namespace === EVERY_NAMESPACE) return null;
+  if (namespace.length === 0) return 'must not be empty';
+  if (namespace.length > MAX_NAMESPACE_LENGTH) return `must be at most ${MAX_NAMESPACE_LENGTH} characters`;
+  if (!/^[A-Za-z0-9._-]+$/.test(namespace)) {
+    return 'must be * or one name segment (letters, digits, ".", "_" and "-"), e.g. acme for acme/app-repo';
+  }
+  return null;
+}
+
+/** A principal given in input: `user:<subject>`, `group:<name>` or `token:<name>`. A message when it is not, else null. */
+export function checkPrincipal(principal: string): string | null {
+  const colon = principal.indexOf(':');
+  const kind = colon < 0 ? '' : principal.slice(0, colon);
+  const rest = colon < 0 ? '' : principal.slice(colon + 1);
+  if (!(PRINCIPAL_KINDS as readonly string[]).includes(kind) || rest.length === 0) {
+    return 'must be user:<subject>, group:<name> or token:<name>';
+  }
+  if (principal.length > MAX_PRINCIPAL_LENGTH) return `must be at most ${MAX_PRINCIPAL_LENGTH} characters`;
+  // eslint-disable-next-line no-control-regex -- refusing control characters is the point
+  if (/[\u0000-\u001F\u007F]/.test(rest) || rest.trim() !== rest) {
+    return 'must not contain control characters or leading or trailing spaces';
+  }
+  if (kind === 'token' && !TOKEN_NAME_PATTERN.test(rest)) {
+    return 'must name a token by letters, digits, ".", "_" and "-" (at most 64)';
+  }
+  return null;
+}
+
+/** The principal of an API token or a static token: `token:<name>`. */
+export function tokenPrincipal(name: string): string {
+  return `token:${name}`;
+}
+
+/**
+ * What a mutation needs: a role on the namespace of everything it changes.
+ * `global` mutations change what is always in the global scope (resource
+ * types), so they need the role on `*`; `changed` ones need it on each
+ * namespace their changes touch (see `namespacesOfEdit`).
+ */
+export interface MutationRule {
+  readonly role: Role;
+  readonly scope: 'global' | 'changed';
+}
+
+const EDIT_GLOBAL: MutationRule = { role: 'EDITOR', scope: 'global' };
+const EDIT_CHANGED: MutationRule = { role: 'EDITOR', scope: 'changed' };
+const OWN_CHANGED: MutationRule = { role: 'OWNER', scope: 'changed' };
+
+/**
+ * The rule of every mutation, by its field name. A mutation missing here is
+ * refused to everyone (and the permission test fails on it).
+ */
+export const MUTATION_RULES: Readonly<Record<string, MutationRule>> = {
+  // Rule: any resource type mutation needs EDITOR on `*`.
+  registerResourceType: EDIT_GLOBAL,
+  updateResourceType: EDIT_GLOBAL,
+  deleteResourceType: EDIT_GLOBAL,
+  // Rule: register, update and delete need EDITOR on the thing's namespace (a rename: the old and the new one).
+  registerResource: EDIT_CHANGED,
+  updateResource: EDIT_CHANGED,
+  // Rule: a forced delete also needs EDITOR on the namespace of every project whose link it removes.
+  deleteResource: EDIT_CHANGED,
+  createProject: EDIT_CHANGED,
+  updateProject: EDIT_CHANGED,
+  deleteProject: EDIT_CHANGED,
+  // Rule: a tool needs EDITOR on its own namespace; a STATIC slot may name a resource it only reads.
+  registerTool: EDIT_CHANGED,
+  updateTool: EDIT_CHANGED,
+  unregisterTool: EDIT_CHANGED,
+  // Rule: a link belongs to its project: EDITOR on the project's namespace.
+  linkResource: EDIT_CHANGED,
+  unlinkResource: EDIT_CHANGED,
+  updateLink: EDIT_CHANGED,
+  // Rule: grants and tokens need OWNER on each namespace they give a role on, and never more than is held there.
+  grantRole: OWN_CHANGED,
+  revokeRole: OWN_CHANGED,
+  createApiToken: OWN_CHANGED,
+  revokeApiToken: OWN_CHANGED,
+};
+
+/** The rule of a mutation, or null when it has none (then it is refused). */
+export function ruleOf(operation: string): MutationRule | null {
+  return Object.prototype.hasOwnProperty.call(MUTATION_RULES, operation) ? MUTATION_RULES[operation] : null;
+}
+
+/** What a principal lacks for a change: the highest role missing, and every namespace where it is missing. */
+export interface Refusal {
+  readonly principal: string;
+  readonly role: Role;
+  readonly namespaces: readonly string[];
+  /** The role the principal holds on the first missing namespace, if any. */
+  readonly held: Role | null;
+}
+
+/** The role a change needs on each namespace: namespace → role. */
+export type Requirements = ReadonlyMap<string, Role>;
+
+/**
+ * Rule: the namespaces one edit touches, each with the role it needs (at
+ * least the mutation's). A resource, project or tool: the namespace of its
+ * name before and after (a rename touches both). A link: its project's. A
+ * resource type: `*`. A grant: its namespace, and never more than is held
+ * there (granting OWNER needs OWNER). An API token: the namespaces of its
+ * grants (each of which is a grant edit of its own as well).
+ */
+export function namespacesOfEdit(edit: RegistryEdit): { namespace: string; role: Role | null }[] {
+  switch (edit.kind) {
+    case 'RESOURCE_TYPE':
+      return [{ namespace: EVERY_NAMESPACE, role: null }];
+    case 'RESOURCE':
+    case 'PROJECT':
+    case 'TOOL':
+      return [edit.before, edit.after].flatMap((state) =>
+        state ? [{ namespace: namespaceOf(state.name), role: null }] : [],
+      );
+    case 'LINK':
+      return [edit.before, edit.after].flatMap((link) =>
+        link ? [{ namespace: namespaceOf(link.project.name), role: null }] : [],
+      );
+    case 'GRANT':
+      return [edit.before, edit.after].flatMap((grant) =>
+        grant ? [{ namespace: grant.namespace, role: grant.role }] : [],
+      );
+    case 'API_TOKEN':
+      return [edit.before, edit.after].flatMap((token) =>
+        token ? token.namespaces.map((namespace) => ({ namespace, role: null })) : [],
+      );
+  }
+}
+
+/** What a mutation with these edits needs: for each namespace touched, the mutation's role or more. */
+export function requirementsOf(rule: MutationRule, edits: readonly RegistryEdit[]): Requirements {
+  const needs = new Map<string, Role>();
+  const add = (namespace: string, role: Role) => {
+    const before = needs.get(namespace);
+    needs.set(namespace, before ? higherRole(before, role) : role);
+  };
+  if (rule.scope === 'global') add(EVERY_NAMESPACE, rule.role);
+  for (const edit of edits) {
+    for (const { namespace, role } of namespacesOfEdit(edit))
+      add(namespace, role ? higherRole(rule.role, role) : rule.role);
+  }
+  return needs;
+}
+
+/** What a mutation needs on the namespace of one target (a ref's name, or a namespace): what `viewer.can` asks. */
+export function requirementsOn(rule: MutationRule, namespaces: readonly string[]): Requirements {
+  const targets = rule.scope === 'global' ? [EVERY_NAMESPACE] : namespaces;
+  return new Map(targets.map((namespace) => [normalizeNamespace(namespace), rule.role]));
+}
+
+/**
+ * The one authorization rule: a principal may make a change when its grants
+ * give, on every namespace the change touches, at least the role needed
+ * there. Returns null when allowed, else what is missing (every namespace,
+ * so a forced delete that reaches several teams names them all).
+ */
+export function authorize(principal: string, grants: readonly Grant[], needs: Requirements): Refusal | null {
+  let role: Role | null = null;
+  let held: Role | null | undefined;
+  const namespaces: string[] = [];
+  for (const [namespace, needed] of needs) {
+    const has = roleOn(grants, namespace);
+    if (includesRole(has, needed)) continue;
+    namespaces.push(namespace);
+    role = role ? higherRole(role, needed) : needed;
+    if (held === undefined) held = has;
+  }
+  if (role === null) return null;
+  return { principal, role, namespaces: namespaces.sort(), held: held ?? null };
+}
+
+/**
+ * Rule: whether a principal may try a mutation at all, before its input is
+ * looked at: it holds the mutation's role somewhere (on `*` for a global
+ * one). The change itself is then authorized on what it touches.
+ */
+export function mayAttempt(grants: readonly Grant[], rule: MutationRule): boolean {
+  if (rule.scope === 'global') return includesRole(roleOn(grants, EVERY_NAMESPACE), rule.role);
+  return grants.some((grant) => includesRole(grant.role, rule.role));
+}
+
+/** A refusal as one sentence: who, which role, where. */
+export function describeRefusal(refusal: Refusal, operation: string): string {
+  const where = refusal.namespaces.map((n) => (n === EVERY_NAMESPACE ? '* (every namespace)' : n)).join(', ');
+  const holds = refusal.held ? ` (it holds ${refusal.held})` : '';
+  return `${refusal.principal} may not ${operation} here: it needs ${refusal.role} on ${where}${holds}`;
+}
+
+/** The change-log kinds that record access (grants and API tokens), shown only to OWNERs of their namespace. */
+export const ACCESS_CHANGE_KINDS = ['GRANT', 'API_TOKEN'] as const;
+
+/**
+ * Rule: a change-log entry about access (a grant, an API token) is shown only
+ * to a principal who is OWNER of its namespace (`*`: OWNER of `*`); every
+ * other entry is shown to anyone who may read.
+ */
+export function canSeeChange(grants: readonly Grant[], kind: string, namespace: string | null): boolean {
+  if (!(ACCESS_CHANGE_KINDS as readonly string[]).includes(kind)) return true;
+  return includesRole(roleOn(grants, namespace ?? EVERY_NAMESPACE), 'OWNER');
+}
+
+/**
+ * The namespaces whose access entries a principal may see: null for all (an
+ * OWNER of `*`), else those it is OWNER of (possibly none).
+ */
+export function ownedNamespaces(grants: readonly Grant[]): string[] | null {
+  const owned = new Set<string>();
+  for (const grant of grants) {
+    if (grant.role !== 'OWNER') continue;
+    if (grant.namespace === EVERY_NAMESPACE) return null;
+    owned.add(grant.namespace);
+  }
+  return [...owned].sort();
+}
+
+/** The namespace an access change-log entry is filed under: its one namespace, or `*` when it spans several. */
+export function entryNamespace(namespaces: readonly string[]): string {
+  const distinct = new Set(namespaces);
+  return distinct.size === 1 ? [...distinct][0] : EVERY_NAMESPACE;
+}
