@@ -1,3 +1,4 @@
+import { AccessService } from './access.service';
 import { BindingService } from './binding.service';
 import { ChangeFeed } from './change-feed';
 import { ChangeLogService } from './change-log.service';
@@ -27,10 +28,19 @@ export interface Services {
   readonly writes: RegistryWrites;
   /** The live change log, for subscriptions. */
   readonly feed: ChangeFeed;
+  /** Who may do what: grants, API tokens, and the answers of the access rules. */
+  readonly access: AccessService;
 }
 
 /** Builds the services over the registry's versioning (its reads and writes). */
-export function createServices(versioning: RegistryVersioning, options: { subscriptionQueue?: number } = {}): Services {
+export function createServices(
+  versioning: RegistryVersioning,
+  options: {
+    subscriptionQueue?: number;
+    /** Names of the tokens configured in the environment, which API tokens may not take (see AccessService). */
+    staticTokenNames?: readonly string[];
+  } = {},
+): Services {
   const writes = new RegistryWrites(versioning);
   const projects = new ProjectService(writes);
   const tools = new ToolService(writes);
@@ -46,5 +56,9 @@ export function createServices(versioning: RegistryVersioning, options: { subscr
     nodes: new NodeService(),
     writes,
     feed: new ChangeFeed(versioning, { queueLimit: options.subscriptionQueue }),
+    access: new AccessService(writes, {
+      staticTokenNames: options.staticTokenNames ?? [],
+      noteTokenUse: (tokenId, at) => versioning.noteTokenUse(tokenId, at),
+    }),
   };
 }

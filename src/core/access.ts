@@ -3,8 +3,6 @@
  * mutation, and the one check that says whether a principal's grants allow a
  * change. Pure: the callers pass in the grants and what a change touches.
  */
-import type { RegistryEdit } from './registry-edit';
-
 /** The roles, each including the ones before it. */
 export const ROLES = ['VIEWER', 'EDITOR', 'OWNER'] as const;
 export type Role = (typeof ROLES)[number];
@@ -30,6 +28,33 @@ export interface Grant {
   readonly principal: string;
   readonly role: Role;
   readonly namespace: string;
+}
+
+/** Who makes a request, as the rules see it. */
+export interface Principal {
+  /** `user:<subject>`, `token:<name>`, or `anonymous` (open development mode). */
+  readonly id: string;
+  /** Its groups, each `group:<name>` (a signed-in user's, from its token). */
+  readonly groups: readonly string[];
+  /** Grants it holds without a stored one: OWNER on `*` for the static admin tokens, and for anyone in open development mode. */
+  readonly builtIn: readonly Grant[];
+  /** For an API token: its name (a write checks, in its own transaction, that the token still authenticates). */
+  readonly apiToken: string | null;
+}
+
+/** A principal that holds OWNER on `*` by configuration: a static admin token, anyone in open development mode. */
+export function ownerOfEverything(id: string): Principal {
+  return { id, groups: [], builtIn: [{ principal: id, role: 'OWNER', namespace: EVERY_NAMESPACE }], apiToken: null };
+}
+
+/** True when a principal's configured grants already allow everything (no stored grant can add to them). */
+export function ownsEverything(principal: Principal): boolean {
+  return includesRole(roleOn(principal.builtIn, EVERY_NAMESPACE), 'OWNER');
+}
+
+/** The principals whose grants a principal holds: itself and its groups. */
+export function grantHolders(principal: Principal): string[] {
+  return [principal.id, ...principal.groups];
 }
 
 /** True when `held` includes `needed` (OWNER includes EDITOR includes VIEWER). */
@@ -107,16 +132,22 @@ export function tokenPrincipal(name: string): string {
  * What a mutation needs: a role on the namespace of everything it changes.
  * `global` mutations change what is always in the global scope (resource
  * types), so they need the role on `*`; `changed` ones need it on each
- * namespace their changes touch (see `namespacesOfEdit`).
+ * namespace their changes touch (see `namespacesOfEdit`). `target` is what
+ * the mutation's ref (or new name) names, so that `viewer.can(operation, ref)`
+ * finds the namespace to answer for.
  */
 export interface MutationRule {
   readonly role: Role;
   readonly scope: 'global' | 'changed';
+  readonly target: RuleTarget;
 }
 
-const EDIT_GLOBAL: MutationRule = { role: 'EDITOR', scope: 'global' };
-const EDIT_CHANGED: MutationRule = { role: 'EDITOR', scope: 'changed' };
-const OWN_CHANGED: MutationRule = { role: 'OWNER', scope: 'changed' };
+/** What a mutation's ref names: a thing of the registry (its namespace is its name's), a namespace, a grant or a token. */
+export type RuleTarget = 'resourceType' | 'resource' | 'project' | 'tool' | 'namespace' | 'grant' | 'apiToken';
+
+const edits = (target: RuleTarget): MutationRule => ({ role: 'EDITOR', scope: 'changed', target });
+const EDIT_GLOBAL: MutationRule = { role: 'EDITOR', scope: 'global', target: 'resourceType' };
+const owns = (target: RuleTarget): MutationRule => ({ role: 'OWNER', scope: 'changed', target });
 
 /**
  * The rule of every mutation, by its field name. A mutation missing here is
@@ -128,26 +159,26 @@ export const MUTATION_RULES: Readonly<Record<string, MutationRule>> = {
   updateResourceType: EDIT_GLOBAL,
   deleteResourceType: EDIT_GLOBAL,
   // Rule: register, update and delete need EDITOR on the thing's namespace (a rename: the old and the new one).
-  registerResource: EDIT_CHANGED,
-  updateResource: EDIT_CHANGED,
+  registerResource: edits('resource'),
+  updateResource: edits('resource'),
   // Rule: a forced delete also needs EDITOR on the namespace of every project whose link it removes.
-  deleteResource: EDIT_CHANGED,
-  createProject: EDIT_CHANGED,
-  updateProject: EDIT_CHANGED,
-  deleteProject: EDIT_CHANGED,
+  deleteResource: edits('resource'),
+  createProject: edits('project'),
+  updateProject: edits('project'),
+  deleteProject: edits('project'),
   // Rule: a tool needs EDITOR on its own namespace; a STATIC slot may name a resource it only reads.
-  registerTool: EDIT_CHANGED,
-  updateTool: EDIT_CHANGED,
-  unregisterTool: EDIT_CHANGED,
+  registerTool: edits('tool'),
+  updateTool: edits('tool'),
+  unregisterTool: edits('tool'),
   // Rule: a link belongs to its project: EDITOR on the project's namespace.
-  linkResource: EDIT_CHANGED,
-  unlinkResource: EDIT_CHANGED,
-  updateLink: EDIT_CHANGED,
+  linkResource: edits('project'),
+  unlinkResource: edits('project'),
+  updateLink: edits('project'),
   // Rule: grants and tokens need OWNER on each namespace they give a role on, and never more than is held there.
-  grantRole: OWN_CHANGED,
-  revokeRole: OWN_CHANGED,
-  createApiToken: OWN_CHANGED,
-  revokeApiToken: OWN_CHANGED,
+  grantRole: owns('namespace'),
+  revokeRole: owns('grant'),
+  createApiToken: owns('namespace'),
+  revokeApiToken: owns('apiToken'),
 };
 
 /** The rule of a mutation, or null when it has none (then it is refused). */
@@ -167,51 +198,21 @@ export interface Refusal {
 /** The role a change needs on each namespace: namespace → role. */
 export type Requirements = ReadonlyMap<string, Role>;
 
-/**
- * Rule: the namespaces one edit touches, each with the role it needs (at
- * least the mutation's). A resource, project or tool: the namespace of its
- * name before and after (a rename touches both). A link: its project's. A
- * resource type: `*`. A grant: its namespace, and never more than is held
- * there (granting OWNER needs OWNER). An API token: the namespaces of its
- * grants (each of which is a grant edit of its own as well).
- */
-export function namespacesOfEdit(edit: RegistryEdit): { namespace: string; role: Role | null }[] {
-  switch (edit.kind) {
-    case 'RESOURCE_TYPE':
-      return [{ namespace: EVERY_NAMESPACE, role: null }];
-    case 'RESOURCE':
-    case 'PROJECT':
-    case 'TOOL':
-      return [edit.before, edit.after].flatMap((state) =>
-        state ? [{ namespace: namespaceOf(state.name), role: null }] : [],
-      );
-    case 'LINK':
-      return [edit.before, edit.after].flatMap((link) =>
-        link ? [{ namespace: namespaceOf(link.project.name), role: null }] : [],
-      );
-    case 'GRANT':
-      return [edit.before, edit.after].flatMap((grant) =>
-        grant ? [{ namespace: grant.namespace, role: grant.role }] : [],
-      );
-    case 'API_TOKEN':
-      return [edit.before, edit.after].flatMap((token) =>
-        token ? token.namespaces.map((namespace) => ({ namespace, role: null })) : [],
-      );
-  }
+/** A namespace a change touches, with the role it needs there beyond the mutation's own (a grant's role), if any. */
+export interface Touched {
+  readonly namespace: string;
+  readonly role: Role | null;
 }
 
-/** What a mutation with these edits needs: for each namespace touched, the mutation's role or more. */
-export function requirementsOf(rule: MutationRule, edits: readonly RegistryEdit[]): Requirements {
+/** What a mutation that touches these namespaces needs: on each, the mutation's role or more. */
+export function requirementsOf(rule: MutationRule, touched: Iterable<Touched>): Requirements {
   const needs = new Map<string, Role>();
   const add = (namespace: string, role: Role) => {
     const before = needs.get(namespace);
     needs.set(namespace, before ? higherRole(before, role) : role);
   };
   if (rule.scope === 'global') add(EVERY_NAMESPACE, rule.role);
-  for (const edit of edits) {
-    for (const { namespace, role } of namespacesOfEdit(edit))
-      add(namespace, role ? higherRole(rule.role, role) : rule.role);
-  }
+  for (const { namespace, role } of touched) add(namespace, role ? higherRole(rule.role, role) : rule.role);
   return needs;
 }
 

@@ -1,4 +1,4 @@
-import { tokenPrincipal, type Role } from './access';
+import { EVERY_NAMESPACE, namespaceOf, tokenPrincipal, type Role, type Touched } from './access';
 import type { ResourceInfo, SlotDefinition, TypeNode } from './model';
 
 /** The kinds of thing a change to the registry touches: its contents, then who may change them. */
@@ -185,4 +185,48 @@ export function subjectOf(edit: RegistryEdit): {
   const now = (edit.after ?? edit.before)!;
   const previousName = edit.before && edit.after && edit.before.name !== edit.after.name ? edit.before.name : null;
   return { id: now.id, name: now.name, previousName, related: null };
+}
+
+/**
+ * Rule: the namespaces one edit touches, each with the role it needs (at
+ * least the mutation's). A resource, project or tool: the namespace of its
+ * name before and after (a rename touches both). A link: its project's. A
+ * resource type: `*`. A grant: its namespace, and never more than is held
+ * there (granting OWNER needs OWNER). An API token: the namespaces of its
+ * grants (each of which is a grant edit of its own as well).
+ */
+export function namespacesOfEdit(edit: RegistryEdit): Touched[] {
+  switch (edit.kind) {
+    case 'RESOURCE_TYPE':
+      return [{ namespace: EVERY_NAMESPACE, role: null }];
+    case 'RESOURCE':
+    case 'PROJECT':
+    case 'TOOL':
+      return [edit.before, edit.after].flatMap((state) =>
+        state ? [{ namespace: namespaceOf(state.name), role: null }] : [],
+      );
+    case 'LINK':
+      return [edit.before, edit.after].flatMap((link) =>
+        link ? [{ namespace: namespaceOf(link.project.name), role: null }] : [],
+      );
+    case 'GRANT':
+      return [edit.before, edit.after].flatMap((grant) =>
+        grant ? [{ namespace: grant.namespace, role: grant.role }] : [],
+      );
+    case 'API_TOKEN':
+      // A token with no grant left reaches no namespace: changing it is for OWNERs of `*`.
+      return [edit.before, edit.after].flatMap((token) =>
+        !token
+          ? []
+          : (token.namespaces.length > 0 ? token.namespaces : [EVERY_NAMESPACE]).map((namespace) => ({
+              namespace,
+              role: null,
+            })),
+      );
+  }
+}
+
+/** Every namespace a change's edits touch (see namespacesOfEdit). */
+export function namespacesOfEdits(edits: readonly RegistryEdit[]): Touched[] {
+  return edits.flatMap(namespacesOfEdit);
 }

@@ -3,10 +3,14 @@ import { isIdRef } from '../core/grammar';
 import type { Access, BindingMode } from '../core/model';
 import type { ChangeKind } from '../core/registry-edit';
 import type {
+  AccessVisibility,
+  ApiTokenRecord,
   ChangeFilter,
   ChangePageRequest,
   ChangePosition,
   ChangeRecord,
+  GrantFilter,
+  GrantRecord,
   LinkRecord,
   NamedItem,
   Page,
@@ -21,6 +25,7 @@ import type {
 } from './records';
 import type { QueryFn, SqlDialect } from './sql';
 import {
+  API_TOKEN,
   columnList,
   PROJECT,
   PROJECT_RESOURCE,
@@ -30,7 +35,9 @@ import {
   RESOURCE_SLOT,
   RESOURCE_TYPE,
   RESOURCE_TYPE_PARENT,
+  ROLE_GRANT,
   TOOL,
+  type ApiTokenRow,
   type ProjectResourceRow,
   type ProjectRow,
   type RegistryChangeRow,
@@ -38,13 +45,18 @@ import {
   type ResourceRow,
   type ResourceSlotRow,
   type ResourceTypeRow,
+  type RoleGrantRow,
   type ToolRow,
 } from './tables';
+import type { Role } from '../core/access';
 
 const R = RESOURCE.columns;
 const S = RESOURCE_SLOT.columns;
 const L = PROJECT_RESOURCE.columns;
 const C = REGISTRY_CHANGE.columns;
+const G = ROLE_GRANT.columns;
+const K = API_TOKEN.columns;
+const TOKEN_COLUMNS = `${K.id}, ${K.name}, ${K.createdBy}, ${K.createdAt}, ${K.expiresAt}, ${K.lastUsedAt}, ${K.revokedAt}`;
 const RESOURCE_COLUMNS = columnList(R, 'r');
 
 /** The tables that hold named things, with their row types. */
@@ -367,6 +379,15 @@ export class RegistryReader {
       conditions.push(`${C.version} > ?`);
       params.push(filter.sinceVersion);
     }
+    if (filter.accessNamespaces !== null) {
+      // Rule: access entries only for OWNERs of their namespace (core/access.ts, canSeeChange).
+      const hidden = `${C.kind} NOT IN ('GRANT', 'API_TOKEN')`;
+      if (filter.accessNamespaces.length === 0) conditions.push(hidden);
+      else {
+        conditions.push(`(${hidden} OR ${this.sql.inList(C.namespace)})`);
+        params.push(this.sql.listParam(filter.accessNamespaces));
+      }
+    }
     if (filter.ref) {
       // Rule: a ref is an id, or any name the entity ever had (for a link: its project's or its resource's).
       if (isIdRef(filter.ref)) {
@@ -381,6 +402,122 @@ export class RegistryReader {
       }
     }
     return { where: conditions.length > 0 ? conditions.join(' AND ') : null, params };
+  }
+
+  // --- access: grants and API tokens -------------------------------------------------
+
+  /** Every grant held by any of these principals (a principal and its groups). */
+  async grantsOf(principals: readonly string[]): Promise<GrantRecord[]> {
+    if (principals.length === 0) return [];
+    const rows = await this.query<RoleGrantRow>(
+      `SELECT ${columnList(G)} FROM ${ROLE_GRANT.name} WHERE ${this.sql.inList(G.principal)} ORDER BY ${G.id}`,
+      [this.sql.listParam(principals)],
+    );
+    return rows.map(toGrant);
+  }
+
+  /** Grants by id. */
+  async grantsByIds(ids: readonly string[]): Promise<GrantRecord[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.query<RoleGrantRow>(
+      `SELECT ${columnList(G)} FROM ${ROLE_GRANT.name} WHERE ${this.sql.inList(G.id)}`,
+      [this.sql.listParam(ids)],
+    );
+    return rows.map(toGrant);
+  }
+
+  /** A principal's grant on a namespace, if it has one (there is at most one). */
+  async grantOn(principal: string, namespace: string): Promise<GrantRecord | undefined> {
+    const [row] = await this.query<RoleGrantRow>(
+      `SELECT ${columnList(G)} FROM ${ROLE_GRANT.name} WHERE ${G.principal} = ? AND ${G.namespace} = ?`,
+      [principal, namespace],
+    );
+    return row ? toGrant(row) : undefined;
+  }
+
+  /** A page of grants by id (oldest first), filtered, of those the asker may see. */
+  async pageGrants(filter: GrantFilter, window: Window<string>): Promise<Page<GrantRecord>> {
+    const conditions: { sql: string; params: unknown[] }[] = [];
+    if (filter.namespace !== null) conditions.push({ sql: `${G.namespace} = ?`, params: [filter.namespace] });
+    if (filter.principal !== null) conditions.push({ sql: `${G.principal} = ?`, params: [filter.principal] });
+    const visible = this.visibleAccess(filter.visible, G.namespace, this.sql.inList(G.principal));
+    if (visible) conditions.push(visible);
+    return this.keysetPage<RoleGrantRow, GrantRecord, string>({
+      from: ROLE_GRANT.name,
+      columns: columnList(G),
+      key: [G.id],
+      values: (id) => [id],
+      conditions,
+      window,
+      map: toGrant,
+    });
+  }
+
+  /** The API token whose secret has this SHA-256 digest (hex), if any. */
+  async apiTokenByDigest(digest: string): Promise<ApiTokenRecord | undefined> {
+    const [row] = await this.query<ApiTokenRow>(
+      `SELECT ${TOKEN_COLUMNS} FROM ${API_TOKEN.name} WHERE ${K.secretDigest} = ?`,
+      [digest],
+    );
+    return row ? toApiToken(row) : undefined;
+  }
+
+  /** The API token a ref names: its id, or its name ignoring case. */
+  async apiTokenByRef(ref: string): Promise<ApiTokenRecord | undefined> {
+    const [row] = await this.query<ApiTokenRow>(
+      `SELECT ${TOKEN_COLUMNS} FROM ${API_TOKEN.name} WHERE ${isIdRef(ref) ? K.id : K.nameKey} = ?`,
+      [isIdRef(ref) ? ref : ref.toLowerCase()],
+    );
+    return row ? toApiToken(row) : undefined;
+  }
+
+  /** API tokens by name, ignoring case (names are unique that way, revoked tokens included). */
+  async apiTokensByNames(names: readonly string[]): Promise<ApiTokenRecord[]> {
+    if (names.length === 0) return [];
+    const rows = await this.query<ApiTokenRow>(
+      `SELECT ${TOKEN_COLUMNS} FROM ${API_TOKEN.name} WHERE ${this.sql.inList(K.nameKey)}`,
+      [this.sql.listParam(names.map((n) => n.toLowerCase()))],
+    );
+    return rows.map(toApiToken);
+  }
+
+  /**
+   * A page of API tokens by id (oldest first) of those the asker may see: the
+   * ones it made, and those with a grant on a namespace it owns.
+   */
+  async pageApiTokens(visible: AccessVisibility, window: Window<string>): Promise<Page<ApiTokenRecord>> {
+    const ownGrant =
+      `EXISTS (SELECT 1 FROM ${ROLE_GRANT.name} g WHERE g.${G.principal} = 'token:' || ${API_TOKEN.name}.${K.name} ` +
+      `AND ${this.sql.inList(`g.${G.namespace}`)})`;
+    const condition = this.visibleAccess(visible, null, this.sql.inList(K.createdBy), ownGrant);
+    return this.keysetPage<ApiTokenRow, ApiTokenRecord, string>({
+      from: API_TOKEN.name,
+      columns: TOKEN_COLUMNS,
+      key: [K.id],
+      values: (id) => [id],
+      conditions: condition ? [condition] : [],
+      window,
+      map: toApiToken,
+    });
+  }
+
+  /**
+   * The condition "visible to this asker": its own (`own` on its principals), or
+   * on a namespace it owns (`namespaceColumn IN …`, or `ownedCondition` with the
+   * owned namespaces as its one list parameter). Null: everything is visible.
+   */
+  private visibleAccess(
+    visible: AccessVisibility,
+    namespaceColumn: string | null,
+    own: string,
+    ownedCondition?: string,
+  ): { sql: string; params: unknown[] } | null {
+    if (visible.namespaces === null) return null;
+    const owned = ownedCondition ?? this.sql.inList(namespaceColumn!);
+    return {
+      sql: `(${own} OR ${owned})`,
+      params: [this.sql.listParam(visible.principals), this.sql.listParam(visible.namespaces)],
+    };
   }
 
   /**
@@ -762,6 +899,30 @@ function toChange(row: RegistryChangeRow): ChangeRecord {
     summary: row.summary,
     impactCount: Number(row.impact_count),
     bindingChanges: row.binding_changes ? (JSON.parse(row.binding_changes) as BindingChange[]) : [],
+    namespace: row.namespace,
+  };
+}
+
+function toGrant(row: RoleGrantRow): GrantRecord {
+  return {
+    id: row.id,
+    principal: row.principal,
+    role: row.role as Role,
+    namespace: row.namespace,
+    grantedBy: row.granted_by,
+    createdAt: row.created_at,
+  };
+}
+
+function toApiToken(row: ApiTokenRow): ApiTokenRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    createdBy: row.created_by,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    lastUsedAt: row.last_used_at,
+    revokedAt: row.revoked_at,
   };
 }
 

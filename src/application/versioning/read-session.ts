@@ -2,9 +2,13 @@ import DataLoader from 'dataloader';
 import { isIdRef } from '../../core/grammar';
 import type { TypeHierarchy } from '../../core/type-hierarchy';
 import type {
+  AccessVisibility,
+  ApiTokenRecord,
   ChangeFilter,
   ChangePageRequest,
   ChangeRecord,
+  GrantFilter,
+  GrantRecord,
   LinkRecord,
   NamedItem,
   Page,
@@ -19,6 +23,7 @@ import type {
 } from '../../persistence/records';
 import type { NamedTable, RegistryReader } from '../../persistence/registry-reader';
 import type { ChangeKind } from '../../core/registry-edit';
+import type { AccessCache } from './access-cache';
 import type { HierarchyCache } from './hierarchy-cache';
 import type { ChangeIndex } from './change-index';
 import { DEPENDS, type DependencyKey, type Named } from './dependencies';
@@ -164,6 +169,8 @@ export interface SessionCaches {
   readonly names: NameIndexes | null;
   /** Which version last touched each dependency key. */
   readonly changes: ChangeIndex;
+  /** Grants and API tokens, as every authenticated request reads them. */
+  readonly access: AccessCache;
 }
 
 /**
@@ -458,6 +465,42 @@ export class ReadSession implements VersionProbe {
   /** Change-log entries after a position, up to a version, oldest first (the live feed's reads). */
   changesAfter(after: { version: number; seq: number }, upToVersion: number, limit: number): Promise<ChangeRecord[]> {
     return this.read((reader) => reader.changesAfter(after, upToVersion, limit), DEPENDS.changes);
+  }
+
+  // --- access ---------------------------------------------------------------
+
+  /** Every grant these principals hold, at the pinned version (kept across requests while access is unchanged). */
+  async grantsOf(principals: readonly string[]): Promise<GrantRecord[]> {
+    this.depends.add(DEPENDS.access);
+    const { version } = await this.pin();
+    return this.caches.access.grantsOf(principals, version);
+  }
+
+  /** The API token whose secret has this SHA-256 digest (hex), or null, at the pinned version (kept as grants are). */
+  async apiTokenByDigest(digest: string): Promise<ApiTokenRecord | null> {
+    this.depends.add(DEPENDS.access);
+    const { version } = await this.pin();
+    return this.caches.access.tokenByDigest(digest, version);
+  }
+
+  /** A page of role grants, of those visible to the asker. */
+  pageGrants(filter: GrantFilter, window: Window<string>): Promise<Page<GrantRecord>> {
+    return this.read((reader) => reader.pageGrants(filter, window), DEPENDS.access);
+  }
+
+  /** Grants by id. */
+  grantsByIds(ids: readonly string[]): Promise<GrantRecord[]> {
+    return this.read((reader) => reader.grantsByIds(ids), DEPENDS.access);
+  }
+
+  /** A page of API tokens, of those visible to the asker. */
+  pageApiTokens(visible: AccessVisibility, window: Window<string>): Promise<Page<ApiTokenRecord>> {
+    return this.read((reader) => reader.pageApiTokens(visible, window), DEPENDS.access);
+  }
+
+  /** The API token a ref (id or name) names, revoked or not. */
+  apiTokenByRef(ref: string): Promise<ApiTokenRecord | undefined> {
+    return this.read((reader) => reader.apiTokenByRef(ref), DEPENDS.access);
   }
 
   /** Existing names that may be close to `ref` (for "did you mean"). */
