@@ -50,6 +50,28 @@ export interface AppConfig {
   readonly corsOrigins?: readonly string[];
   /** The Cache-Control header of a successful GET query answer (HTTP_CACHE_CONTROL, default `no-cache`). */
   readonly httpCacheControl?: string;
+  /** READ_AUTH: `required` makes every read need an authenticated principal, as READ_TOKEN does (default `open`; absent means open). */
+  readonly readAuth?: 'open' | 'required';
+  /** Sign-in with OpenID Connect: bearer JWTs of this issuer are users (OIDC_*; absent or null: none). */
+  readonly oidc?: OidcConfig | null;
+}
+
+/** How bearer JWTs are verified (docs/security.md). */
+export interface OidcConfig {
+  /** OIDC_ISSUER: `iss` must equal it; its discovery document gives the JWKS unless jwksUrl is set. */
+  readonly issuer: string;
+  /** OIDC_AUDIENCE: `aud` must contain it. */
+  readonly audience: string;
+  /** OIDC_JWKS_URL: where the signing keys are; null: from `${issuer}/.well-known/openid-configuration`. */
+  readonly jwksUrl: string | null;
+  /** OIDC_SUBJECT_CLAIM (default `sub`): the claim that names the user, `user:<it>`. */
+  readonly subjectClaim: string;
+  /** OIDC_GROUPS_CLAIM (default `groups`): the claim listing the user's groups, each `group:<name>`. */
+  readonly groupsClaim: string;
+  /** OIDC_DASHBOARD_CLIENT_ID: the public client the dashboard signs in with (authorization code + PKCE); null: none. */
+  readonly dashboardClientId: string | null;
+  /** Tests only: how long an unknown signing key waits before the keys are fetched again (jose's default, 30 s). */
+  readonly jwksCooldownMs?: number;
 }
 
 /** Cache-Control of GET query answers unless HTTP_CACHE_CONTROL says otherwise: caches keep them, but ask again (ETag, 304) every time. */
@@ -94,7 +116,71 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     subscriptionQueue: parseCount('SUBSCRIPTION_QUEUE', env.SUBSCRIPTION_QUEUE, 1000),
     corsOrigins: parseOrigins(nonEmpty(env.CORS_ORIGINS)),
     httpCacheControl: parseCacheControl(nonEmpty(env.HTTP_CACHE_CONTROL)),
+    readAuth: parseReadAuth(nonEmpty(env.READ_AUTH)),
+    oidc: parseOidc(env, env.NODE_ENV === 'production'),
   });
+}
+
+/** READ_AUTH: `open` (the default) or `required`. */
+function parseReadAuth(value: string | undefined): 'open' | 'required' {
+  if (value === undefined || value === 'open') return 'open';
+  if (value === 'required') return 'required';
+  throw new ConfigError(`READ_AUTH must be open or required (got "${value}")`);
+}
+
+/** Names of the OIDC variables other than OIDC_ISSUER, which mean nothing without it. */
+const OIDC_DEPENDENT = [
+  'OIDC_AUDIENCE',
+  'OIDC_JWKS_URL',
+  'OIDC_SUBJECT_CLAIM',
+  'OIDC_GROUPS_CLAIM',
+  'OIDC_DASHBOARD_CLIENT_ID',
+] as const;
+
+/** OIDC_*: sign-in is on when OIDC_ISSUER is set, and then OIDC_AUDIENCE is required. */
+export function parseOidc(env: NodeJS.ProcessEnv, production: boolean): OidcConfig | null {
+  const issuer = nonEmpty(env.OIDC_ISSUER);
+  if (issuer === undefined) {
+    const stray = OIDC_DEPENDENT.find((name) => nonEmpty(env[name]) !== undefined);
+    if (stray) throw new ConfigError(`${stray} is set but OIDC_ISSUER is not: set the issuer too, or unset ${stray}`);
+    return null;
+  }
+  const audience = nonEmpty(env.OIDC_AUDIENCE);
+  if (audience === undefined) {
+    throw new ConfigError('OIDC_AUDIENCE is required with OIDC_ISSUER (the audience tokens for this server carry)');
+  }
+  const jwksUrl = nonEmpty(env.OIDC_JWKS_URL) ?? null;
+  return {
+    issuer: parseProviderUrl('OIDC_ISSUER', issuer, production),
+    audience,
+    jwksUrl: jwksUrl === null ? null : parseProviderUrl('OIDC_JWKS_URL', jwksUrl, production),
+    subjectClaim: parseClaimName('OIDC_SUBJECT_CLAIM', nonEmpty(env.OIDC_SUBJECT_CLAIM) ?? 'sub'),
+    groupsClaim: parseClaimName('OIDC_GROUPS_CLAIM', nonEmpty(env.OIDC_GROUPS_CLAIM) ?? 'groups'),
+    dashboardClientId: nonEmpty(env.OIDC_DASHBOARD_CLIENT_ID) ?? null,
+  };
+}
+
+/** An identity provider's URL: https, or http on a loopback host or outside production. */
+function parseProviderUrl(name: string, value: string, production: boolean): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`${name} must be a URL such as https://login.example.com (got ${JSON.stringify(value)})`);
+  }
+  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && (loopback || !production))) {
+    throw new ConfigError(`${name} must use https (http is allowed only on a loopback host, or outside production)`);
+  }
+  return value;
+}
+
+/** A claim name: letters, digits and `_ . : / -` (namespaced claims are URLs). */
+function parseClaimName(name: string, value: string): string {
+  if (!/^[A-Za-z0-9_.:/-]{1,200}$/.test(value)) {
+    throw new ConfigError(`${name} must be a claim name such as groups (got ${JSON.stringify(value)})`);
+  }
+  return value;
 }
 
 /** Minimum length of a token in production, so a guessable one is refused. */

@@ -2,11 +2,12 @@ import 'reflect-metadata';
 import type { Logger } from 'pino';
 import { createServices, type Services } from './application/services';
 import { RegistryVersioning } from './application/versioning';
-import { checkConfig, ConfigError, loadConfig, type AppConfig } from './config';
+import { adminTokensOf, checkConfig, ConfigError, loadConfig, type AppConfig } from './config';
 import { loadDemoData } from './demo/demo-data';
 import { CompiledExecution, type ExecutionCheck } from './graphql/compiled-execution';
 import { REQUEST_ASSEMBLY, type RequestContext } from './graphql/context';
 import { buildRegistrySchema } from './graphql/schema';
+import { Authenticator } from './http/authentication';
 import { createHttpServer } from './http/server';
 import { createLogger } from './logging';
 import { Database } from './persistence/database';
@@ -72,7 +73,10 @@ export async function bootstrap(
     await db.requireWritable();
 
     const versioning = await RegistryVersioning.open(db, { recordCache: config.recordCache });
-    const services = createServices(versioning, { subscriptionQueue: config.subscriptionQueue });
+    const services = createServices(versioning, {
+      subscriptionQueue: config.subscriptionQueue,
+      staticTokenNames: Authenticator.tokenNames({ adminTokens: adminTokensOf(config) }),
+    });
     // The live change log: signalled by this process's own commits, and on PostgreSQL by every instance's NOTIFY.
     await services.feed.start();
     services.writes.listen((committed) => services.feed.signal(committed.version));

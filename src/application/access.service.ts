@@ -73,6 +73,8 @@ export type TokenAuthentication = { readonly principal: Principal } | { readonly
 export class AccessService {
   /** Per token: when this instance last wrote its lastUsedAt (ms), so a busy token writes at most every few minutes. */
   private readonly usesNoted = new Map<string, number>();
+  /** When configured grants took effect: this server's start. */
+  private readonly startedAt = new Date().toISOString();
 
   constructor(
     private readonly writes: RegistryWrites,
@@ -81,6 +83,8 @@ export class AccessService {
       readonly staticTokenNames: readonly string[];
       /** Writes a token's lastUsedAt (bookkeeping, no version). */
       readonly noteTokenUse: (tokenId: string, at: string) => Promise<void>;
+      /** A fresh read session: a long-lived subscription asks at the version now, not at the one it started at. */
+      readonly newSession: () => ReadSession;
     },
   ) {}
 
@@ -91,6 +95,23 @@ export class AccessService {
     if (principal === null) return [];
     const stored = await session.grantsOf(grantHolders(principal));
     return [...principal.builtIn, ...stored];
+  }
+
+  /**
+   * Every grant a principal holds, as records: the configured ones (a static
+   * admin token's, open development mode's) with a `config:` id, as the
+   * environment gave them when this server started.
+   */
+  async grantRecordsOf(principal: Principal | null, session: ReadSession): Promise<GrantRecord[]> {
+    if (principal === null) return [];
+    const stored = await session.grantsOf(grantHolders(principal));
+    const configured = principal.builtIn.map((grant) => ({
+      id: `config:${grant.principal}:${grant.namespace}`,
+      ...grant,
+      grantedBy: 'config',
+      createdAt: this.startedAt,
+    }));
+    return [...configured, ...stored];
   }
 
   /**
@@ -202,12 +223,19 @@ export class AccessService {
    * Whether one change-log entry may be shown to a principal (the rule of
    * core/access.ts, canSeeChange): every registry entry to anyone who may
    * read; an access entry only to an OWNER of its namespace. Reads the
-   * principal's grants only for an access entry. For the change log's query,
-   * node lookups and live updates alike.
+   * principal's grants only for an access entry: with `session`, at its
+   * version; without, at the version now (for live updates, whose
+   * subscription may have started long before a grant changed). For node
+   * lookups and live updates alike (the change log's query filters in SQL
+   * by visibleAccessNamespaces, the same rule).
    */
-  async canSeeChange(principal: Principal | null, entry: ChangeRecord, session: ReadSession): Promise<boolean> {
-    if (entry.namespace === null && entry.kind !== 'GRANT' && entry.kind !== 'API_TOKEN') return true;
-    return canSeeChange(await this.grantsOf(principal, session), entry.kind, entry.namespace);
+  async canSeeChange(principal: Principal | null, entry: ChangeRecord, session?: ReadSession): Promise<boolean> {
+    if (canSeeChange([], entry.kind, entry.namespace)) return true;
+    return canSeeChange(
+      await this.grantsOf(principal, session ?? this.options.newSession()),
+      entry.kind,
+      entry.namespace,
+    );
   }
 
   // --- reads --------------------------------------------------------------------------

@@ -59,6 +59,7 @@ export function createServices(
     access: new AccessService(writes, {
       staticTokenNames: options.staticTokenNames ?? [],
       noteTokenUse: (tokenId, at) => versioning.noteTokenUse(tokenId, at),
+      newSession: () => versioning.session(),
     }),
   };
 }

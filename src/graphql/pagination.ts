@@ -109,6 +109,11 @@ export function toConnection<T extends { name: string }>(page: Page<T>) {
   return connectionOf(page, (node) => encodeCursor(node.name));
 }
 
+/** A Relay connection for a page in id order (grants, API tokens): the cursor stands for the id. */
+export function toIdConnection<T extends { id: string }>(page: Page<T>) {
+  return connectionOf(page, (node) => encodeCursor(node.id));
+}
+
 const CHANGE_PREFIX = 'c:';
 
 /** An opaque cursor for a change-log entry: its (version, seq) position. */

@@ -19,7 +19,7 @@ import { RequestLimits } from '../graphql/query-limits';
 import { startApollo } from './apollo';
 import { registerCors } from './cors';
 import { DirectExecution } from './direct-execution';
-import { TokenAuthenticator } from './authentication';
+import { Authenticator } from './authentication';
 import { DashboardBundle, defaultDashboardDir, registerDashboard } from './dashboard';
 import { defaultGraphiqlDir, GraphiqlBundle, graphiqlPageHeaders, registerGraphiqlAssets } from './graphiql';
 import { BODY_LIMIT_BYTES, clientErrorHandler, frameworkErrors, registerHttpErrorHandlers } from './http-errors';
@@ -65,7 +65,16 @@ export async function createHttpServer(
   // First, so that its hook answers preflights and marks every response, errors included.
   await registerCors(fastify, deps.config.corsOrigins ?? []);
   registerJsonBodyParser(fastify);
-  const authenticator = new TokenAuthenticator(adminTokensOf(deps.config), deps.config.readToken);
+  const authenticator = new Authenticator(
+    {
+      adminTokens: adminTokensOf(deps.config),
+      readToken: deps.config.readToken,
+      readAuth: deps.config.readAuth ?? 'open',
+      oidc: deps.config.oidc ?? null,
+    },
+    deps.services.access,
+    (message) => deps.logger.warn(message),
+  );
   if (authenticator.openWrites) warnOpenWrites(deps.logger);
 
   const graphiql = new GraphiqlBundle(deps.graphiqlDir ?? defaultGraphiqlDir(), deps.logger);
@@ -78,7 +87,7 @@ export async function createHttpServer(
   const scopes = requestScopes(authenticator, deps.newSession);
   logRequests(fastify, deps.logger.isLevelEnabled('info'), scopes.reportOf);
   const subscriptions = await registerSubscriptions(fastify, { ...deps, authenticator });
-  registerGraphQLRoute(fastify, apollo, deps, scopes.scopeOf, subscriptions, limits);
+  registerGraphQLRoute(fastify, apollo, deps, scopes, subscriptions, limits);
   registerGraphiqlAssets(fastify, graphiql);
   registerDashboardRoutes(fastify, deps);
   registerHealthRoutes(fastify, deps);
@@ -113,10 +122,11 @@ function registerGraphQLRoute(
   fastify: FastifyInstance,
   apollo: ApolloServer<RequestContext>,
   deps: HttpDependencies,
-  scopeOf: ReturnType<typeof requestScopes>['scopeOf'],
+  scopes: ReturnType<typeof requestScopes>,
   subscriptions: WebsocketHandler,
   limits: RequestLimits,
 ): void {
+  const { scopeOf } = scopes;
   const contextOf = (request: FastifyRequest): RequestContext => {
     const { access, session, report } = scopeOf(request);
     return { requestId: request.id, access, services: deps.services, session, log: request.log, report };
@@ -137,7 +147,7 @@ function registerGraphQLRoute(
     return body;
   };
   const cache = deps.config.responseCache ? new ResponseCache() : null;
-  const handler = withResponseCache(
+  const answer = withResponseCache(
     cache,
     (request) => {
       const { access, session, report } = scopeOf(request);
@@ -146,6 +156,11 @@ function registerGraphQLRoute(
     execute,
     { cacheControl: deps.config.httpCacheControl ?? DEFAULT_HTTP_CACHE_CONTROL },
   );
+  // Each request is authenticated first: at once for no token and the static tokens, else after a lookup.
+  const handler = (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
+    const authenticating = scopes.prepare(request);
+    return authenticating ? authenticating.then(() => answer(request, reply)) : answer(request, reply);
+  };
   // A WebSocket handler may only sit on a GET route, so GET has a route of its own.
   fastify.route({
     url: '/graphql',

@@ -21,7 +21,7 @@ import type { AppConfig } from '../config';
 import type { Access, RequestContext } from '../graphql/context';
 import { formatError } from '../graphql/error-mapping';
 import { limitRules, QUERY_LIMITS, requestLimitError } from '../graphql/query-limits';
-import type { TokenAuthenticator } from './authentication';
+import type { Authenticator } from './authentication';
 import { BODY_LIMIT_BYTES } from './http-errors';
 
 /** How often the server pings each WebSocket (a client that does not answer by the next ping is dropped). */
@@ -35,7 +35,7 @@ export interface SubscriptionDependencies {
   readonly config: AppConfig;
   readonly schema: GraphQLSchema;
   readonly services: Services;
-  readonly authenticator: TokenAuthenticator;
+  readonly authenticator: Authenticator;
   readonly newSession: () => ReadSession;
 }
 
@@ -74,10 +74,10 @@ export async function registerSubscriptions(
   return makeHandler<Record<string, unknown> | undefined, Record<PropertyKey, never>>(
     {
       schema: deps.schema,
-      onConnect: (ctx) => {
+      onConnect: async (ctx) => {
         const given = ctx.connectionParams?.authorization;
         const header = typeof given === 'string' ? given : ctx.extra.request.headers.authorization;
-        const access = deps.authenticator.authenticate(header);
+        const access = await deps.authenticator.authenticate(header, deps.newSession());
         // Refused at once when reading needs a token (4403 Forbidden): as a query would be.
         if (!access.canRead) return false;
         accessOf.set(ctx, access);

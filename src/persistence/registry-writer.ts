@@ -1,13 +1,6 @@
 import type { ResourceInfo, SlotDefinition, TypeNode } from '../core/model';
 import { nameKey } from '../core/names';
-import type {
-  ApiTokenState,
-  EntityState,
-  GrantState,
-  LinkState,
-  RegistryEdit,
-  ToolState,
-} from '../core/registry-edit';
+import type { ApiTokenState, EntityState, GrantState, LinkState, RegistryEdit, ToolState } from '../core/registry-edit';
 import type { WriteTransaction } from './database';
 import {
   ApiTokenEntity,

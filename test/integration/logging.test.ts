@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { ownerOfEverything } from '../../src/core/access';
 import { newId } from '../../src/application/ids';
 import { ConflictError } from '../../src/core/errors';
 import { bootstrap } from '../../src/main';
@@ -115,7 +116,7 @@ describeEachBackend('log levels of failed SQL statements', (backend) => {
         const { writes } = server.app.services;
         const request = {
           session: server.app.versioning.session(),
-          actor: 'test',
+          principal: ownerOfEverything('test'),
           operation: 'createProject',
           dryRun: false,
         };

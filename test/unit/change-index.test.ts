@@ -21,6 +21,7 @@ function toolEntry(version: number, seq: number, id: string, name: string): Chan
     summary: '',
     impactCount: 0,
     bindingChanges: [],
+    namespace: null,
   };
 }
 

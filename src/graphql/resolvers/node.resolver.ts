@@ -1,4 +1,5 @@
 import { Arg, Authorized, Ctx, ID, Query, Resolver } from 'type-graphql';
+import type { RegistryNode } from '../../application/node.service';
 import { READ } from '../authorization';
 import type { RequestContext } from '../context';
 import { Node, nodeValue, type NodeValue } from '../types/node.type';
@@ -15,7 +16,7 @@ export class NodeResolver {
     @Arg('id', () => ID, { description: 'An id from any Node.' }) id: string,
     @Ctx() ctx: RequestContext,
   ): Promise<NodeValue | null> {
-    const [found] = await ctx.services.nodes.find([id], ctx.session);
+    const [found] = await visible(await ctx.services.nodes.find([id], ctx.session), ctx);
     return nodeValue(found);
   }
 
@@ -29,6 +30,18 @@ export class NodeResolver {
     @Arg('ids', () => [ID], { description: 'Ids from any Node, up to 100.' }) ids: string[],
     @Ctx() ctx: RequestContext,
   ): Promise<(NodeValue | null)[]> {
-    return (await ctx.services.nodes.find(ids, ctx.session)).map(nodeValue);
+    return (await visible(await ctx.services.nodes.find(ids, ctx.session), ctx)).map(nodeValue);
   }
+}
+
+/** Nodes as the viewer may see them: a change-log entry it may not see (an access entry) is null, as if absent. */
+async function visible(nodes: (RegistryNode | null)[], ctx: RequestContext): Promise<(RegistryNode | null)[]> {
+  return Promise.all(
+    nodes.map(async (node) =>
+      node?.kind === 'CHANGE' &&
+      !(await ctx.services.access.canSeeChange(ctx.access.principal, node.record, ctx.session))
+        ? null
+        : node,
+    ),
+  );
 }

@@ -27,11 +27,16 @@ export class SubscriptionResolver {
   @Authorized(READ)
   @Subscription(() => RegistryChange, {
     description:
-      'Every change-log entry, oldest first, as it commits. With afterVersion, first every entry after that version from the log, then live, with no gap and no duplicate at the seam: a client that reconnects with the last version it saw misses nothing.',
+      'Every change-log entry, oldest first, as it commits. With afterVersion, first every entry after that version from the log, then live, with no gap and no duplicate at the seam: a client that reconnects with the last version it saw misses nothing. Entries about access (GRANT, API_TOKEN) only to OWNERs of their namespace.',
     subscribe: ({ args, context }: { args: unknown; context: RequestContext }) => {
       const { afterVersion, kinds } = args as RegistryChangedArgs;
       const wanted = kinds && kinds.length > 0 ? new Set(kinds) : null;
-      return filtered(entries(context, afterVersion), (entry) => wanted === null || wanted.has(entry.kind));
+      const { access, services } = context;
+      return filtered(
+        entries(context, afterVersion),
+        // Rule: access entries (GRANT, API_TOKEN) only for OWNERs of their namespace, as the principal holds now.
+        (entry) => (wanted === null || wanted.has(entry.kind)) && services.access.canSeeChange(access.principal, entry),
+      );
     },
   })
   registryChanged(
@@ -93,9 +98,12 @@ function entries(context: RequestContext, afterVersion: number | null | undefine
   });
 }
 
-async function* filtered(source: AsyncGenerator<ChangeRecord>, keep: (entry: ChangeRecord) => boolean) {
+async function* filtered(
+  source: AsyncGenerator<ChangeRecord>,
+  keep: (entry: ChangeRecord) => boolean | Promise<boolean>,
+) {
   try {
-    for await (const entry of source) if (keep(entry)) yield entry;
+    for await (const entry of source) if (await keep(entry)) yield entry;
   } finally {
     await source.return(undefined);
   }

@@ -21,7 +21,8 @@ export class RegistryChange implements Node {
   at!: string;
 
   @Field({
-    description: "Who: the admin token's name (ADMIN_TOKENS), admin (ADMIN_TOKEN), or anonymous (no token configured).",
+    description:
+      'Who: the principal (user:<subject> signed in, token:<name> for an API token or a configured one: token:admin for ADMIN_TOKEN), or anonymous (no token configured). Entries written before principals keep the bare name they had (admin).',
   })
   actor!: string;
 
@@ -42,6 +43,13 @@ export class RegistryChange implements Node {
 
   @Field(() => Int, { description: 'How many binding changes this entry caused.' })
   impactCount!: number;
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'For an access entry (GRANT, API_TOKEN): the namespace it concerns, or * (every namespace, or several); null for every other entry.',
+  })
+  namespace!: string | null;
 
   @Field(() => [BindingChange], {
     description: 'The binding changes this entry caused (at most 1,000 are kept per mutation).',
