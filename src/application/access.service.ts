@@ -127,18 +127,26 @@ export class AccessService {
     if (token.expiresAt !== null && Date.parse(token.expiresAt) <= now) {
       return { failure: `API token ${token.name} expired` };
     }
-    this.noteUse(token, now);
+    const noting = this.noteUse(token, now);
+    if (noting) await noting;
     return {
       principal: { id: tokenPrincipal(token.name), groups: [], builtIn: [], apiToken: token.name },
     };
   }
 
-  private noteUse(token: ApiTokenRecord, now: number): void {
+  /**
+   * Writes the token's lastUsedAt when it is more than LAST_USED_PRECISION_MS
+   * old (at most that often per token and instance). Awaited, so that a
+   * request that wrote it has written it when it answers; a failed write
+   * costs nothing but an older lastUsedAt.
+   */
+  private noteUse(token: ApiTokenRecord, now: number): Promise<void> | undefined {
     const last = Math.max(token.lastUsedAt ? Date.parse(token.lastUsedAt) : 0, this.usesNoted.get(token.id) ?? 0);
-    if (now - last < LAST_USED_PRECISION_MS) return;
+    if (now - last < LAST_USED_PRECISION_MS) return undefined;
     this.usesNoted.set(token.id, now);
-    // Bookkeeping: a failed write costs nothing but an older lastUsedAt.
-    this.options.noteTokenUse(token.id, new Date(now).toISOString()).catch(() => this.usesNoted.delete(token.id));
+    return this.options.noteTokenUse(token.id, new Date(now).toISOString()).catch(() => {
+      this.usesNoted.delete(token.id);
+    });
   }
 
   // --- the rules, asked ---------------------------------------------------------------

@@ -36,14 +36,14 @@ export const authChecker: AuthCheckerFn<RequestContext> = ({ context, info }, ro
 function writeNeedsCredential(access: Access): string {
   return access.failure !== null
     ? `not authenticated: ${access.failure}`
-    : "changing the registry needs a credential: send Authorization: Bearer <an admin or API token, or a signed-in user's token>";
+    : "changing the registry needs a token: send Authorization: Bearer <an admin or API token, or a signed-in user's JWT>";
 }
 
 /** Why a read is refused: a credential that did not check out (which check), or none where one is needed. */
 function readNeedsCredential(access: Access): string {
   return access.failure !== null
     ? `not authenticated: ${access.failure}`
-    : "reading the registry needs a credential: send Authorization: Bearer <a read, admin or API token, or a signed-in user's token>";
+    : "reading the registry needs a token: send Authorization: Bearer <a read, admin or API token, or a signed-in user's JWT>";
 }
 
 /**

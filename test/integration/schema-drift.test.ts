@@ -29,6 +29,7 @@ describeEachBackend('migrations', (backend) => {
         'InitialSchema1764489600000',
         'SafeChange1764576000000',
         'PageIds1764662400000',
+        'Access1764748800000',
       ]);
       expect(await db.isMigrated()).to.equal(true);
       expect(await db.migrate(), 'a second run applies nothing').to.deep.equal([]);
