@@ -6,7 +6,6 @@ import {
   checkPrincipal,
   EVERY_NAMESPACE,
   grantHolders,
-  mayAttempt,
   namespaceOf,
   normalizeNamespace,
   ownedNamespaces,
@@ -19,7 +18,7 @@ import {
   type Role,
   type Touched,
 } from '../core/access';
-import { BadInputError, ConflictError, ForbiddenError, NotFoundError, type FieldProblem } from '../core/errors';
+import { BadInputError, ConflictError, NotFoundError, type FieldProblem } from '../core/errors';
 import { isIdRef } from '../core/grammar';
 import type { ApiTokenState } from '../core/registry-edit';
 import type { AccessVisibility, ApiTokenRecord, ChangeRecord, GrantRecord, Page, Window } from '../persistence/records';
@@ -150,22 +149,6 @@ export class AccessService {
   }
 
   // --- the rules, asked ---------------------------------------------------------------
-
-  /**
-   * Refuses a principal that may not try this mutation at all (it holds the
-   * mutation's role nowhere, or not on `*` for a global one), before its
-   * input is looked at. What the change touches is authorized when it runs.
-   */
-  async requireMayAttempt(principal: Principal, operation: string, session: ReadSession): Promise<void> {
-    const rule = ruleOf(operation);
-    if (!rule) throw new ForbiddenError(`${operation} has no access rule, so nobody may run it`);
-    if (mayAttempt(principal.builtIn, rule)) return;
-    if (mayAttempt(await this.grantsOf(principal, session), rule)) return;
-    throw new ForbiddenError(
-      `${principal.id} may not ${operation}: it needs ${rule.role} on ${rule.scope === 'global' ? '* (every namespace)' : 'the namespace of what it changes'}, and holds it nowhere`,
-      { principal: principal.id, role: rule.role, namespaces: rule.scope === 'global' ? [EVERY_NAMESPACE] : [] },
-    );
-  }
 
   /**
    * What `operation`'s role check answers for `ref` (viewer.can): the same

@@ -243,16 +243,6 @@ export function authorize(principal: string, grants: readonly Grant[], needs: Re
   return { principal, role, namespaces: namespaces.sort(), held: held ?? null };
 }
 
-/**
- * Rule: whether a principal may try a mutation at all, before its input is
- * looked at: it holds the mutation's role somewhere (on `*` for a global
- * one). The change itself is then authorized on what it touches.
- */
-export function mayAttempt(grants: readonly Grant[], rule: MutationRule): boolean {
-  if (rule.scope === 'global') return includesRole(roleOn(grants, EVERY_NAMESPACE), rule.role);
-  return grants.some((grant) => includesRole(grant.role, rule.role));
-}
-
 /** A refusal as one sentence: who, which role, where. */
 export function describeRefusal(refusal: Refusal, operation: string): string {
   const where = refusal.namespaces.map((n) => (n === EVERY_NAMESPACE ? '* (every namespace)' : n)).join(', ');
