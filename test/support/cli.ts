@@ -11,14 +11,20 @@ export interface CliRun {
 /**
  * Runs a script of scripts/ as `npm run` does (node -r @swc-node/register),
  * in a child process, from the repository root, without the caller's
- * ADMIN_TOKEN or npm variables unless `env` sets them.
+ * ADMIN_TOKEN, REGISTRY_TOKEN or npm variables unless `env` sets them.
  */
 export function runScript(
   script: 'register' | 'export',
   args: string[],
   env: Record<string, string | undefined> = {},
 ): Promise<CliRun> {
-  const { ADMIN_TOKEN: _token, INIT_CWD: _initCwd, npm_lifecycle_event: _event, ...base } = process.env;
+  const {
+    ADMIN_TOKEN: _token,
+    REGISTRY_TOKEN: _registryToken,
+    INIT_CWD: _initCwd,
+    npm_lifecycle_event: _event,
+    ...base
+  } = process.env;
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['-r', '@swc-node/register', `scripts/${script}.ts`, ...args], {
       cwd: repositoryRoot(),
