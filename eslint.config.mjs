@@ -102,6 +102,8 @@ export default tseslint.config(
               'SlotOutcome',
               'StaticBinding',
               'ToolProblem',
+              // Who is asking: the request's principal, not a stored object.
+              'Viewer',
             ],
           },
         },

@@ -2,6 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import {
   authorize,
   canSeeChange,
+  canSeeGrant,
+  canSeeToken,
   checkNamespace,
   checkPrincipal,
   EVERY_NAMESPACE,
@@ -227,6 +229,19 @@ export class AccessService {
       entry.kind,
       entry.namespace,
     );
+  }
+
+  /** Whether a grant may be shown to a principal (core/access.ts, canSeeGrant), e.g. through node(id). */
+  async canSeeGrant(principal: Principal | null, grant: GrantRecord, session: ReadSession): Promise<boolean> {
+    if (principal === null) return false;
+    return canSeeGrant(await this.grantsOf(principal, session), grantHolders(principal), grant);
+  }
+
+  /** Whether an API token may be shown to a principal (core/access.ts, canSeeToken), e.g. through node(id). */
+  async canSeeToken(principal: Principal | null, token: ApiTokenRecord, session: ReadSession): Promise<boolean> {
+    if (principal === null) return false;
+    const namespaces = (await this.tokenGrants(token, session)).map((g) => g.namespace);
+    return canSeeToken(await this.grantsOf(principal, session), grantHolders(principal), token.createdBy, namespaces);
   }
 
   // --- reads --------------------------------------------------------------------------

@@ -264,6 +264,29 @@ export function canSeeChange(grants: readonly Grant[], kind: string, namespace: 
 }
 
 /**
+ * Rule: a grant is shown to an OWNER of its namespace (every grant to an
+ * OWNER of `*`), and to the principal that holds it (itself or its group).
+ */
+export function canSeeGrant(grants: readonly Grant[], holders: readonly string[], grant: Grant): boolean {
+  return holders.includes(grant.principal) || includesRole(roleOn(grants, grant.namespace), 'OWNER');
+}
+
+/**
+ * Rule: an API token is shown to its creator, and to an OWNER of any
+ * namespace it has a grant on (a token with none left: to OWNERs of `*`).
+ */
+export function canSeeToken(
+  grants: readonly Grant[],
+  holders: readonly string[],
+  createdBy: string,
+  namespaces: readonly string[],
+): boolean {
+  if (holders.includes(createdBy)) return true;
+  const where = namespaces.length > 0 ? namespaces : [EVERY_NAMESPACE];
+  return where.some((namespace) => includesRole(roleOn(grants, namespace), 'OWNER'));
+}
+
+/**
  * The namespaces whose access entries a principal may see: null for all (an
  * OWNER of `*`), else those it is OWNER of (possibly none).
  */

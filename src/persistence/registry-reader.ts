@@ -471,6 +471,16 @@ export class RegistryReader {
     return row ? toApiToken(row) : undefined;
   }
 
+  /** API tokens by id. */
+  async apiTokensByIds(ids: readonly string[]): Promise<ApiTokenRecord[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.query<ApiTokenRow>(
+      `SELECT ${TOKEN_COLUMNS} FROM ${API_TOKEN.name} WHERE ${this.sql.inList(K.id)}`,
+      [this.sql.listParam(ids)],
+    );
+    return rows.map(toApiToken);
+  }
+
   /** API tokens by name, ignoring case (names are unique that way, revoked tokens included). */
   async apiTokensByNames(names: readonly string[]): Promise<ApiTokenRecord[]> {
     if (names.length === 0) return [];

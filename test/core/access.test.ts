@@ -2,6 +2,8 @@ import { expect } from 'chai';
 import {
   authorize,
   canSeeChange,
+  canSeeGrant,
+  canSeeToken,
   checkNamespace,
   checkPrincipal,
   describeRefusal,
@@ -263,6 +265,30 @@ describe('access', () => {
     it('shows entries filed under * only to OWNERs of *', () => {
       expect(canSeeChange([grant('OWNER', 'acme')], 'API_TOKEN', '*')).to.equal(false);
       expect(canSeeChange([grant('OWNER', '*')], 'API_TOKEN', '*')).to.equal(true);
+    });
+  });
+
+  describe('canSeeGrant', () => {
+    it('shows a grant to an OWNER of its namespace or of *, and to its holder (itself or its group)', () => {
+      const hal = grant('EDITOR', 'globex', 'user:hal');
+      expect(canSeeGrant([grant('OWNER', 'globex')], ['user:alice'], hal)).to.equal(true);
+      expect(canSeeGrant([grant('OWNER', '*')], ['user:alice'], hal)).to.equal(true);
+      expect(canSeeGrant([grant('OWNER', 'acme')], ['user:alice'], hal)).to.equal(false);
+      expect(canSeeGrant([], ['user:hal'], hal)).to.equal(true);
+      expect(canSeeGrant([], ['user:x', 'group:ops'], grant('VIEWER', 'acme', 'group:ops'))).to.equal(true);
+    });
+  });
+
+  describe('canSeeToken', () => {
+    it('shows a token to its creator and to an OWNER of a namespace it has a grant on', () => {
+      expect(canSeeToken([], ['user:alice'], 'user:alice', ['globex'])).to.equal(true);
+      expect(canSeeToken([grant('OWNER', 'globex')], ['user:bob'], 'user:alice', ['acme', 'globex'])).to.equal(true);
+      expect(canSeeToken([grant('OWNER', 'acme')], ['user:bob'], 'user:alice', ['globex'])).to.equal(false);
+      expect(canSeeToken([grant('EDITOR', 'globex')], ['user:bob'], 'user:alice', ['globex'])).to.equal(false);
+    });
+    it('shows a token with no grant left only to OWNERs of *', () => {
+      expect(canSeeToken([grant('OWNER', 'acme')], ['user:bob'], 'user:alice', [])).to.equal(false);
+      expect(canSeeToken([grant('OWNER', '*')], ['user:bob'], 'user:alice', [])).to.equal(true);
     });
   });
 

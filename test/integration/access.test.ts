@@ -116,6 +116,27 @@ describe('access: principals, grants and tokens', () => {
       expect(gone.body.errors?.[0].extensions?.code).to.equal('NOT_FOUND');
     });
 
+    it('finds a grant by node(id) for an OWNER of its namespace and for its holder, and for nobody else', async () => {
+      const id = (
+        await admin(
+          `mutation { grantRole(input: { principal: "user:ivy", role: VIEWER, namespace: "hooli" }) { grant { id } } }`,
+        )
+      ).grantRole.grant.id;
+      const hooliOwner = await token('hooli-owner', [{ role: 'OWNER', namespace: 'hooli' }]);
+      const acmeOwner = await token('acme-owner-2', [{ role: 'OWNER', namespace: 'acme' }]);
+      const node = async (who: string) =>
+        (
+          await server.data(
+            `query($id: ID!) { node(id: $id) { __typename id ... on RoleGrant { principal } } }`,
+            { id },
+            bearer(who),
+          )
+        ).node;
+      expect(await node(hooliOwner)).to.deep.equal({ __typename: 'RoleGrant', id, principal: 'user:ivy' });
+      expect(await node(acmeOwner)).to.equal(null);
+      expect(await node(READER), 'the read token holds no grant').to.equal(null);
+    });
+
     it('refuses a malformed principal or namespace (BAD_USER_INPUT), and a configured token as grantee', async () => {
       for (const [principal, namespace] of [
         ['dana', 'acme'],
@@ -176,6 +197,24 @@ describe('access: principals, grants and tokens', () => {
         );
         expect(body.errors?.[0].extensions?.code, input.name).to.equal('BAD_USER_INPUT');
       }
+    });
+
+    it('finds a token by node(id) for an OWNER of its namespace, not for others', async () => {
+      const owner = await token('node-owner', [{ role: 'OWNER', namespace: 'pied' }]);
+      await token('pied-ci', [{ role: 'EDITOR', namespace: 'pied' }]);
+      const { apiTokens } = await admin(`{ apiTokens(last: 1) { edges { node { id name } } } }`);
+      const { id, name } = apiTokens.edges[0].node;
+      expect(name).to.equal('pied-ci');
+      const node = async (who: string) =>
+        (
+          await server.data(
+            `query($id: ID!) { node(id: $id) { __typename ... on ApiToken { name principal } } }`,
+            { id },
+            bearer(who),
+          )
+        ).node;
+      expect(await node(owner)).to.deep.equal({ __typename: 'ApiToken', name: 'pied-ci', principal: 'token:pied-ci' });
+      expect(await node(READER)).to.equal(null);
     });
 
     it('lists tokens to their creator and to OWNERs of their namespaces, not to others', async () => {

@@ -93,6 +93,7 @@ describe('the read session (the only way to read the registry)', () => {
     pageGrants: (s) =>
       s.pageGrants({ namespace: null, principal: null, visible: { namespaces: null, principals: [] } }, window),
     grantsByIds: (s) => s.grantsByIds(['G']),
+    apiTokensByIds: (s) => s.apiTokensByIds(['K']),
     pageApiTokens: (s) => s.pageApiTokens({ namespaces: null, principals: [] }, window),
     apiTokenByRef: (s) => s.apiTokenByRef('ci'),
     nameCandidates: (s) => s.nameCandidates('tool', 'acme/lint'),

@@ -493,6 +493,11 @@ export class ReadSession implements VersionProbe {
     return this.read((reader) => reader.grantsByIds(ids), DEPENDS.access);
   }
 
+  /** API tokens by id, revoked or not. */
+  apiTokensByIds(ids: readonly string[]): Promise<ApiTokenRecord[]> {
+    return this.read((reader) => reader.apiTokensByIds(ids), DEPENDS.access);
+  }
+
   /** A page of API tokens, of those visible to the asker. */
   pageApiTokens(visible: AccessVisibility, window: Window<string>): Promise<Page<ApiTokenRecord>> {
     return this.read((reader) => reader.pageApiTokens(visible, window), DEPENDS.access);

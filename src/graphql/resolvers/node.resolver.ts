@@ -10,7 +10,7 @@ export class NodeResolver {
   @Query(() => Node, {
     nullable: true,
     description:
-      'The tool, resource, resource type, project or change-log entry with this id, or null (Relay refetching).',
+      'The tool, resource, resource type, project, change-log entry, role grant or API token with this id, or null (Relay refetching). What the viewer may not see of access (an access entry, a grant, a token: see Role) is null too.',
   })
   async node(
     @Arg('id', () => ID, { description: 'An id from any Node.' }) id: string,
@@ -34,14 +34,23 @@ export class NodeResolver {
   }
 }
 
-/** Nodes as the viewer may see them: a change-log entry it may not see (an access entry) is null, as if absent. */
+/**
+ * Nodes as the viewer may see them: what it may not see of access (a change-log entry about access, a grant, an
+ * API token: core/access.ts) is null, as if absent.
+ */
 async function visible(nodes: (RegistryNode | null)[], ctx: RequestContext): Promise<(RegistryNode | null)[]> {
-  return Promise.all(
-    nodes.map(async (node) =>
-      node?.kind === 'CHANGE' &&
-      !(await ctx.services.access.canSeeChange(ctx.access.principal, node.record, ctx.session))
-        ? null
-        : node,
-    ),
-  );
+  const { access, services, session } = ctx;
+  const seen = (node: RegistryNode): boolean | Promise<boolean> => {
+    switch (node.kind) {
+      case 'CHANGE':
+        return services.access.canSeeChange(access.principal, node.record, session);
+      case 'GRANT':
+        return services.access.canSeeGrant(access.principal, node.record, session);
+      case 'API_TOKEN':
+        return services.access.canSeeToken(access.principal, node.record, session);
+      default:
+        return true;
+    }
+  };
+  return Promise.all(nodes.map(async (node) => (node !== null && (await seen(node)) ? node : null)));
 }

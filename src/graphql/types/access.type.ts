@@ -1,14 +1,16 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { Connection } from './connection.type';
+import { Node } from './node.type';
 import { DateTime } from './date-time.scalar';
 import { Role } from './enums';
 
 @ObjectType({
   description:
     'A role a principal holds on a namespace, or on * (every namespace and the global scope: names without a "/", and resource types).',
+  implements: Node,
   simpleResolvers: true,
 })
-export class RoleGrant {
+export class RoleGrant implements Node {
   @Field(() => ID, {
     description: 'The grant: revokeRole takes it. Built-in grants (a configured token) have a config: id.',
   })
@@ -36,8 +38,9 @@ export class RoleGrantConnection extends Connection(RoleGrant, 'RoleGrant') {}
 @ObjectType({
   description:
     'A token made in the registry, principal token:<name>. Its secret was shown once, at creation; only its SHA-256 is stored.',
+  implements: Node,
 })
-export class ApiToken {
+export class ApiToken implements Node {
   @Field(() => ID, { description: 'The token: revokeApiToken takes it, or its name.' })
   id!: string;
 
