@@ -15,14 +15,22 @@ import type { ReadSession } from '../application/versioning';
 import { adminTokensOf, DEFAULT_HTTP_CACHE_CONTROL, type AppConfig } from '../config';
 import type { CompiledExecution } from '../graphql/compiled-execution';
 import type { RequestContext } from '../graphql/context';
+import { RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from '../graphql/error-mapping';
 import { RequestLimits } from '../graphql/query-limits';
+import { isDatabaseUnavailable } from '../persistence/sql-errors';
 import { startApollo } from './apollo';
 import { registerCors } from './cors';
 import { DirectExecution } from './direct-execution';
 import { Authenticator } from './authentication';
 import { DashboardBundle, defaultDashboardDir, registerDashboard } from './dashboard';
 import { defaultGraphiqlDir, GraphiqlBundle, graphiqlPageHeaders, registerGraphiqlAssets } from './graphiql';
-import { BODY_LIMIT_BYTES, clientErrorHandler, frameworkErrors, registerHttpErrorHandlers } from './http-errors';
+import {
+  BODY_LIMIT_BYTES,
+  clientErrorHandler,
+  errorBody,
+  frameworkErrors,
+  registerHttpErrorHandlers,
+} from './http-errors';
 import { checkGetParameters, registerJsonBodyParser } from './request-body';
 import { logRequests, requestScopes } from './request-scope';
 import { declareRequestState } from './request-state';
@@ -159,7 +167,19 @@ function registerGraphQLRoute(
   // Each request is authenticated first: at once for no token and the static tokens, else after a lookup.
   const handler = (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
     const authenticating = scopes.prepare(request);
-    return authenticating ? authenticating.then(() => answer(request, reply)) : answer(request, reply);
+    if (!authenticating) return answer(request, reply);
+    return authenticating.then(
+      () => answer(request, reply),
+      (error: unknown) => {
+        // An API token cannot be looked up while the database is down: 503, as any read would be then.
+        if (!isDatabaseUnavailable(error)) throw error;
+        request.log.error({ err: error, requestId: request.id }, 'database unavailable');
+        return reply
+          .code(503)
+          .header('retry-after', String(RETRY_AFTER_SECONDS))
+          .send(errorBody(UNAVAILABLE_MESSAGE, 'SERVICE_UNAVAILABLE', request.id));
+      },
+    );
   };
   // A WebSocket handler may only sit on a GET route, so GET has a route of its own.
   fastify.route({
