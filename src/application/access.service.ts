@@ -11,6 +11,7 @@ import {
   namespaceOf,
   normalizeNamespace,
   ownedNamespaces,
+  ownsEverything,
   requirementsOn,
   ruleOf,
   tokenPrincipal,
@@ -94,6 +95,8 @@ export class AccessService {
   /** Every grant a principal holds: configured, its own and its groups' (kept across requests while access is unchanged). */
   async grantsOf(principal: Principal | null, session: ReadSession): Promise<Grant[]> {
     if (principal === null) return [];
+    // A configured admin (or open development mode) holds everything, and no grant may be given to it.
+    if (ownsEverything(principal)) return [...principal.builtIn];
     const stored = await session.grantsOf(grantHolders(principal));
     return [...principal.builtIn, ...stored];
   }
@@ -105,7 +108,7 @@ export class AccessService {
    */
   async grantRecordsOf(principal: Principal | null, session: ReadSession): Promise<GrantRecord[]> {
     if (principal === null) return [];
-    const stored = await session.grantsOf(grantHolders(principal));
+    const stored = ownsEverything(principal) ? [] : await session.grantsOf(grantHolders(principal));
     const configured = principal.builtIn.map((grant) => ({
       id: `config:${grant.principal}:${grant.namespace}`,
       ...grant,
@@ -120,19 +123,24 @@ export class AccessService {
    * authenticate: unknown, revoked or expired. Only the secret's SHA-256 is
    * looked up. Notes the use (lastUsedAt) at most every few minutes.
    */
-  async authenticateToken(secret: string, session: ReadSession): Promise<TokenAuthentication> {
-    const token = await session.apiTokenByDigest(secretDigest(secret));
+  authenticateToken(secret: string, session: ReadSession): TokenAuthentication | Promise<TokenAuthentication> {
+    const digest = secretDigest(secret);
+    // Known at the request's version without a wait (kept, and no access change since): answered at once.
+    const known = session.apiTokenByDigestNow(digest);
+    if (known !== undefined) return this.authenticationOf(known);
+    return session.apiTokenByDigest(digest).then((token) => this.authenticationOf(token));
+  }
+
+  private authenticationOf(token: ApiTokenRecord | null): TokenAuthentication | Promise<TokenAuthentication> {
     if (token === null) return { failure: 'unknown API token' };
     if (token.revokedAt !== null) return { failure: `API token ${token.name} was revoked` };
     const now = Date.now();
     if (token.expiresAt !== null && Date.parse(token.expiresAt) <= now) {
       return { failure: `API token ${token.name} expired` };
     }
+    const found = { principal: { id: tokenPrincipal(token.name), groups: [], builtIn: [], apiToken: token.name } };
     const noting = this.noteUse(token, now);
-    if (noting) await noting;
-    return {
-      principal: { id: tokenPrincipal(token.name), groups: [], builtIn: [], apiToken: token.name },
-    };
+    return noting ? noting.then(() => found) : found;
   }
 
   /**
@@ -222,12 +230,11 @@ export class AccessService {
    * lookups and live updates alike (the change log's query filters in SQL
    * by visibleAccessNamespaces, the same rule).
    */
-  async canSeeChange(principal: Principal | null, entry: ChangeRecord, session?: ReadSession): Promise<boolean> {
+  canSeeChange(principal: Principal | null, entry: ChangeRecord, session?: ReadSession): boolean | Promise<boolean> {
+    // Every registry entry, at once (no promise: a subscriber gets every entry through here).
     if (canSeeChange([], entry.kind, entry.namespace)) return true;
-    return canSeeChange(
-      await this.grantsOf(principal, session ?? this.options.newSession()),
-      entry.kind,
-      entry.namespace,
+    return this.grantsOf(principal, session ?? this.options.newSession()).then((grants) =>
+      canSeeChange(grants, entry.kind, entry.namespace),
     );
   }
 

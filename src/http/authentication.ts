@@ -1,11 +1,11 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { AccessService } from '../application/access.service';
+import type { AccessService, TokenAuthentication } from '../application/access.service';
 import { SECRET_PREFIX } from '../application/access.service';
 import type { ReadSession } from '../application/versioning';
 import type { NamedToken, OidcConfig } from '../config';
 import { ownerOfEverything, tokenPrincipal, type Principal } from '../core/access';
 import type { Access } from '../graphql/context';
-import { OidcVerifier } from './oidc';
+import { OidcVerifier, type JwtFailure, type VerifiedUser } from './oidc';
 
 /** The actor of a change when no admin token is configured (open development mode). */
 export const ANONYMOUS = 'anonymous';
@@ -111,23 +111,30 @@ export class Authenticator {
     );
   }
 
-  private async apiToken(secret: string, session: ReadSession): Promise<Access> {
-    const found = await this.access.authenticateToken(secret, session);
-    if ('failure' in found) return refused(found.failure);
-    return { canRead: true, presented: 'token', principal: found.principal, failure: null };
+  /** An API token: at once when it is known at the request's version, else after its lookup. */
+  private apiToken(secret: string, session: ReadSession): Access | Promise<Access> {
+    const found = this.access.authenticateToken(secret, session);
+    return found instanceof Promise ? found.then(tokenAccess) : tokenAccess(found);
   }
 
-  private async user(oidc: OidcVerifier, token: string): Promise<Access> {
-    const verified = await oidc.verify(token);
-    if ('failure' in verified) return refused(verified.failure);
-    const principal: Principal = {
-      id: `user:${verified.subject}`,
-      groups: verified.groups,
-      builtIn: [],
-      apiToken: null,
-    };
-    return { canRead: true, presented: 'user', principal, failure: null };
+  /** A signed-in user: at once for a token verified before, else after its verification. */
+  private user(oidc: OidcVerifier, token: string): Access | Promise<Access> {
+    const verified = oidc.verify(token);
+    return verified instanceof Promise ? verified.then(userAccess) : userAccess(verified);
   }
+}
+
+/** The Access of an API token, or of a refused one. */
+function tokenAccess(found: TokenAuthentication): Access {
+  if ('failure' in found) return refused(found.failure);
+  return { canRead: true, presented: 'token', principal: found.principal, failure: null };
+}
+
+/** The Access of a verified user's token, or of a refused one. */
+function userAccess(verified: VerifiedUser | JwtFailure): Access {
+  if ('failure' in verified) return refused(verified.failure);
+  const principal: Principal = { id: `user:${verified.subject}`, groups: verified.groups, builtIn: [], apiToken: null };
+  return { canRead: true, presented: 'user', principal, failure: null };
 }
 
 /** A refused credential: it may do nothing, not even read (401). */

@@ -54,11 +54,15 @@ export class OidcVerifier {
     return /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(token);
   }
 
-  /** The user of a valid token, or which check failed. */
-  async verify(token: string): Promise<VerifiedUser | JwtFailure> {
+  /** The user of a valid token (at once, for a token verified before), or which check failed. */
+  verify(token: string): VerifiedUser | Promise<VerifiedUser | JwtFailure> {
     const key = createHash('sha256').update(token).digest('base64url');
     const kept = this.verified.get(key);
     if (kept && Date.now() < kept.until) return kept.user;
+    return this.verifyAnew(token, key);
+  }
+
+  private async verifyAnew(token: string, key: string): Promise<VerifiedUser | JwtFailure> {
     let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(token, await this.signingKeys(), {

@@ -115,6 +115,8 @@ describe('the read session (the only way to read the registry)', () => {
     'loadedHierarchy',
     'loadedSlots',
     'loadedResource',
+    // A kept token, only when the version is pinned without a read.
+    'apiTokenByDigestNow',
     'dependencies',
     'unchangedSince',
     // A fork pins and reads through the same loaders; kept parts are in memory, read after pinning.

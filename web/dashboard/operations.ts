@@ -14,9 +14,18 @@ export type Rejection = 'AMBIGUOUS' | 'NOT_CHOSEN_ALIAS' | 'NOT_CHOSEN_SHORT_NAM
 export type BindHow = 'ALIAS' | 'PARAMETER' | 'SHORT_NAME' | 'SINGLE_CANDIDATE' | 'STATIC';
 export type BindingMode = 'CONTEXTUAL' | 'PARAMETER' | 'STATIC';
 export type Access = 'READ_ONLY' | 'READ_WRITE' | 'WRITE_ONLY';
-export type ChangeKind = 'LINK' | 'PROJECT' | 'RESOURCE' | 'RESOURCE_TYPE' | 'TOOL';
+export type ChangeKind = 'API_TOKEN' | 'GRANT' | 'LINK' | 'PROJECT' | 'RESOURCE' | 'RESOURCE_TYPE' | 'TOOL';
 
-export const CHANGE_KINDS: readonly ChangeKind[] = ['TOOL', 'RESOURCE', 'RESOURCE_TYPE', 'PROJECT', 'LINK'];
+/** In the history's filter; GRANT and API_TOKEN entries are shown only to OWNERs there (the server decides). */
+export const CHANGE_KINDS: readonly ChangeKind[] = [
+  'TOOL',
+  'RESOURCE',
+  'RESOURCE_TYPE',
+  'PROJECT',
+  'LINK',
+  'GRANT',
+  'API_TOKEN',
+];
 
 export interface PageInfo {
   readonly hasNextPage: boolean;

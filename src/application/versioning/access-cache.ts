@@ -45,6 +45,15 @@ export class AccessCache {
     return this.through(this.tokens, digest, version, async () => (await this.reader.apiTokenByDigest(digest)) ?? null);
   }
 
+  /** The API token with this digest, or null, when it is kept right at `version` and the index vouches for it without a read; else undefined. */
+  tokenNow(digest: string, version: number): ApiTokenRecord | null | undefined {
+    const kept = this.tokens.get(digest);
+    if (!kept || kept.version > version || !this.changes.unchangedSinceKnown(kept.version, ACCESS, version)) {
+      return undefined;
+    }
+    return kept.value;
+  }
+
   private async through<T>(cache: LRUCache<string, Kept<T>>, key: string, version: number, read: () => Promise<T>) {
     const kept = cache.get(key);
     if (kept && kept.version <= version && (await this.changes.unchangedSince(kept.version, ACCESS, version))) {

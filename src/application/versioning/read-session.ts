@@ -483,6 +483,18 @@ export class ReadSession implements VersionProbe {
     return this.caches.access.tokenByDigest(digest, version);
   }
 
+  /**
+   * The API token with this digest (or null) when it is known without a read: the version pinned without a wait
+   * (in memory, as on SQLite, or already), and the token kept since a version no access change has followed.
+   * Undefined otherwise (then apiTokenByDigest reads it).
+   */
+  apiTokenByDigestNow(digest: string): ApiTokenRecord | null | undefined {
+    if (!this.pinnedNow()) return undefined;
+    const found = this.caches.access.tokenNow(digest, this.pinnedState!.version);
+    if (found !== undefined) this.depends.add(DEPENDS.access);
+    return found;
+  }
+
   /** A page of role grants, of those visible to the asker. */
   pageGrants(filter: GrantFilter, window: Window<string>): Promise<Page<GrantRecord>> {
     return this.read((reader) => reader.pageGrants(filter, window), DEPENDS.access);

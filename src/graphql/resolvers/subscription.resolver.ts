@@ -103,7 +103,10 @@ async function* filtered(
   keep: (entry: ChangeRecord) => boolean | Promise<boolean>,
 ) {
   try {
-    for await (const entry of source) if (await keep(entry)) yield entry;
+    for await (const entry of source) {
+      const kept = keep(entry);
+      if (kept === true || (kept !== false && (await kept))) yield entry;
+    }
   } finally {
     await source.return(undefined);
   }

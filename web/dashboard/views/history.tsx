@@ -31,6 +31,8 @@ const KIND_LABEL: Record<ChangeKind, string> = {
   RESOURCE_TYPE: 'type',
   PROJECT: 'project',
   LINK: 'link',
+  GRANT: 'grant',
+  API_TOKEN: 'API token',
 };
 
 function matches(entry: LiveEntry, filter: ChangeFilter): boolean {
@@ -53,6 +55,10 @@ function entityHref(entry: ChangeEntry): string | null {
     case 'PROJECT':
     case 'LINK':
       return formatRoute({ view: 'matrix', project: entry.entityName, links: '', tool: '', slotType: '' });
+    case 'GRANT':
+    case 'API_TOKEN':
+      // Access has no view of its own in the dashboard (yet).
+      return null;
   }
 }
 
@@ -304,7 +310,7 @@ export function HistoryView(props: { kind: ChangeKind | null; actor: string; ref
           <input
             type="search"
             value={actor}
-            placeholder="e.g. admin"
+            placeholder="e.g. token:admin"
             autoComplete="off"
             onChange={(e) => setActor(e.target.value)}
           />
