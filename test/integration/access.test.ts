@@ -300,6 +300,30 @@ describe('access: principals, grants and tokens', () => {
     });
   });
 
+  describe('authorization runs once per mutation, not per field', () => {
+    it("reads the principal's grants once per mutation, in its transaction, whatever the payload selects; and never for a read", async () => {
+      const secret = await token('counted', [{ role: 'EDITOR', namespace: 'acme' }]);
+      await server.data(`{ viewer { principal } }`, {}, bearer(secret)); // its lastUsedAt, written now
+      const grantReads = async (query: string) => {
+        server.app.db.counter.startRecording();
+        const { body } = await server.gql(query, {}, bearer(secret));
+        const statements = server.app.db.counter.stopRecording();
+        expect(body.errors, JSON.stringify(body.errors)).to.equal(undefined);
+        return statements.filter((text) => /FROM "?role_grant/.test(text)).length;
+      };
+      const payload = `project { id name description createdAt updatedAt resources { alias resource { id name } } }`;
+      expect(await grantReads(`mutation { createProject(input: { name: "acme/once" }) { ${payload} } }`)).to.equal(1);
+      const two = `mutation {
+        a: createProject(input: { name: "acme/twice-a" }) { ${payload} }
+        b: createProject(input: { name: "acme/twice-b" }) { ${payload} dryRun registryVersion }
+      }`;
+      expect(await grantReads(two), 'one per mutation of the document').to.equal(2);
+      expect(await grantReads(`{ projects(first: 50) { edges { node { id name resources { alias } } } } }`)).to.equal(
+        0,
+      );
+    });
+  });
+
   describe('READ_AUTH=required', () => {
     it('refuses reads without a token, and lets any authenticated principal read', async () => {
       const closed = await startServer(sqlite, { adminToken: ADMIN, readAuth: 'required' });
