@@ -322,6 +322,27 @@ describe('access: principals, grants and tokens', () => {
         0,
       );
     });
+
+    it('keeps a token it has looked up: a repeated read with it sends no statement, until access changes', async () => {
+      const secret = await token('kept', [{ role: 'VIEWER', namespace: 'acme' }]);
+      const statementsOf = async (query: string) => {
+        const before = server.statements();
+        const { status } = await server.gql(query, {}, bearer(secret));
+        return { status, statements: server.statements() - before };
+      };
+      await statementsOf(`{ __typename }`); // looked up, and its lastUsedAt written
+      expect(await statementsOf(`{ __typename }`)).to.deep.equal({ status: 200, statements: 0 });
+      await admin(
+        `mutation { grantRole(input: { principal: "user:kept-check", role: VIEWER, namespace: "acme" }) { dryRun } }`,
+      );
+      expect(await statementsOf(`{ __typename }`), 'access changed: looked up again').to.deep.equal({
+        status: 200,
+        statements: 1,
+      });
+      expect(await statementsOf(`{ __typename }`)).to.deep.equal({ status: 200, statements: 0 });
+      await admin(`mutation { revokeApiToken(input: { ref: "kept" }) { dryRun } }`);
+      expect((await statementsOf(`{ __typename }`)).status, 'revoked: refused at once').to.equal(401);
+    });
   });
 
   describe('READ_AUTH=required', () => {
