@@ -321,6 +321,18 @@ export class AccessService {
     return this.writes.change(
       request,
       async ({ writer }) => {
+        // A token's grants go to a live token only: a grant waiting for a name would go to whoever made it first.
+        if (command.principal.startsWith('token:')) {
+          const name = command.principal.slice('token:'.length);
+          const [live] = await writer.reader.apiTokensByNames([name]);
+          if (!live || live.revokedAt !== null) {
+            throw new NotFoundError(
+              'API token',
+              name,
+              `no live API token named '${name}'${live ? ' (it was revoked)' : ''}: a role is granted to a token that exists`,
+            );
+          }
+        }
         const existing = await writer.reader.grantOn(command.principal, namespace);
         if (existing) {
           throw new ConflictError(

@@ -99,6 +99,15 @@ describe('privilege escalation is refused', () => {
       });
     });
 
+    it('nobody grants a role to a token that does not exist yet (whoever made it first would have it)', async () => {
+      const { body } = await server.gql(
+        `mutation { grantRole(input: { principal: "token:not-made-yet", role: EDITOR, namespace: "acme" }) { dryRun } }`,
+        {},
+        bearer(tokens['acme-owner']),
+      );
+      expect(body.errors?.[0].extensions?.code).to.equal('NOT_FOUND');
+    });
+
     it('an OWNER of acme cannot revoke a grant on globex', async () => {
       const id = (
         await admin(
