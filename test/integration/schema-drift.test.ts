@@ -5,6 +5,8 @@ import { DataSource } from 'typeorm';
 import { buildRegistrySchema, printRegistrySchema } from '../../src/graphql/schema';
 import { dataSourceOptions } from '../../src/persistence/data-source';
 import { Database } from '../../src/persistence/database';
+import { MIGRATIONS } from '../../src/persistence/migrations';
+import { Access1764835200000 } from '../../src/persistence/migrations/1764835200000-access';
 import { describeEachBackend } from '../support/backends';
 
 describe('schema.graphql', () => {
@@ -29,7 +31,7 @@ describeEachBackend('migrations', (backend) => {
         'InitialSchema1764489600000',
         'SafeChange1764576000000',
         'PageIds1764662400000',
-        'Access1764748800000',
+        'Access1764835200000',
       ]);
       expect(await db.isMigrated()).to.equal(true);
       expect(await db.migrate(), 'a second run applies nothing').to.deep.equal([]);
@@ -73,6 +75,34 @@ describeEachBackend('migrations', (backend) => {
       ).to.deep.equal(['project', 'resource', 'tool'].map((t) => `CREATE INDEX idx_${t}_name_id ON ${t} (name, id)`));
     } finally {
       await dataSource.destroy();
+    }
+  });
+});
+
+describeEachBackend('the access migration', (backend) => {
+  it('keeps the change log of an older registry: its entries, actors as they were, no namespace', async () => {
+    const config = await backend.freshDatabase();
+    const index = MIGRATIONS.indexOf(Access1764835200000);
+    const older = new DataSource({ ...dataSourceOptions(config), migrations: MIGRATIONS.slice(0, index) });
+    await older.initialize();
+    try {
+      await older.runMigrations({ transaction: 'all' });
+      await older.query(
+        `INSERT INTO registry_change (id, version, seq, at, actor, operation, kind, entity_id, entity_name, summary, impact_count) ` +
+          `VALUES ('01JA0000000000000000000001', 1, 0, '2026-11-30T00:00:00.000Z', 'admin', 'createProject', 'PROJECT', '01JA0000000000000000000002', 'acme/shop', 'created project acme/shop', 0)`,
+      );
+    } finally {
+      await older.destroy();
+    }
+    const db = await Database.open(config);
+    try {
+      expect(await db.migrate()).to.deep.equal(MIGRATIONS.slice(index).map((m) => m.name));
+      const rows = await db.read<{ actor: string; kind: string; namespace: string | null }>(
+        'SELECT actor, kind, namespace FROM registry_change',
+      );
+      expect(rows).to.deep.equal([{ actor: 'admin', kind: 'PROJECT', namespace: null }]);
+    } finally {
+      await db.close();
     }
   });
 });

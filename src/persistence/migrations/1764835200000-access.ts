@@ -15,8 +15,8 @@ import {
  * - the change log records principals (`user:…` can be long: `actor` widens to 200 characters),
  *   two new kinds (GRANT, API_TOKEN), and the namespace an access entry concerns.
  */
-export class Access1764748800000 implements MigrationInterface {
-  name = 'Access1764748800000';
+export class Access1764835200000 implements MigrationInterface {
+  name = 'Access1764835200000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.createTable(
@@ -58,16 +58,12 @@ export class Access1764748800000 implements MigrationInterface {
       }),
     );
 
-    const changes = (await queryRunner.getTable('registry_change'))!;
-    await queryRunner.changeColumn(
-      changes,
-      changes.findColumnByName('actor')!,
-      new TableColumn({ name: 'actor', type: 'varchar', length: '200' }),
-    );
-    await queryRunner.addColumn(
-      'registry_change',
-      new TableColumn({ name: 'namespace', type: 'varchar', length: '100', isNullable: true }),
-    );
+    // A plain ADD COLUMN changes no row (TypeORM's addColumn copies the whole table on SQLite); the wider actor and
+    // the CHECK below need SQLite's table copy anyway, which writes the column into the table's definition with
+    // the rest.
+    await queryRunner.query(`ALTER TABLE "registry_change" ADD COLUMN "namespace" varchar(100)`);
+    await widenActor(queryRunner, 200);
+
     await queryRunner.dropCheckConstraint('registry_change', 'ck_registry_change_kind');
     await queryRunner.createCheckConstraint(
       'registry_change',
@@ -89,13 +85,26 @@ export class Access1764748800000 implements MigrationInterface {
       }),
     );
     await queryRunner.dropColumn('registry_change', 'namespace');
-    const changes = (await queryRunner.getTable('registry_change'))!;
-    await queryRunner.changeColumn(
-      changes,
-      changes.findColumnByName('actor')!,
-      new TableColumn({ name: 'actor', type: 'varchar', length: '64' }),
-    );
+    await widenActor(queryRunner, 64);
     await queryRunner.dropTable('api_token');
     await queryRunner.dropTable('role_grant');
   }
+}
+
+/**
+ * Sets the length of registry_change.actor, keeping every entry: on PostgreSQL an ALTER COLUMN TYPE (TypeORM's
+ * changeColumn drops and adds the column there, losing what it held); on SQLite TypeORM's table copy, which keeps
+ * the rows (SQLite does not enforce the length, but the table's definition says it).
+ */
+async function widenActor(queryRunner: QueryRunner, length: number): Promise<void> {
+  if (queryRunner.connection.driver.options.type === 'postgres') {
+    await queryRunner.query(`ALTER TABLE "registry_change" ALTER COLUMN "actor" TYPE varchar(${length})`);
+    return;
+  }
+  const changes = (await queryRunner.getTable('registry_change'))!;
+  await queryRunner.changeColumn(
+    changes,
+    changes.findColumnByName('actor')!,
+    new TableColumn({ name: 'actor', type: 'varchar', length: String(length) }),
+  );
 }
