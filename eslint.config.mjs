@@ -120,6 +120,8 @@ export default tseslint.config(
               'ToolCounts',
               'ToolProblem',
               'ToolSummary',
+              // Who is asking: the request's principal, not a stored object.
+              'Viewer',
             ],
           },
         },

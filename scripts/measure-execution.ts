@@ -108,7 +108,7 @@ async function inProcess(databasePath: string, modes: readonly boolean[]): Promi
     const log = pino({ level: 'silent' });
     const context = (): RequestContext => ({
       requestId: 'measure',
-      access: { canRead: true, canWrite: false, presented: 'read', actor: 'measure' },
+      access: { canRead: true, presented: 'none', principal: null, failure: null },
       services: app.services,
       session: app.versioning.session(),
       log,

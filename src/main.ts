@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { createServices, type Services } from './application/services';
 import { RegistryVersioning } from './application/versioning';
 import {
+  adminTokensOf,
   checkConfig,
   ConfigError,
   DEFAULT_SHUTDOWN_GRACE_MS,
@@ -17,6 +18,7 @@ import { CompiledExecution, type ExecutionCheck } from './graphql/compiled-execu
 import { REQUEST_ASSEMBLY, type RequestContext } from './graphql/context';
 import { engineParts } from './graphql/execution-mode';
 import { buildRegistrySchema } from './graphql/schema';
+import { Authenticator } from './http/authentication';
 import { createHttpServer } from './http/server';
 import { createLogger } from './logging';
 import { Metrics } from './observability/metrics';
@@ -219,7 +221,10 @@ async function startServices(
   logger: Logger,
   metrics: Metrics | null,
 ): Promise<{ services: Services; changeListener: PostgresChangeListener | null }> {
-  const services = createServices(versioning, { feedObserver: metrics ?? undefined });
+  const services = createServices(versioning, {
+    feedObserver: metrics ?? undefined,
+    staticTokenNames: Authenticator.tokenNames({ adminTokens: adminTokensOf(config) }),
+  });
   await services.feed.start();
   services.writes.listen((committed) => services.feed.signal(committed.version));
   const changeListener =

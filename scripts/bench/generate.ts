@@ -392,6 +392,7 @@ function writeChangeLog(rows: Rows, at: string, insert: (row: ChangeRow) => void
       impactCount: 0,
       impactComplete: 1,
       bindingChanges: null,
+      namespace: null,
     });
   };
   for (const type of rows.types)

@@ -1,4 +1,5 @@
 import type { ChangeHead, ChangeRecord } from '../persistence/records';
+import { isPromise } from '../jsutils/is-promise';
 import { TurnBudget } from './turn-budget';
 import type { RegistryVersioning } from './versioning';
 
@@ -30,8 +31,11 @@ export interface FeedRequest<T> {
   readonly afterVersion: number | null;
   /** Whether it shows binding changes: entries are then read with them (in smaller pages). */
   readonly bindingChanges: boolean;
-  /** What it sends for one entry (none, one or several items), e.g. the entry itself when its kind is wanted. */
-  readonly items: (entry: ChangeRecord) => readonly T[];
+  /**
+   * What it sends for one entry (none, one or several items), e.g. the entry itself when its kind is wanted;
+   * a promise when that needs a read (whether the subscriber may see an access entry).
+   */
+  readonly items: (entry: ChangeRecord) => readonly T[] | Promise<readonly T[]>;
   /**
    * A transport that does not hold back on its own while its client does not read (Server-Sent Events) says here
    * when it can take more: a promise of that moment, or null for now. WebSocket sends are awaited, so it needs none.
@@ -322,7 +326,8 @@ class FeedCursor<T> implements AsyncIterableIterator<T> {
         continue;
       }
       this.position = entry;
-      this.items = [...this.request.items(entry as ChangeRecord)];
+      const items = this.request.items(entry as ChangeRecord);
+      this.items = [...(isPromise(items) ? await items : items)];
     }
   }
 

@@ -4,6 +4,7 @@ import type { NamedItem, Page, PageRequest, ProjectRecord } from '../persistence
 import { newId } from './ids';
 import { nameTakenMessage, requireFreeName } from './names';
 import {
+  namedIn,
   requireWellFormedRef,
   type ChangeOutcome,
   type ChangeRequest,
@@ -83,6 +84,7 @@ export class ProjectService {
         return writer.insertProject({ id: newId(), name: command.name, description: command.description ?? null });
       },
       () => new ConflictError(nameTakenMessage('project', command.name)),
+      namedIn(command.name),
     );
   }
 
@@ -103,6 +105,7 @@ export class ProjectService {
         });
       },
       () => new ConflictError(nameTakenMessage('project', command.name ?? command.ref)),
+      namedIn(command.ref, command.name),
     );
   }
 
@@ -112,24 +115,29 @@ export class ProjectService {
    */
   delete(ref: string, force: boolean, request: ChangeRequest): Promise<ChangeOutcome<string>> {
     requireWellFormedRef('ref', ref);
-    return this.writes.change(request, async ({ writer }) => {
-      const [project] = await writer.reader.projectsByRefs([ref]);
-      if (!project) throw new NotFoundError('project', ref);
-      const links = await writer.reader.linksByProjectIds([project.id]);
-      if (links.length > 0 && !force) {
-        throw new ConflictError(
-          `project '${project.name}' still links ${links.length} resource${links.length === 1 ? '' : 's'}; delete it with force: true (its links go with it), or unlink them first`,
-          links.slice(0, USED_BY_SHOWN).map((l) => ({
-            kind: 'RESOURCE',
-            name: l.resource.name,
-            detail: l.alias ? `linked under alias '${l.alias}'` : 'linked',
-          })),
-        );
-      }
-      for (const { resource, alias } of links) await writer.deleteLink({ project, resource, alias });
-      await writer.deleteProject(project);
-      return project.id;
-    });
+    return this.writes.change(
+      request,
+      async ({ writer }) => {
+        const [project] = await writer.reader.projectsByRefs([ref]);
+        if (!project) throw new NotFoundError('project', ref);
+        const links = await writer.reader.linksByProjectIds([project.id]);
+        if (links.length > 0 && !force) {
+          throw new ConflictError(
+            `project '${project.name}' still links ${links.length} resource${links.length === 1 ? '' : 's'}; delete it with force: true (its links go with it), or unlink them first`,
+            links.slice(0, USED_BY_SHOWN).map((l) => ({
+              kind: 'RESOURCE',
+              name: l.resource.name,
+              detail: l.alias ? `linked under alias '${l.alias}'` : 'linked',
+            })),
+          );
+        }
+        for (const { resource, alias } of links) await writer.deleteLink({ project, resource, alias });
+        await writer.deleteProject(project);
+        return project.id;
+      },
+      undefined,
+      namedIn(ref),
+    );
   }
 
   /** Links a resource to a project, at most once, under an optional alias unique within the project. */
@@ -150,6 +158,7 @@ export class ProjectService {
         return project;
       },
       (violation) => this.linkViolation(violation.constraint, violation.kind, command, alias),
+      namedIn(command.project),
     );
   }
 
@@ -170,6 +179,7 @@ export class ProjectService {
         return project;
       },
       (violation) => this.linkViolation(violation.constraint, violation.kind, command, alias),
+      namedIn(command.project),
     );
   }
 
@@ -177,13 +187,18 @@ export class ProjectService {
   unlink(command: UnlinkResourceCommand, request: ChangeRequest): Promise<ChangeOutcome<ProjectRecord>> {
     requireWellFormedRef('input.project', command.project);
     requireWellFormedRef('input.resource', command.resource);
-    return this.writes.change(request, async ({ writer }) => {
-      const { project, resource } = await findBoth(writer.reader, command);
-      const link = (await writer.reader.linksByProjectIds([project.id])).find((l) => l.resource.id === resource.id);
-      if (!link) throw notLinked(project.name, resource.name);
-      await writer.deleteLink({ project, resource: link.resource, alias: link.alias } satisfies LinkState);
-      return project;
-    });
+    return this.writes.change(
+      request,
+      async ({ writer }) => {
+        const { project, resource } = await findBoth(writer.reader, command);
+        const link = (await writer.reader.linksByProjectIds([project.id])).find((l) => l.resource.id === resource.id);
+        if (!link) throw notLinked(project.name, resource.name);
+        await writer.deleteLink({ project, resource: link.resource, alias: link.alias } satisfies LinkState);
+        return project;
+      },
+      undefined,
+      namedIn(command.project),
+    );
   }
 
   private linkViolation(constraint: string | null, kind: string, command: LinkResourceCommand, alias: string | null) {

@@ -1,6 +1,26 @@
-import { BadInputError, ConflictError, type DomainError } from '../core/errors';
-import { checkRef } from '../core/grammar';
-import { describeEdit, subjectOf, type RegistryEdit } from '../core/registry-edit';
+import {
+  authorize,
+  describeRefusal,
+  entryNamespace,
+  grantHolders,
+  namespaceOf,
+  ownsEverything,
+  requirementsOf,
+  ruleOf,
+  type Grant,
+  type Principal,
+  type Touched,
+} from '../core/access';
+import { BadInputError, ConflictError, ForbiddenError, UnauthenticatedError, type DomainError } from '../core/errors';
+import { checkRef, isIdRef } from '../core/grammar';
+import {
+  describeEdit,
+  isAccessEdit,
+  namespacesOfEdit,
+  namespacesOfEdits,
+  subjectOf,
+  type RegistryEdit,
+} from '../core/registry-edit';
 import type { ChangeRecord } from '../persistence/records';
 import { asConstraintViolation, type ConstraintViolation } from '../persistence/sql-errors';
 import { loggedChangeId, type IdentifiedChange } from '../core/binding-impact';
@@ -8,14 +28,16 @@ import { IMPACT_LIMITS, ImpactTracker, type BindingImpact, type TrackedImpact } 
 import { newId, previewChangeId } from './ids';
 import type { ReadSession, RegistryVersioning, WriteScope } from './versioning';
 
+import type { WriteReader } from './versioning';
+
 export type { WriteReader, WriteScope } from './versioning';
 
 /** Who asks for a change, through which mutation, and whether only to preview it. */
 export interface ChangeRequest {
   /** The request's read session; reset after the change so the rest of the request reads it. */
   readonly session: ReadSession;
-  /** Who: the name of the admin token, `admin` for ADMIN_TOKEN, `anonymous` with no token configured. */
-  readonly actor: string;
+  /** Who: the change log's actor is its id (`user:alice`, `token:admin`, `anonymous` with no token configured). */
+  readonly principal: Principal;
   /** The mutation field's name, e.g. `deleteResource`. */
   readonly operation: string;
   /** Check and compute everything, then roll back: nothing is stored, versioned or logged. */
@@ -60,18 +82,31 @@ export class RegistryWrites {
    * Runs `work` in one write transaction. A constraint violation becomes the
    * domain error `onViolation` gives (CONFLICT by default). Afterwards the
    * request's session is reset, so the rest of the request reads the change.
+   *
+   * Every change is authorized here (core/access.ts): what the input names
+   * (`named`: e.g. a new name's namespace) before the work, and every
+   * namespace the change's edits touch after it, against the principal's
+   * grants as this transaction reads them. A refusal (FORBIDDEN) rolls the
+   * transaction back: nothing is stored, versioned or logged, and a dry run
+   * is refused exactly like the real run.
    */
   async change<T>(
     request: ChangeRequest,
     work: (scope: WriteScope) => Promise<T>,
     onViolation?: (violation: ConstraintViolation) => DomainError,
+    named: readonly Touched[] = [],
   ): Promise<ChangeOutcome<T>> {
     try {
       const outcome = await this.versioning.write(
         async (scope) => {
+          // What the principal holds, read in this transaction; what the input names is authorized before any work.
+          const grants = await grantsInTransaction(request.principal, scope.writer.reader);
+          authorizeChange(request, grants, named);
           const tracker = new ImpactTracker(scope.writer.reader, scope.hierarchy);
           scope.writer.observe((edit) => tracker.beforeEdit(edit));
           const result = await work(scope);
+          // The one authorization of what the change did: every namespace its edits touch.
+          authorizeChange(request, grants, namespacesOfEdits(scope.writer.edits));
           const tracked = await tracker.finish(scope.writer.edits);
           const typeName = await typeNamer(tracker, scope, scope.writer.edits);
           const entries = changeEntries(scope.writer.edits, tracked, request, scope.version, scope.writer.at, typeName);
@@ -107,6 +142,32 @@ export class RegistryWrites {
   }
 }
 
+/**
+ * The one authorization rule, applied to a change: its principal's grants
+ * against the namespaces it touches. A mutation with no rule is refused to
+ * everyone.
+ */
+function authorizeChange(request: ChangeRequest, grants: readonly Grant[], touched: readonly Touched[]): void {
+  const rule = ruleOf(request.operation);
+  if (!rule) throw new ForbiddenError(`${request.operation} has no access rule, so nobody may run it`);
+  const refusal = authorize(request.principal.id, grants, requirementsOf(rule, touched));
+  if (refusal) throw new ForbiddenError(describeRefusal(refusal, request.operation), refusal);
+}
+
+/** What a principal holds, as the transaction sees it; an API token must still authenticate. */
+async function grantsInTransaction(principal: Principal, reader: WriteReader): Promise<readonly Grant[]> {
+  // A static admin token (or open development mode) holds everything already: nothing to read.
+  if (ownsEverything(principal)) return principal.builtIn;
+  if (principal.apiToken !== null) {
+    const [token] = await reader.apiTokensByNames([principal.apiToken]);
+    const now = new Date().toISOString();
+    if (!token || token.revokedAt !== null || (token.expiresAt !== null && token.expiresAt <= now)) {
+      throw new UnauthenticatedError(`API token ${principal.apiToken} is revoked or expired`);
+    }
+  }
+  return [...principal.builtIn, ...(await reader.grantsOf(grantHolders(principal)))];
+}
+
 /** Names a type id from the hierarchy after the change, or before it (a deleted type); only types and resources need it. */
 async function typeNamer(
   tracker: ImpactTracker,
@@ -135,7 +196,7 @@ function changeEntries(
       version,
       seq,
       at,
-      actor: request.actor,
+      actor: request.principal.id,
       operation: request.operation,
       kind: edit.kind,
       entityId: subject.id,
@@ -149,6 +210,7 @@ function changeEntries(
       bindingChanges: tracked.kept
         .filter((k) => k.edit === seq)
         .map((k) => ({ ...k.change, id: loggedChangeId(id, k.change) })),
+      namespace: isAccessEdit(edit) ? entryNamespace(namespacesOfEdit(edit).map((n) => n.namespace)) : null,
     };
   });
 }
@@ -164,6 +226,15 @@ function impactOf(tracked: TrackedImpact, entries: readonly ChangeRecord[], prev
     id: previewAt === null ? loggedChangeId(entries[edit].id, change) : previewChangeId(previewAt, change),
   }));
   return { ...tracked.impact, changes };
+}
+
+/**
+ * What names in a mutation's input say of the namespaces it touches, known
+ * before any lookup: a new name's, and a ref's when it is a name (an id says
+ * nothing until it is looked up; what it finds is authorized on the edits).
+ */
+export function namedIn(...refs: (string | null | undefined)[]): Touched[] {
+  return refs.flatMap((ref) => (ref == null || isIdRef(ref) ? [] : [{ namespace: namespaceOf(ref), role: null }]));
 }
 
 /** Refuses a malformed ref argument (empty, too long, control characters) before any lookup. */

@@ -4,7 +4,13 @@ import type { ResourceInfo } from '../core/model';
 import type { NamedItem, Page, PageRequest, ProjectRecord, ResourceRecord, ToolRecord } from '../persistence/records';
 import { newId } from './ids';
 import { nameTakenMessage, requireFreeName } from './names';
-import { requireWellFormedRef, type ChangeOutcome, type ChangeRequest, type RegistryWrites } from './registry-writes';
+import {
+  namedIn,
+  requireWellFormedRef,
+  type ChangeOutcome,
+  type ChangeRequest,
+  type RegistryWrites,
+} from './registry-writes';
 import { USED_BY_SHOWN } from './usage';
 import { loaded, type ReadSession } from './versioning';
 
@@ -115,6 +121,7 @@ export class ResourceService {
         });
       },
       () => new ConflictError(nameTakenMessage('resource', command.name)),
+      namedIn(command.name),
     );
   }
 
@@ -159,6 +166,7 @@ export class ResourceService {
         });
       },
       () => new ConflictError(nameTakenMessage('resource', command.name ?? command.ref)),
+      namedIn(command.ref, command.name),
     );
   }
 
@@ -200,6 +208,7 @@ export class ResourceService {
         return resource.id;
       },
       () => new ConflictError(`resource '${ref}' came into use meanwhile; try again`),
+      namedIn(ref),
     );
   }
 }

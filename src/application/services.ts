@@ -1,4 +1,6 @@
 import { BindingSummaryService } from './binding-summary.service';
+import { AccessChangeService } from './access-changes.service';
+import { AccessService } from './access.service';
 import { BindingService } from './binding.service';
 import { ChangeFeed, type FeedObserver } from './change-feed';
 import { ChangeLogService } from './change-log.service';
@@ -30,12 +32,19 @@ export interface Services {
   readonly writes: RegistryWrites;
   /** The live change log, for subscriptions. */
   readonly feed: ChangeFeed;
+  /** Who may do what: grants, API tokens, and the answers of the access rules. */
+  readonly access: AccessService;
+  readonly accessChanges: AccessChangeService;
 }
 
 /** Builds the services over the registry's versioning (its reads and writes). */
 export function createServices(
   versioning: RegistryVersioning,
-  options: { feedObserver?: FeedObserver } = {},
+  options: {
+    feedObserver?: FeedObserver;
+    /** Names of the tokens configured in the environment, which API tokens may not take (see AccessService). */
+    staticTokenNames?: readonly string[];
+  } = {},
 ): Services {
   const writes = new RegistryWrites(versioning);
   const projects = new ProjectService(writes);
@@ -53,5 +62,11 @@ export function createServices(
     nodes: new NodeService(),
     writes,
     feed: new ChangeFeed(versioning, options.feedObserver),
+    access: new AccessService(writes, {
+      staticTokenNames: options.staticTokenNames ?? [],
+      noteTokenUse: (tokenId, at) => versioning.noteTokenUse(tokenId, at),
+      newSession: () => versioning.session(),
+    }),
+    accessChanges: new AccessChangeService(writes, options.staticTokenNames ?? []),
   };
 }

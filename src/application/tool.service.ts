@@ -8,6 +8,7 @@ import { newId } from './ids';
 import { loaded, type ReadSession } from './versioning';
 import { nameTakenMessage, requireFreeName } from './names';
 import {
+  namedIn,
   requireWellFormedRef,
   type ChangeOutcome,
   type ChangeRequest,
@@ -74,6 +75,7 @@ export class ToolService {
         return writer.insertTool({ id: newId(), name: command.name, description: command.description ?? null }, slots);
       },
       (violation) => this.violationError(command.name, violation.kind),
+      namedIn(command.name),
     );
   }
 
@@ -103,6 +105,7 @@ export class ToolService {
         );
       },
       (violation) => this.violationError(command.name, violation.kind),
+      namedIn(ref, command.name),
     );
   }
 
@@ -134,12 +137,17 @@ export class ToolService {
   /** Removes a tool and its slots. An unknown ref is NOT_FOUND. */
   unregister(ref: string, request: ChangeRequest): Promise<ChangeOutcome<string>> {
     requireWellFormedRef('ref', ref);
-    return this.writes.change(request, async ({ writer }) => {
-      const [tool] = await writer.reader.toolsByRefs([ref]);
-      if (!tool) throw new NotFoundError('tool', ref);
-      await writer.deleteTool({ ...tool, slots: await writer.reader.slotsByToolIds([tool.id]) });
-      return tool.id;
-    });
+    return this.writes.change(
+      request,
+      async ({ writer }) => {
+        const [tool] = await writer.reader.toolsByRefs([ref]);
+        if (!tool) throw new NotFoundError('tool', ref);
+        await writer.deleteTool({ ...tool, slots: await writer.reader.slotsByToolIds([tool.id]) });
+        return tool.id;
+      },
+      undefined,
+      namedIn(ref),
+    );
   }
 }
 

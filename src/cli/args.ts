@@ -6,7 +6,10 @@ export const DEFAULT_URL = 'http://localhost:4000/graphql';
 /** A usage problem: the tools print it with their usage text and exit 2. */
 export class UsageError extends Error {}
 
-/** The endpoint and token from --url and --token (default $ADMIN_TOKEN; none when neither is set). */
+/**
+ * The endpoint and token from --url and --token (default $REGISTRY_TOKEN, else $ADMIN_TOKEN as before; none when
+ * none is set). The token is any the server takes: an API token (trg_…), a signed-in user's JWT, an admin token.
+ */
 export function serverOptions(values: { url?: string; token?: string }): { url: string; token: string | null } {
   const url = values.url ?? DEFAULT_URL;
   let protocol: string;
@@ -17,7 +20,7 @@ export function serverOptions(values: { url?: string; token?: string }): { url: 
   }
   if (protocol !== 'http:' && protocol !== 'https:')
     throw new UsageError(`--url must be an http:// or https:// URL: ${url}`);
-  const token = values.token ?? process.env.ADMIN_TOKEN ?? '';
+  const token = values.token ?? (process.env.REGISTRY_TOKEN || process.env.ADMIN_TOKEN) ?? '';
   return { url, token: token === '' ? null : token };
 }
 

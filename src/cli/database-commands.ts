@@ -144,7 +144,7 @@ function parse(command: string, text: string, argv: string[], own: readonly (key
   const url = typeof parsed.values.database === 'string' ? parsed.values.database : process.env.DATABASE_URL;
   let database: DatabaseConfig;
   try {
-    database = VARIABLES.database.parse(url?.trim() ? url : undefined, 'DATABASE_URL');
+    database = VARIABLES.database.parse(url?.trim() ? url : undefined, 'DATABASE_URL', process.env);
   } catch (error) {
     return usage(command, text, (error as Error).message);
   }

@@ -24,7 +24,8 @@ Options:
   --out <dir>      Folder to write (made when missing); *.yaml files in <dir>/tools
                    that are not tools of this export are removed
   --url <url>      GraphQL endpoint (default: http://localhost:4000/graphql)
-  --token <token>  Bearer token sent as Authorization (default: $ADMIN_TOKEN)
+  --token <token>  Bearer token sent as Authorization: an API token, a signed-in user's JWT or an admin token
+                   (default: $REGISTRY_TOKEN, else $ADMIN_TOKEN)
   --no-progress    No progress bar, even on a terminal
   -h, --help       Show this help
 

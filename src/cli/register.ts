@@ -35,7 +35,8 @@ exists and differs is a CONFLICT, unless --update.
 
 Options:
   --url <url>      GraphQL endpoint (default: http://localhost:4000/graphql)
-  --token <token>  Bearer token sent as Authorization (default: $ADMIN_TOKEN)
+  --token <token>  Bearer token sent as Authorization: an API token, a signed-in user's JWT or an admin token
+                   (default: $REGISTRY_TOKEN, else $ADMIN_TOKEN)
   --update         Update what exists and differs: types, resources, projects, links and tools
   --dry-run        Send every change with dryRun (the server checks it and stores nothing),
                    and print what it would do to bindings

@@ -1,7 +1,7 @@
 import { SLOT_STATUSES, type SlotResolution, type SlotStatus } from './binding-resolution';
 import type { FailureReason } from './errors';
 import type { BindingMode, SlotDefinition } from './model';
-import { sameSlots, type RegistryEdit } from './registry-edit';
+import { isAccessEdit, sameSlots, type RegistryEdit } from './registry-edit';
 import type { TypeHierarchy } from './type-hierarchy';
 
 /**
@@ -189,9 +189,10 @@ export function typesFilledBy(hierarchy: TypeHierarchy, typeId: string): string[
 /**
  * Rule: only links (made, removed or re-aliased) and updates of resources,
  * types and tools can change a listed outcome; creating or deleting anything
- * else reaches no listed pair (see scopeOfEdit).
+ * else reaches no listed pair (see scopeOfEdit), and access (grants, tokens) none at all.
  */
 export function mayChangeBindings(edit: RegistryEdit): boolean {
+  if (isAccessEdit(edit)) return false;
   return edit.kind === 'LINK' || (edit.kind !== 'PROJECT' && edit.before !== null && edit.after !== null);
 }
 
@@ -260,6 +261,10 @@ export function scopeOfEdit(edit: RegistryEdit, before: TypeHierarchy, after: Ty
     }
     case 'PROJECT':
       // Rule: a project's name or description binds nothing.
+      return [];
+    case 'GRANT':
+    case 'API_TOKEN':
+      // Rule: who may change the registry binds nothing.
       return [];
   }
 }

@@ -111,3 +111,26 @@ export class BindingResolutionError extends DomainError {
     );
   }
 }
+
+/** No credential where one is needed, or one that does not check out (expired, wrong audience, unknown, revoked). */
+export class UnauthenticatedError extends DomainError {
+  readonly code = 'UNAUTHENTICATED';
+}
+
+/** What a refused principal lacks: the role needed and every namespace it is missing on. */
+export interface ForbiddenDetails {
+  readonly principal: string;
+  readonly role: string;
+  readonly namespaces: readonly string[];
+}
+
+/** A known caller that may not do this. With details when a role is missing. */
+export class ForbiddenError extends DomainError {
+  readonly code = 'FORBIDDEN';
+  constructor(
+    message: string,
+    readonly details: ForbiddenDetails | null = null,
+  ) {
+    super(message);
+  }
+}

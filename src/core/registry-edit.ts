@@ -1,7 +1,8 @@
+import { EVERY_NAMESPACE, namespaceOf, tokenPrincipal, type Role, type Touched } from './access';
 import type { ResourceInfo, SlotDefinition, TypeNode } from './model';
 
-/** The kinds of thing a change to the registry touches. */
-export const CHANGE_KINDS = ['RESOURCE_TYPE', 'RESOURCE', 'PROJECT', 'LINK', 'TOOL'] as const;
+/** The kinds of thing a change to the registry touches: its contents, then who may change them. */
+export const CHANGE_KINDS = ['RESOURCE_TYPE', 'RESOURCE', 'PROJECT', 'LINK', 'TOOL', 'GRANT', 'API_TOKEN'] as const;
 export type ChangeKind = (typeof CHANGE_KINDS)[number];
 
 /** A project or a tool as an edit records it. */
@@ -23,6 +24,29 @@ export interface ToolState extends EntityState {
   readonly slots: readonly SlotDefinition[];
 }
 
+/** A role grant as an edit records it (grants are created and deleted, never changed). */
+export interface GrantState {
+  readonly id: string;
+  readonly principal: string;
+  readonly role: Role;
+  /** A namespace (lowercase), or `*`. */
+  readonly namespace: string;
+  readonly grantedBy: string;
+  readonly createdAt: string;
+}
+
+/** An API token as an edit records it: never its secret. */
+export interface ApiTokenState {
+  readonly id: string;
+  readonly name: string;
+  /** The namespaces of its grants when it was created (its grants are edits of their own). */
+  readonly namespaces: readonly string[];
+  readonly createdBy: string;
+  readonly createdAt: string;
+  readonly expiresAt: string | null;
+  readonly revokedAt: string | null;
+}
+
 /**
  * One change to one thing: `before` is null when it was created, `after` is
  * null when it was deleted, and both are set when it was updated.
@@ -39,7 +63,9 @@ export type RegistryEdit =
   | Edit<'RESOURCE', ResourceInfo>
   | Edit<'PROJECT', EntityState>
   | Edit<'LINK', LinkState>
-  | Edit<'TOOL', ToolState>;
+  | Edit<'TOOL', ToolState>
+  | Edit<'GRANT', GrantState>
+  | Edit<'API_TOKEN', ApiTokenState>;
 
 /**
  * Rule: an update that leaves its thing as it was (the same name,
@@ -71,6 +97,10 @@ export function changesNothing(edit: RegistryEdit): boolean {
       if (!before || !after) return false;
       return sameEntity(before, after) && sameSlots(before.slots, after.slots);
     }
+    case 'GRANT':
+    case 'API_TOKEN':
+      // A grant is made or taken back, a token made or revoked: each is a change.
+      return false;
   }
 }
 
@@ -88,6 +118,11 @@ export function sameSlots(a: readonly SlotDefinition[], b: readonly SlotDefiniti
 /** True when any edit changes resource types, so the type hierarchy must be rebuilt. */
 export function changesTypes(edits: readonly RegistryEdit[]): boolean {
   return edits.some((edit) => edit.kind === 'RESOURCE_TYPE');
+}
+
+/** True for an edit of who may change the registry (a grant, an API token), not of what it holds. */
+export function isAccessEdit(edit: RegistryEdit): edit is Extract<RegistryEdit, { kind: 'GRANT' | 'API_TOKEN' }> {
+  return edit.kind === 'GRANT' || edit.kind === 'API_TOKEN';
 }
 
 /** What an edit did, as one sentence, e.g. `renamed resource prod/db to prod/orders-db`. `typeName` names a type id. */
@@ -145,6 +180,21 @@ export function describeEdit(edit: RegistryEdit, typeName: (id: string) => strin
         `set its slots (${slots(after)}: ${after.slots.map((s) => s.name).join(', ') || 'none'})`,
       ]);
     }
+    case 'GRANT': {
+      const grant = (edit.after ?? edit.before)!;
+      return edit.after
+        ? `granted ${grant.role} on ${grant.namespace} to ${grant.principal}`
+        : `revoked ${grant.role} on ${grant.namespace} from ${grant.principal}`;
+    }
+    case 'API_TOKEN': {
+      const { before, after } = edit;
+      if (!before) {
+        return `created API token ${after!.name} for ${after!.namespaces.join(', ')}${after!.expiresAt ? `, expiring ${after!.expiresAt}` : ''}`;
+      }
+      return after?.revokedAt && !before.revokedAt
+        ? `revoked API token ${after.name}`
+        : `updated API token ${(after ?? before).name}`;
+    }
   }
 }
 
@@ -163,6 +213,15 @@ export function subjectOf(edit: RegistryEdit): {
   previousName: string | null;
   related: { id: string; name: string } | null;
 } {
+  if (edit.kind === 'GRANT') {
+    // A grant is about its principal: the entity's name is the principal, so a filter by principal finds it.
+    const grant = (edit.after ?? edit.before)!;
+    return { id: grant.id, name: grant.principal, previousName: null, related: null };
+  }
+  if (edit.kind === 'API_TOKEN') {
+    const token = (edit.after ?? edit.before)!;
+    return { id: token.id, name: tokenPrincipal(token.name), previousName: null, related: null };
+  }
   if (edit.kind === 'LINK') {
     const link = (edit.after ?? edit.before)!;
     return {
@@ -175,4 +234,48 @@ export function subjectOf(edit: RegistryEdit): {
   const now = (edit.after ?? edit.before)!;
   const previousName = edit.before && edit.after && edit.before.name !== edit.after.name ? edit.before.name : null;
   return { id: now.id, name: now.name, previousName, related: null };
+}
+
+/**
+ * Rule: the namespaces one edit touches, each with the role it needs (at
+ * least the mutation's). A resource, project or tool: the namespace of its
+ * name before and after (a rename touches both). A link: its project's. A
+ * resource type: `*`. A grant: its namespace, and never more than is held
+ * there (granting OWNER needs OWNER). An API token: the namespaces of its
+ * grants (each of which is a grant edit of its own as well).
+ */
+export function namespacesOfEdit(edit: RegistryEdit): Touched[] {
+  switch (edit.kind) {
+    case 'RESOURCE_TYPE':
+      return [{ namespace: EVERY_NAMESPACE, role: null }];
+    case 'RESOURCE':
+    case 'PROJECT':
+    case 'TOOL':
+      return [edit.before, edit.after].flatMap((state) =>
+        state ? [{ namespace: namespaceOf(state.name), role: null }] : [],
+      );
+    case 'LINK':
+      return [edit.before, edit.after].flatMap((link) =>
+        link ? [{ namespace: namespaceOf(link.project.name), role: null }] : [],
+      );
+    case 'GRANT':
+      return [edit.before, edit.after].flatMap((grant) =>
+        grant ? [{ namespace: grant.namespace, role: grant.role }] : [],
+      );
+    case 'API_TOKEN':
+      // A token with no grant left reaches no namespace: changing it is for OWNERs of `*`.
+      return [edit.before, edit.after].flatMap((token) =>
+        !token
+          ? []
+          : (token.namespaces.length > 0 ? token.namespaces : [EVERY_NAMESPACE]).map((namespace) => ({
+              namespace,
+              role: null,
+            })),
+      );
+  }
+}
+
+/** Every namespace a change's edits touch (see namespacesOfEdit). */
+export function namespacesOfEdits(edits: readonly RegistryEdit[]): Touched[] {
+  return edits.flatMap(namespacesOfEdit);
 }

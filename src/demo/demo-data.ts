@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import type { ReadSession } from '../application/versioning';
+import { ownerOfEverything } from '../core/access';
 import type { Services } from '../application/services';
 import { formatProblem, readRegistryFile, type Entry } from '../registry-files';
 
@@ -30,7 +31,7 @@ export async function loadDemoData(services: Services, session: ReadSession): Pr
 
 /** Registers one entry of a file through the service that owns it. */
 async function apply(services: Services, session: ReadSession, entry: Entry): Promise<void> {
-  const as = (operation: string) => ({ session, actor: DEMO_ACTOR, operation, dryRun: false });
+  const as = (operation: string) => ({ session, principal: ownerOfEverything(DEMO_ACTOR), operation, dryRun: false });
   switch (entry.kind) {
     case 'resourceType':
       await services.resourceTypes.register(entry.input, as('registerResourceType'));

@@ -1,62 +1,64 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { GraphQLError } from 'graphql';
 import type { AuthCheckerFn } from 'type-graphql';
-import { DomainError } from '../core/errors';
-import type { RequestContext } from './context';
+import { ForbiddenError, UnauthenticatedError } from '../core/errors';
+import type { Access, RequestContext } from './context';
 
-/** Role of every Query field: needs the read token when READ_TOKEN is set. */
+export { ForbiddenError, UnauthenticatedError } from '../core/errors';
+
+/** Role of every Query field: needs a principal when READ_TOKEN is set or READ_AUTH=required. */
 export const READ = 'READ';
-/** Role of every Mutation field: needs the admin token when ADMIN_TOKEN is set. */
+/** Role of every Mutation field: needs a principal that holds the mutation's role somewhere (core/access.ts). */
 export const WRITE = 'WRITE';
-
-/** No token, or one that matches nothing. */
-export class UnauthenticatedError extends DomainError {
-  readonly code = 'UNAUTHENTICATED';
-}
-
-/** A valid token that does not allow this operation. */
-export class ForbiddenError extends DomainError {
-  readonly code = 'FORBIDDEN';
-}
 
 /**
  * type-graphql's authChecker for @Authorized(READ) and @Authorized(WRITE).
- * It runs before argument validation, so a refused caller learns nothing
- * about its input.
+ * It runs before argument validation, so a caller without a principal
+ * learns nothing about its input. A mutation is let through to any
+ * principal: what it may change is authorized once, where every change runs
+ * (application/registry-writes.ts), on the namespaces the change touches.
  */
 export const authChecker: AuthCheckerFn<RequestContext> = ({ context }, roles) => {
   const { access } = context;
-  if (roles.includes(WRITE) && !access.canWrite) {
+  if (roles.includes(WRITE)) {
     if (access.presented === 'read')
-      throw new ForbiddenError('the read token cannot change the registry; use the admin token');
-    throw new UnauthenticatedError(
-      'changing the registry needs the admin token: send Authorization: Bearer <ADMIN_TOKEN>',
-    );
+      throw new ForbiddenError('the read token cannot change the registry; use an admin or API token, or sign in');
+    if (access.principal === null) throw new UnauthenticatedError(writeNeedsCredential(access));
+    return true;
   }
-  if (roles.includes(READ) && !access.canRead) {
-    throw new UnauthenticatedError(
-      'reading the registry needs a token: send Authorization: Bearer <READ_TOKEN or ADMIN_TOKEN>',
-    );
-  }
+  if (roles.includes(READ) && !access.canRead) throw new UnauthenticatedError(readNeedsCredential(access));
   return true;
 };
 
+/** Why a write without a principal is refused. */
+function writeNeedsCredential(access: Access): string {
+  return access.failure !== null
+    ? `not authenticated: ${access.failure}`
+    : "changing the registry needs a token: send Authorization: Bearer <an admin or API token, or a signed-in user's JWT>";
+}
+
+/** Why a read is refused: a credential that did not check out (which check), or none where one is needed. */
+function readNeedsCredential(access: Access): string {
+  return access.failure !== null
+    ? `not authenticated: ${access.failure}`
+    : "reading the registry needs a token: send Authorization: Bearer <a read, admin or API token, or a signed-in user's JWT>";
+}
+
 /**
- * With READ_TOKEN set, refuses a request without a valid token before it runs
- * at all (401), so introspection is covered too. Field-level checks stay the
- * rule; this only closes what has no resolver of ours.
+ * Refuses a request that may not read before it runs at all (401): no
+ * credential where reads need one, or a credential that did not check out
+ * (expired, wrong audience, unknown, revoked), whatever the operation, so
+ * introspection is covered too. Field-level checks stay the rule; this
+ * closes what has no resolver of ours.
  */
 export const readAccessPlugin: ApolloServerPlugin<RequestContext> = {
   async requestDidStart({ contextValue }) {
     if (contextValue.access.canRead) return;
     return {
       async didResolveOperation() {
-        throw new GraphQLError(
-          'reading the registry needs a token: send Authorization: Bearer <READ_TOKEN or ADMIN_TOKEN>',
-          {
-            extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } },
-          },
-        );
+        throw new GraphQLError(readNeedsCredential(contextValue.access), {
+          extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } },
+        });
       },
     };
   },

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { Principal } from '../core/access';
 import type { Services } from '../application/services';
 import type { ReadSession } from '../application/versioning';
 import type { FairShare } from './fair-share';
@@ -6,14 +7,26 @@ import type { AssemblyHost } from './page-assembly';
 
 export type { Services } from '../application/services';
 
-/** What the caller of one request may do, and which token it presented. */
+/**
+ * Who makes one request (src/http/authentication.ts), and what it may do
+ * before any mutation's rule is asked (core/access.ts decides the rest).
+ */
 export interface Access {
+  /** It may read: reads are open, or it carries a credential that checks out. */
   readonly canRead: boolean;
-  readonly canWrite: boolean;
-  /** The token the request carried: none, one that matches nothing, the read token, or an admin token. */
-  readonly presented: 'none' | 'invalid' | 'read' | 'admin';
-  /** Who changes the registry through this request: the admin token's name, or `anonymous` when writes are open. */
-  readonly actor: string;
+  /**
+   * The credential it carried: none; one refused (see `failure`); READ_TOKEN;
+   * an admin token (ADMIN_TOKEN, ADMIN_TOKENS); an API token; a signed-in
+   * user's JWT.
+   */
+  readonly presented: 'none' | 'invalid' | 'read' | 'admin' | 'token' | 'user';
+  /**
+   * Who it is: `token:<name>`, `user:<subject>`, or `anonymous` in open
+   * development mode; null without a credential (when writes need one) or with a refused one.
+   */
+  readonly principal: Principal | null;
+  /** Why the credential was refused (e.g. "the token expired"), when `presented` is 'invalid'. */
+  readonly failure: string | null;
 }
 
 /** Filled in while a request runs, for its one log line. */
@@ -26,6 +39,8 @@ export interface RequestReport {
   errorCodes: string[];
   /** Whether the response cache answered, missed, or was not used. */
   cache: 'hit' | 'miss' | 'bypass';
+  /** Set when the answer shows what changes without a registry version (an API token's lastUsedAt): never kept. */
+  uncacheable?: boolean;
 }
 
 /** What every resolver gets: the services, and this request's read session, id and logger. */
@@ -55,6 +70,7 @@ export interface RequestContext {
 export const REQUEST_ASSEMBLY: AssemblyHost<RequestContext> = {
   sessionOf: (context) => context.session,
   withSession: (context, session) => ({ ...context, session }),
-  // Reading and writing are all an answer can differ by: no field shows more to a writer, but none is assumed not to.
-  audienceOf: (context) => `${context.access.canRead ? 'r' : '-'}${context.access.canWrite ? 'w' : '-'}`,
+  // Reading and writing are all an item's answer can differ by (no field of a tool, project or resource reads who
+  // asks): no field shows more to a writer, but none is assumed not to.
+  audienceOf: (context) => `${context.access.canRead ? 'r' : '-'}${context.access.principal ? 'w' : '-'}`,
 };

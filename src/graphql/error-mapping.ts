@@ -6,6 +6,7 @@ import {
   BindingResolutionError,
   ConflictError,
   DomainError,
+  ForbiddenError,
   NotFoundError,
   ToolValidationError,
 } from '../core/errors';
@@ -108,6 +109,10 @@ function domainDetails(error: DomainError): Record<string, unknown> {
     return { problems: error.problems };
   }
   if (error instanceof ConflictError && error.usedBy.length > 0) return { usedBy: error.usedBy };
+  if (error instanceof ForbiddenError && error.details) {
+    const { principal, role, namespaces } = error.details;
+    return { principal, role, namespaces };
+  }
   if (error instanceof NotFoundError) {
     return {
       ...(error.renamedTo ? { renamedTo: error.renamedTo } : {}),

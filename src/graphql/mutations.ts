@@ -1,5 +1,6 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import type { ChangeOutcome, ChangeRequest } from '../application/registry-writes';
+import { UnauthenticatedError } from '../core/errors';
 import type { RequestContext } from './context';
 
 /** Every mutation's `dryRun` argument. */
@@ -12,7 +13,10 @@ export const DRY_RUN = {
 
 /** The change a mutation asks for: who, through which field, and whether only as a preview. */
 export function changeRequest(ctx: RequestContext, info: GraphQLResolveInfo, dryRun: boolean | null): ChangeRequest {
-  return { session: ctx.session, actor: ctx.access.actor, operation: info.fieldName, dryRun: dryRun ?? false };
+  const { principal } = ctx.access;
+  // The authChecker let no mutation through without a principal.
+  if (principal === null) throw new UnauthenticatedError('changing the registry needs a credential');
+  return { session: ctx.session, principal, operation: info.fieldName, dryRun: dryRun ?? false };
 }
 
 /** A payload with the changed object under its field (null for a dry run: nothing was stored). */

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { BadInputError } from '../core/errors';
-import { LIMITS, RESOURCE_NAME_PATTERN, TYPE_NAME_PATTERN } from '../core/grammar';
+import { LIMITS, RESOURCE_NAME_PATTERN, TYPE_NAME_PATTERN, ULID_PATTERN } from '../core/grammar';
 import type { ChangePosition, Page, PageRequest, Window } from '../persistence/records';
 import type { NameFilter } from './inputs/connection.args';
 
@@ -16,6 +16,9 @@ const NAMED_CONNECTIONS = {
   projects: { letter: 'p', name: RESOURCE_NAME_PATTERN, maxLength: LIMITS.resourceName },
   resources: { letter: 'r', name: RESOURCE_NAME_PATTERN, maxLength: LIMITS.resourceName },
   resourceTypes: { letter: 'y', name: TYPE_NAME_PATTERN, maxLength: LIMITS.typeName },
+  // Ordered by id, oldest first: the cursor stands for the id.
+  roleGrants: { letter: 'g', name: ULID_PATTERN, maxLength: 26 },
+  apiTokens: { letter: 'k', name: ULID_PATTERN, maxLength: 26 },
 } as const;
 
 /** A connection ordered by name (see NAMED_CONNECTIONS). */
@@ -141,6 +144,11 @@ export function toItemPage<T extends { name: string }>(connection: NamedConnecti
 /** A Relay connection for a page of named items. */
 export function toConnection<T extends { name: string }>(connection: NamedConnection, page: Page<T>) {
   return connectionOf(page, (node) => encodeCursor(connection, node.name));
+}
+
+/** A Relay connection for a page in id order (grants, API tokens): the cursor stands for the id. */
+export function toIdConnection<T extends { id: string }>(connection: 'roleGrants' | 'apiTokens', page: Page<T>) {
+  return connectionOf(page, (node) => encodeCursor(connection, node.id));
 }
 
 const CHANGE_PREFIX = 'c:';

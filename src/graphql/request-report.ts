@@ -9,7 +9,7 @@ export const requestReportPlugin: ApolloServerPlugin<RequestContext> = {
         const { report } = contextValue;
         report.operationName = request.operationName ?? operation?.name?.value ?? null;
         report.operationType = operation?.operation ?? null;
-        if (report.operationType === 'mutation') report.actor = contextValue.access.actor;
+        if (report.operationType === 'mutation') report.actor = contextValue.access.principal?.id ?? null;
         if (response.body.kind !== 'single') return;
         for (const error of response.body.singleResult.errors ?? []) {
           report.errorCodes.push(typeof error.extensions?.code === 'string' ? error.extensions.code : 'UNKNOWN');

@@ -1,5 +1,6 @@
 import { assertInterfaceType, lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
+import { AccessResolver, ApiTokenResolver, ViewerResolver } from './resolvers/access.resolver';
 import { BindingResolver } from './resolvers/binding.resolver';
 import { ChangeResolver } from './resolvers/change.resolver';
 import { MatrixCellResolver, MatrixResolver } from './resolvers/matrix.resolver';
@@ -34,6 +35,9 @@ export const RESOLVERS = [
   ToolSummaryResolver,
   ProjectSummaryResolver,
   NodeResolver,
+  AccessResolver,
+  ViewerResolver,
+  ApiTokenResolver,
 ] as const;
 
 /**
@@ -82,7 +86,7 @@ const ROOT_DESCRIPTIONS = {
   query:
     'Reads of the registry. Every request reads one registry version: whatever it shows is consistent, and no older than the version it reports.',
   mutation:
-    'Changes to the registry. Each field is one transaction, takes dryRun to preview, and returns a payload with its binding impact; a document with several runs them in order.',
+    'Changes to the registry. Each field is one transaction, and a document with several runs them in order. Each change of what the registry holds takes dryRun to preview and returns its binding impact; changes of who may change it (grants, API tokens) are logged the same way. Every field needs a role on the namespace of what it changes (see Role); a refusal is FORBIDDEN and changes nothing.',
   subscription:
     'Live changes, over WebSocket (graphql-ws) on /graphql: every committed change, in log order, with replay from a version.',
 } as const;

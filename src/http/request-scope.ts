@@ -1,28 +1,45 @@
 import type { FastifyRequest } from 'fastify';
 import type { ReadSession } from '../application/versioning';
-import type { RequestReport } from '../graphql/context';
-import type { TokenAuthenticator } from './authentication';
+import type { Access, RequestReport } from '../graphql/context';
+import type { Authenticator } from './authentication';
 import { scopeSlot, type RequestScope } from './request-state';
 
-/** Makes each request's scope on first use and keeps it on the request (./request-state.ts) for its life. */
+/**
+ * Makes each request's scope (who asks, its read session, its report) and
+ * keeps it on the request (./request-state.ts) for its life. `prepare` makes
+ * it, authenticating the request: at once for no token and the static tokens
+ * (no promise), or after a lookup for an API token or a JWT. `scopeOf` then
+ * gives it to everything that runs for the request.
+ */
 export function requestScopes(
-  authenticator: TokenAuthenticator,
+  authenticator: Authenticator,
   newSession: () => ReadSession,
 ): {
+  readonly prepare: (request: FastifyRequest) => Promise<unknown> | undefined;
   readonly scopeOf: (request: FastifyRequest) => RequestScope;
   readonly reportOf: (request: FastifyRequest) => RequestReport | undefined;
 } {
+  const make = (request: FastifyRequest, access: Access, session: ReadSession): void => {
+    scopeSlot.set(request, {
+      access,
+      session,
+      report: { operationName: null, operationType: null, actor: null, errorCodes: [], cache: 'bypass' },
+    });
+  };
   return {
-    scopeOf(request) {
-      let scope = scopeSlot.get(request);
-      if (!scope) {
-        scope = {
-          access: authenticator.authenticate(request.headers.authorization),
-          session: newSession(),
-          report: { operationName: null, operationType: null, actor: null, errorCodes: [], cache: 'bypass' },
-        };
-        scopeSlot.set(request, scope);
+    prepare(request) {
+      if (scopeSlot.get(request)) return undefined;
+      const session = newSession();
+      const access = authenticator.authenticate(request.headers.authorization, session);
+      if (!(access instanceof Promise)) {
+        make(request, access, session);
+        return undefined;
       }
+      return access.then((found) => make(request, found, session));
+    },
+    scopeOf(request) {
+      const scope = scopeSlot.get(request);
+      if (!scope) throw new Error('a request scope was asked for before the request was authenticated');
       return scope;
     },
     reportOf: (request) => scopeSlot.get(request)?.report,

@@ -114,13 +114,15 @@ export class ResponseCache {
    * method, the Accept header and that text, not the parsed body written out
    * again (which cost a unique request a kilobyte and a JSON.stringify): the
    * same request sent with other spacing or key order is then an entry of its
-   * own, which costs a miss, never a wrong answer.
+   * own, which costs a miss, never a wrong answer. `audience` is who asks
+   * (empty for no principal): answers are kept per principal.
    */
   static keyOf(
     body: unknown,
     accept: string | undefined,
     method: 'GET' | 'POST' = 'POST',
     text?: string,
+    audience = '',
   ): string | null {
     if (!body || typeof body !== 'object' || Array.isArray(body)) return null;
     const { query, operationName, variables, extensions } = body as Record<string, unknown>;
@@ -130,10 +132,11 @@ export class ResponseCache {
     if (typeof query !== 'string' && persisted === null) return null;
     if (text !== undefined && method === 'POST')
       return text.length <= MAX_KEY_LENGTH
-        ? hash('sha256', `POST\u0000${accept ?? ''}\u0000${text}`, 'base64url')
+        ? hash('sha256', `POST\u0000${audience}\u0000${accept ?? ''}\u0000${text}`, 'base64url')
         : null;
     const request = JSON.stringify([
       method,
+      audience,
       accept ?? '',
       operationName ?? null,
       variables ?? null,
@@ -214,7 +217,8 @@ export function withResponseCache(
     const scope = scopeOf(request);
     const get = request.method === 'GET';
     if (get) addVary(reply, ['Accept', 'Authorization']);
-    const key = scope.access.canRead && (!get || passesCsrfPrevention(request)) ? cacheableKey(request) : null;
+    const key =
+      scope.access.canRead && (!get || passesCsrfPrevention(request)) ? cacheableKey(request, scope.access) : null;
     const tags = get && key ? ifNoneMatch(request) : NO_TAGS;
     const tag = get && key ? requestTag(key) : null;
 
@@ -249,18 +253,12 @@ export function withResponseCache(
     const body = await execute(request, reply);
     reply.header('x-registry-cache', scope.report.cache);
     const { report } = scope;
-    // Every registry read pins the version first, so an answer that pinned none read no registry data.
-    const success =
-      key !== null &&
-      (typeof body === 'string' || Buffer.isBuffer(body)) &&
-      reply.statusCode === 200 &&
-      report.operationType === 'query' &&
-      report.errorCodes.length === 0;
-    if (!success) {
+    if (key === null || !isKeepable(body, reply, report)) {
       if (get && !String(reply.getHeader('content-type')).startsWith('text/html'))
         reply.header('cache-control', 'no-store');
       return body;
     }
+    // Every registry read pins the version first, so an answer that pinned none read no registry data.
     const version = scope.version.pinnedVersion() ?? null;
     const etag = tag ? etagOf(tag, version) : undefined;
     let sent: string | Buffer = body;
@@ -282,6 +280,17 @@ export function withResponseCache(
     }
     return sent;
   };
+}
+
+/** Whether an answer may be kept and tagged: a query's successful answer, as bytes, that shows only what versions. */
+function isKeepable(body: unknown, reply: FastifyReply, report: RequestReport): body is string | Buffer {
+  return (
+    (typeof body === 'string' || Buffer.isBuffer(body)) &&
+    reply.statusCode === 200 &&
+    report.operationType === 'query' &&
+    report.errorCodes.length === 0 &&
+    report.uncacheable !== true
+  );
 }
 
 /** A POST's If-None-Match tags: none (ETags are for GETs). */
@@ -322,14 +331,27 @@ function bypassesCache(request: FastifyRequest): boolean {
   return typeof header === 'string' && /no-cache|no-store/i.test(header);
 }
 
-/** The response-cache key of a request, or null for one that is never cached (mutations included). */
-function cacheableKey(request: FastifyRequest): string | null {
+/**
+ * The response-cache key of a request, or null for one that is never cached
+ * (mutations included). It covers who asks (the principal and its groups):
+ * an answer may show what only its principal sees (viewer, the change log's
+ * access entries), so an answer is served again only to the same principal.
+ */
+function cacheableKey(request: FastifyRequest, access: Access): string | null {
   const fields = request.method === 'GET' ? getParameters(request) : request.body;
   const query = (fields as { query?: unknown } | null | undefined)?.query;
   if (typeof query === 'string' && /^\s*mutation\b/.test(query)) return null;
+  const { accept } = request.headers;
   return request.method === 'GET'
-    ? ResponseCache.keyOf(fields, request.headers.accept, 'GET')
-    : ResponseCache.keyOf(fields, request.headers.accept, 'POST', jsonBodyText(request));
+    ? ResponseCache.keyOf(fields, accept, 'GET', undefined, audienceOf(access))
+    : ResponseCache.keyOf(fields, accept, 'POST', jsonBodyText(request), audienceOf(access));
+}
+
+/** Who an answer is for, as part of its key: empty without a principal, else its id and groups. */
+function audienceOf(access: Access): string {
+  const { principal } = access;
+  if (principal === null) return '';
+  return principal.groups.length === 0 ? principal.id : `${principal.id}\u0001${principal.groups.join('\u0001')}`;
 }
 
 /**

@@ -16,18 +16,26 @@ import { adminTokensOf, DEFAULT_BODY_TIMEOUT_MS, DEFAULT_HTTP_CACHE_CONTROL, typ
 import type { CompiledExecution } from '../graphql/compiled-execution';
 import { engineParts } from '../graphql/execution-mode';
 import type { RequestContext } from '../graphql/context';
+import { RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from '../graphql/error-mapping';
 import { RequestLimits } from '../graphql/query-limits';
 import type { Metrics } from '../observability/metrics';
+import { isDatabaseUnavailable } from '../persistence/sql-errors';
 import type { Tracing } from '../observability/tracing';
 import { packageRoot, type BuildInfo } from '../version';
 import { startApollo } from './apollo';
 import { registerBodyDeadlines } from './body-deadline';
 import { registerCors } from './cors';
 import { DirectExecution } from './direct-execution';
-import { TokenAuthenticator } from './authentication';
+import { Authenticator } from './authentication';
 import { DashboardBundle, defaultDashboardDir, registerDashboard } from './dashboard';
 import { defaultGraphiqlDir, GraphiqlBundle, graphiqlPageHeaders, registerGraphiqlAssets } from './graphiql';
-import { BODY_LIMIT_BYTES, clientErrorHandler, frameworkErrors, registerHttpErrorHandlers } from './http-errors';
+import {
+  BODY_LIMIT_BYTES,
+  clientErrorHandler,
+  errorBody,
+  frameworkErrors,
+  registerHttpErrorHandlers,
+} from './http-errors';
 import { checkGetParameters, registerJsonBodyParser } from './request-body';
 import { requestScopes } from './request-scope';
 import { observeRequests } from './request-observation';
@@ -79,7 +87,16 @@ export async function createHttpServer(
   await registerCors(fastify, deps.config.corsOrigins ?? []);
   registerJsonBodyParser(fastify);
   registerBodyDeadlines(fastify, deps.config.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS);
-  const authenticator = new TokenAuthenticator(adminTokensOf(deps.config), deps.config.readToken);
+  const authenticator = new Authenticator(
+    {
+      adminTokens: adminTokensOf(deps.config),
+      readToken: deps.config.readToken,
+      readAuth: deps.config.readAuth ?? 'open',
+      oidc: deps.config.oidc ?? null,
+    },
+    deps.services.access,
+    (message) => deps.logger.warn(message),
+  );
   if (authenticator.openWrites) warnOpenWrites(deps.logger);
 
   const graphiql = new GraphiqlBundle(deps.graphiqlDir ?? defaultGraphiqlDir(), deps.logger);
@@ -96,7 +113,7 @@ export async function createHttpServer(
     scopes.reportOf,
   );
   const live = await registerLiveUpdates(fastify, { ...deps, authenticator });
-  registerGraphQLRoute(fastify, apollo, deps, scopes.scopeOf, live, limits);
+  registerGraphQLRoute(fastify, apollo, deps, scopes, live, limits);
   registerGraphiqlAssets(fastify, graphiql);
   registerDashboardRoutes(fastify, deps);
   registerHealthRoutes(fastify, deps);
@@ -133,10 +150,11 @@ function registerGraphQLRoute(
   fastify: FastifyInstance,
   apollo: ApolloServer<RequestContext>,
   deps: HttpDependencies,
-  scopeOf: ReturnType<typeof requestScopes>['scopeOf'],
+  scopes: ReturnType<typeof requestScopes>,
   live: LiveUpdates,
   limits: RequestLimits,
 ): void {
+  const { scopeOf } = scopes;
   const contextOf = (request: FastifyRequest): RequestContext => {
     const { access, session, report } = scopeOf(request);
     return { requestId: request.id, access, services: deps.services, session, log: request.log, report };
@@ -160,7 +178,7 @@ function registerGraphQLRoute(
   };
   const cache = deps.config.responseCache ? new ResponseCache() : null;
   deps.metrics?.watch({ responseCache: () => cache?.figures() ?? null });
-  const handler = withResponseCache(
+  const answer = withResponseCache(
     cache,
     (request) => {
       const { access, session, report } = scopeOf(request);
@@ -169,6 +187,23 @@ function registerGraphQLRoute(
     execute,
     { cacheControl: deps.config.httpCacheControl ?? DEFAULT_HTTP_CACHE_CONTROL },
   );
+  // Each request is authenticated first: at once for no token and the static tokens, else after a lookup.
+  const handler = (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
+    const authenticating = scopes.prepare(request);
+    if (!authenticating) return answer(request, reply);
+    return authenticating.then(
+      () => answer(request, reply),
+      (error: unknown) => {
+        // An API token cannot be looked up while the database is down: 503, as any read would be then.
+        if (!isDatabaseUnavailable(error)) throw error;
+        request.log.error({ err: error, requestId: request.id }, 'database unavailable');
+        return reply
+          .code(503)
+          .header('retry-after', String(RETRY_AFTER_SECONDS))
+          .send(errorBody(UNAVAILABLE_MESSAGE, 'SERVICE_UNAVAILABLE', request.id));
+      },
+    );
+  };
   // A WebSocket handler may only sit on a GET route, so GET has a route of its own.
   fastify.route({
     url: '/graphql',

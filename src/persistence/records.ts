@@ -1,6 +1,6 @@
 import type { IdentifiedChange } from '../core/binding-impact';
 import type { ResourceInfo, SlotDefinition, TypeNode } from '../core/model';
-import type { ChangeKind, EntityState } from '../core/registry-edit';
+import type { ChangeKind, EntityState, GrantState } from '../core/registry-edit';
 
 /** When a row was created and last updated (ISO-8601, UTC). */
 export interface Timestamps {
@@ -97,6 +97,8 @@ export interface ChangeHead {
   readonly impactCount: number;
   /** False when the impact cap left some of the pairs this entry reached unexamined: impactCount is then a lower bound. */
   readonly impactComplete: boolean;
+  /** For an access entry (GRANT, API_TOKEN): the namespace it concerns, or `*`; null for every other entry. */
+  readonly namespace: string | null;
 }
 
 /** One entry of the change log. */
@@ -113,6 +115,8 @@ export interface ChangeFilter {
   readonly actor: string | null;
   /** Entries of versions after this one. */
   readonly sinceVersion: number | null;
+  /** Access entries (GRANT, API_TOKEN) are listed only when filed under one of these namespaces; null: all of them. */
+  readonly accessNamespaces: readonly string[] | null;
 }
 
 /** A position in the change log. */
@@ -123,3 +127,33 @@ export interface ChangePosition {
 
 /** A page of the change log, by (version, seq) position, oldest first. */
 export type ChangePageRequest = Window<ChangePosition>;
+
+/** A role grant row. */
+export type GrantRecord = GrantState;
+
+/** An API token row, without the digest of its secret. */
+export interface ApiTokenRecord {
+  readonly id: string;
+  readonly name: string;
+  readonly createdBy: string;
+  readonly createdAt: string;
+  readonly expiresAt: string | null;
+  readonly lastUsedAt: string | null;
+  readonly revokedAt: string | null;
+}
+
+/**
+ * Which grants or tokens a principal may list: those on the namespaces it
+ * owns, and its own (by principal); null namespaces: every one (an OWNER of `*`).
+ */
+export interface AccessVisibility {
+  readonly namespaces: readonly string[] | null;
+  readonly principals: readonly string[];
+}
+
+/** Which role grants to list. */
+export interface GrantFilter {
+  readonly namespace: string | null;
+  readonly principal: string | null;
+  readonly visible: AccessVisibility;
+}

@@ -8,10 +8,14 @@
  */
 import type { ChangeKind } from '../core/registry-edit';
 import type {
+  AccessVisibility,
+  ApiTokenRecord,
   ChangeFilter,
   ChangePageRequest,
   ChangeHead,
   ChangeRecord,
+  GrantFilter,
+  GrantRecord,
   LinkRecord,
   NamedItem,
   Page,
@@ -24,6 +28,7 @@ import type {
   TypeRecord,
   Window,
 } from './records';
+import * as access from './reads/access-reads';
 import * as changeLog from './reads/change-log-reads';
 import * as impact from './reads/impact-reads';
 import { byIds, byRefs, NAMED, pageByName, type NamedTable } from './reads/named-reads';
@@ -244,6 +249,53 @@ export class RegistryReader {
   /** The entity of this kind last renamed away from `name`, if the log knows one. */
   renamedFrom(kind: ChangeKind, name: string): Promise<string | undefined> {
     return changeLog.renamedFrom(this.db, kind, name);
+  }
+
+  // --- access: grants and API tokens --------------------------------------------
+
+  /** Every grant held by any of these principals (a principal and its groups). */
+  grantsOf(principals: readonly string[]): Promise<GrantRecord[]> {
+    return access.grantsOf(this.db, principals);
+  }
+
+  /** Grants by id. */
+  grantsByIds(ids: readonly string[]): Promise<GrantRecord[]> {
+    return access.grantsByIds(this.db, ids);
+  }
+
+  /** A principal's grant on a namespace, if it has one (there is at most one). */
+  grantOn(principal: string, namespace: string): Promise<GrantRecord | undefined> {
+    return access.grantOn(this.db, principal, namespace);
+  }
+
+  /** A page of grants by id (oldest first), filtered, of those the asker may see. */
+  pageGrants(filter: GrantFilter, window: Window<string>): Promise<Page<GrantRecord>> {
+    return access.pageGrants(this.db, filter, window);
+  }
+
+  /** The API token whose secret has this SHA-256 digest (hex), if any. */
+  apiTokenByDigest(digest: string): Promise<ApiTokenRecord | undefined> {
+    return access.apiTokenByDigest(this.db, digest);
+  }
+
+  /** The API token a ref names: its id, or its name ignoring case. */
+  apiTokenByRef(ref: string): Promise<ApiTokenRecord | undefined> {
+    return access.apiTokenByRef(this.db, ref);
+  }
+
+  /** API tokens by id. */
+  apiTokensByIds(ids: readonly string[]): Promise<ApiTokenRecord[]> {
+    return access.apiTokensByIds(this.db, ids);
+  }
+
+  /** API tokens by name, ignoring case (names are unique that way, revoked tokens included). */
+  apiTokensByNames(names: readonly string[]): Promise<ApiTokenRecord[]> {
+    return access.apiTokensByNames(this.db, names);
+  }
+
+  /** A page of API tokens by id (oldest first) of those the asker may see. */
+  pageApiTokens(visible: AccessVisibility, window: Window<string>): Promise<Page<ApiTokenRecord>> {
+    return access.pageApiTokens(this.db, visible, window);
   }
 
   // --- pages by name ---------------------------------------------------------------

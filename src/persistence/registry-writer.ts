@@ -3,25 +3,30 @@ import type { ResourceInfo, SlotDefinition, TypeNode } from '../core/model';
 import { nameKey } from '../core/names';
 import {
   changesNothing,
+  type ApiTokenState,
   type EntityState,
+  type GrantState,
   type LinkState,
   type RegistryEdit,
   type ToolState,
 } from '../core/registry-edit';
 import type { WriteTransaction } from './database';
 import {
+  ApiTokenEntity,
   ProjectEntity,
   ProjectResourceEntity,
   ResourceEntity,
   ResourceSlotEntity,
   ResourceTypeEntity,
   ResourceTypeParentEntity,
+  RoleGrantEntity,
   ToolEntity,
 } from './entities';
 import type { ChangeRecord, ProjectRecord, RegistryState, ResourceRecord, ToolRecord, TypeRecord } from './records';
 import { CHANGE_CHANNEL } from './change-listener';
 import { RegistryReader } from './registry-reader';
 import {
+  API_TOKEN,
   columnList,
   PROJECT,
   PROJECT_RESOURCE,
@@ -291,6 +296,54 @@ export class RegistryWriter {
     await this.edit({ kind: 'TOOL', before: tool, after: null }, () =>
       this.tx.manager.delete(ToolEntity, { id: tool.id }),
     );
+  }
+
+  // --- access: grants and API tokens -------------------------------------------------
+
+  /** Gives a principal a role on a namespace. */
+  async insertGrant(grant: GrantState): Promise<void> {
+    await this.edit({ kind: 'GRANT', before: null, after: grant }, () =>
+      this.tx.manager.insert(RoleGrantEntity, { ...grant }),
+    );
+  }
+
+  /** Takes a grant back. */
+  async deleteGrant(grant: GrantState): Promise<void> {
+    await this.edit({ kind: 'GRANT', before: grant, after: null }, () =>
+      this.tx.manager.delete(RoleGrantEntity, { id: grant.id }),
+    );
+  }
+
+  /** Stores a new API token by the digest of its secret (the secret itself is never given to the writer). */
+  async insertApiToken(token: ApiTokenState, secretDigest: string): Promise<void> {
+    await this.edit({ kind: 'API_TOKEN', before: null, after: token }, () =>
+      this.tx.manager.insert(ApiTokenEntity, {
+        id: token.id,
+        name: token.name,
+        nameKey: nameKey(token.name),
+        secretDigest,
+        createdBy: token.createdBy,
+        createdAt: token.createdAt,
+        expiresAt: token.expiresAt,
+        lastUsedAt: null,
+        revokedAt: null,
+      }),
+    );
+  }
+
+  /** Marks an API token revoked, now: it authenticates nothing from then on. */
+  async revokeApiToken(before: ApiTokenState): Promise<ApiTokenState> {
+    const after = { ...before, revokedAt: this.at };
+    await this.edit({ kind: 'API_TOKEN', before, after }, () =>
+      this.tx.manager.update(ApiTokenEntity, { id: before.id }, { revokedAt: this.at }),
+    );
+    return after;
+  }
+
+  /** When a token last authenticated a request (bookkeeping: no edit, no version). */
+  async noteTokenUse(tokenId: string): Promise<void> {
+    const K = API_TOKEN.columns;
+    await this.tx.query(`UPDATE ${API_TOKEN.name} SET ${K.lastUsedAt} = ? WHERE ${K.id} = ?`, [this.at, tokenId]);
   }
 
   // --- the change log -----------------------------------------------------------------

@@ -6,6 +6,7 @@
  * what was once applied; the migration-drift test checks them against the
  * entities.)
  */
+import { ROLES } from '../core/access';
 import { ACCESS_MODES, BINDING_MODES } from '../core/model';
 import { CHANGE_KINDS } from '../core/registry-edit';
 
@@ -113,8 +114,40 @@ export const REGISTRY_CHANGE = table(
     impactCount: 'impact_count',
     impactComplete: 'impact_complete',
     bindingChanges: 'binding_changes',
+    namespace: 'namespace',
   },
   { pk_registry_change: ['id'], uq_registry_change_version_seq: ['version', 'seq'] },
+);
+
+/** Role grants: a principal holds a role on a namespace (or on `*`), at most one grant per principal and namespace. */
+export const ROLE_GRANT = table(
+  'role_grant',
+  {
+    id: 'id',
+    principal: 'principal',
+    role: 'role',
+    namespace: 'namespace',
+    grantedBy: 'granted_by',
+    createdAt: 'created_at',
+  },
+  { pk_role_grant: ['id'], uq_role_grant_principal_namespace: ['principal', 'namespace'] },
+);
+
+/** API tokens: the SHA-256 digest of each secret, never the secret. Its grants are role grants to `token:<name>`. */
+export const API_TOKEN = table(
+  'api_token',
+  {
+    id: 'id',
+    name: 'name',
+    nameKey: 'name_key',
+    secretDigest: 'secret_digest',
+    createdBy: 'created_by',
+    createdAt: 'created_at',
+    expiresAt: 'expires_at',
+    lastUsedAt: 'last_used_at',
+    revokedAt: 'revoked_at',
+  },
+  { pk_api_token: ['id'], uq_api_token_name_key: ['name_key'], uq_api_token_secret_digest: ['secret_digest'] },
 );
 
 /** Every table, in the order rows may be inserted (referenced tables first). */
@@ -128,6 +161,8 @@ export const TABLES = [
   RESOURCE_SLOT,
   REGISTRY_STATE,
   REGISTRY_CHANGE,
+  ROLE_GRANT,
+  API_TOKEN,
 ] as const;
 
 /** SQL `IN (…)` list of quoted values, for a CHECK constraint. */
@@ -138,6 +173,11 @@ function sqlValues(values: readonly string[]): string {
 /** The CHECK constraint of registry_change.kind, built from the core's list of kinds. */
 export const REGISTRY_CHANGE_CHECKS = {
   ck_registry_change_kind: `"kind" IN (${sqlValues(CHANGE_KINDS)})`,
+} as const;
+
+/** The CHECK constraint of role_grant.role, built from the core's list of roles. */
+export const ROLE_GRANT_CHECKS = {
+  ck_role_grant_role: `"role" IN (${sqlValues(ROLES)})`,
 } as const;
 
 /** The CHECK constraints of resource_slot, built from the core's own lists of modes. */
@@ -239,6 +279,30 @@ export interface RegistryChangeRow {
   /** 0/1 on SQLite. */
   impact_complete: boolean | number;
   binding_changes: string | null;
+  namespace: string | null;
+}
+
+/** A row of role_grant. */
+export interface RoleGrantRow {
+  id: string;
+  principal: string;
+  role: string;
+  namespace: string;
+  granted_by: string;
+  created_at: string;
+}
+
+/** A row of api_token. */
+export interface ApiTokenRow {
+  id: string;
+  name: string;
+  name_key: string;
+  secret_digest: string;
+  created_by: string;
+  created_at: string;
+  expires_at: string | null;
+  last_used_at: string | null;
+  revoked_at: string | null;
 }
 
 /** Compile-time check that a row type has exactly the table's columns. */
@@ -253,7 +317,9 @@ const rowsMatchTables: [
   Exactly<keyof ProjectResourceRow, ColumnsOf<typeof PROJECT_RESOURCE>>,
   Exactly<keyof RegistryStateRow, Exclude<ColumnsOf<typeof REGISTRY_STATE>, 'id'>>,
   Exactly<keyof RegistryChangeRow, ColumnsOf<typeof REGISTRY_CHANGE>>,
-] = [true, true, true, true, true, true, true, true];
+  Exactly<keyof RoleGrantRow, ColumnsOf<typeof ROLE_GRANT>>,
+  Exactly<keyof ApiTokenRow, ColumnsOf<typeof API_TOKEN>>,
+] = [true, true, true, true, true, true, true, true, true, true];
 void rowsMatchTables;
 
 /**

@@ -34,18 +34,18 @@ describeEachBackend('the change log', (backend) => {
   const entries = async (filter: Record<string, unknown> = {}, first = 100) =>
     (await server.data(ENTRIES, { f: filter, first })).changes;
 
-  it('names who made each change: the admin token it was made with', async () => {
+  it('names who made each change: the principal of the admin token it was made with, token:<name>', async () => {
     await server.data(`mutation { registerResourceType(input: { name: "vcs" }) { dryRun } }`, undefined, as(ALICE));
     await server.data(`mutation { createProject(input: { name: "shop" }) { dryRun } }`, undefined, as(CI));
     const log = await entries();
     expect(
       log.edges.map((e: any) => [e.node.actor, e.node.operation, e.node.kind, e.node.entityName, e.node.summary]),
     ).to.deep.equal([
-      ['alice', 'registerResourceType', 'RESOURCE_TYPE', 'vcs', 'registered resource type vcs'],
-      ['ci', 'createProject', 'PROJECT', 'shop', 'created project shop'],
+      ['token:alice', 'registerResourceType', 'RESOURCE_TYPE', 'vcs', 'registered resource type vcs'],
+      ['token:ci', 'createProject', 'PROJECT', 'shop', 'created project shop'],
     ]);
     expect(new Date(log.edges[0].node.at).toISOString()).to.equal(log.edges[0].node.at);
-    expect((await entries({ actor: 'ci' })).totalCount).to.equal(1);
+    expect((await entries({ actor: 'token:ci' })).totalCount).to.equal(1);
   });
 
   it('writes exactly one entry set per committed mutation, in version order, and none for refused ones or dry runs', async () => {
@@ -120,7 +120,7 @@ describeEachBackend('the change log', (backend) => {
 });
 
 describe('who changed what: actors and the request log', () => {
-  it('ADMIN_TOKEN alone is actor admin, and the log line of a mutation has the operation and the actor, never the token', async () => {
+  it('ADMIN_TOKEN alone is actor token:admin, and the log line of a mutation has the operation and the actor, never the token', async () => {
     const lines = await captureLogs(async (logger) => {
       const server = await startServer(sqlite, { adminToken: 'the-admin-token-123456', logLevel: 'info' }, { logger });
       try {
@@ -128,13 +128,13 @@ describe('who changed what: actors and the request log', () => {
           authorization: 'Bearer the-admin-token-123456',
         });
         const log = await server.data(`{ changes { edges { node { actor } } } }`);
-        expect(log.changes.edges.map((e: any) => e.node.actor)).to.deep.equal(['admin']);
+        expect(log.changes.edges.map((e: any) => e.node.actor)).to.deep.equal(['token:admin']);
       } finally {
         await server.close();
       }
     });
     const line = lines.find((l) => l.operationName === 'MakeShop');
-    expect(line).to.deep.include({ operationType: 'mutation', actor: 'admin', outcome: 'ok' });
+    expect(line).to.deep.include({ operationType: 'mutation', actor: 'token:admin', outcome: 'ok' });
     expect(JSON.stringify(lines)).to.not.include('the-admin-token-123456');
   });
 

@@ -19,11 +19,15 @@ async function expectUnavailable(response: Response): Promise<void> {
   expect(text).to.not.match(/ECONNREFUSED|SQLITE_|terminated|127\.0\.0\.1|\bat .+:\d+:\d+/);
 }
 
-const post = (server: TestServer, query: string) =>
+const post = (server: TestServer, query: string, token?: string) =>
   fetch(server.url, {
     method: 'POST',
     // Past the response cache, so every request asks the database.
-    headers: { 'content-type': 'application/json', 'cache-control': 'no-cache' },
+    headers: {
+      'content-type': 'application/json',
+      'cache-control': 'no-cache',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
     body: JSON.stringify({ query }),
   });
 
@@ -51,9 +55,16 @@ describe('a database outage [postgres, through a proxy that can be cut]', functi
 
   it('answers 503 SERVICE_UNAVAILABLE with Retry-After while the database is down, and recovers without a restart', async () => {
     expect((await post(server, '{ tools { totalCount } }')).status).to.equal(200);
+    const token = (
+      await server.data(
+        `mutation { createApiToken(input: { name: "outage", grants: [{ role: VIEWER, namespace: "acme" }] }) { secret } }`,
+      )
+    ).createApiToken.secret as string;
 
     await proxy.cut();
     await expectUnavailable(await post(server, '{ tools { totalCount } }'));
+    // An API token is looked up (at the registry version) before anything runs: that too is 503, not 500.
+    await expectUnavailable(await post(server, '{ tools { totalCount } }', token));
     await expectUnavailable(
       await post(server, 'mutation { createProject(input: { name: "during-outage" }) { project { id } } }'),
     );

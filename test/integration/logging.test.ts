@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { Writable } from 'node:stream';
+import { ownerOfEverything } from '../../src/core/access';
 import { newId } from '../../src/application/ids';
 import { createLogger, readableLine } from '../../src/logging';
 import { ConflictError } from '../../src/core/errors';
@@ -189,7 +190,7 @@ describeEachBackend('log levels of failed SQL statements', (backend) => {
         const { writes } = server.app.services;
         const request = {
           session: server.app.versioning.session(),
-          actor: 'test',
+          principal: ownerOfEverything('test'),
           operation: 'createProject',
           dryRun: false,
         };

@@ -567,7 +567,7 @@ describe('register CLI (npm run register) against a real server', function () {
     expect(run.code).to.equal(1);
   });
 
-  it('sends the token from --token, else ADMIN_TOKEN, as a bearer token, and none when there is none', async () => {
+  it('sends the token from --token, else REGISTRY_TOKEN, else ADMIN_TOKEN, as a bearer token, and none when there is none', async () => {
     const seen: (string | undefined)[] = [];
     const nothing = { totalCount: 0, truncated: false, complete: true, changes: [] };
     const fake: Server = createServer((request, response) => {
@@ -591,12 +591,17 @@ describe('register CLI (npm run register) against a real server', function () {
       const file = 'examples/tools/contextual-repo.yaml';
       expect((await runCli(['--url', url, '--token', 's3cret', file], { ADMIN_TOKEN: 'from-env' })).code).to.equal(0);
       expect((await runCli(['--url', url, file], { ADMIN_TOKEN: 'from-env' })).code).to.equal(0);
+      expect(
+        (await runCli(['--url', url, file], { REGISTRY_TOKEN: 'trg_registry', ADMIN_TOKEN: 'from-env' })).code,
+      ).to.equal(0);
       expect((await runCli(['--url', url, file])).code).to.equal(0);
       expect(seen).to.deep.equal([
         'Bearer s3cret',
         'Bearer s3cret',
         'Bearer from-env',
         'Bearer from-env',
+        'Bearer trg_registry',
+        'Bearer trg_registry',
         undefined,
         undefined,
       ]);

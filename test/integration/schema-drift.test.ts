@@ -6,6 +6,7 @@ import { buildRegistrySchema, printRegistrySchema } from '../../src/graphql/sche
 import { dataSourceOptions } from '../../src/persistence/data-source';
 import { Database } from '../../src/persistence/database';
 import { MIGRATIONS } from '../../src/persistence/migrations';
+import { Access1764835200000 } from '../../src/persistence/migrations/1764835200000-access';
 import { describeEachBackend } from '../support/backends';
 
 describe('schema.graphql', () => {
@@ -31,6 +32,7 @@ describeEachBackend('migrations', (backend) => {
         'SafeChange1764576000000',
         'PageIds1764662400000',
         'ImpactComplete1764748800000',
+        'Access1764835200000',
       ]);
       expect(await db.isMigrated()).to.equal(true);
       expect(await db.migrate(), 'a second run applies nothing').to.deep.equal([]);
@@ -95,7 +97,7 @@ describeEachBackend('the impact_complete migration', (backend) => {
     }
     const db = await Database.open(config);
     try {
-      expect(await db.migrate()).to.deep.equal(['ImpactComplete1764748800000']);
+      expect(await db.migrate()).to.deep.equal(MIGRATIONS.slice(3).map((m) => m.name));
     } finally {
       await db.close();
     }
@@ -106,6 +108,34 @@ describeEachBackend('the impact_complete migration', (backend) => {
       expect([true, 1]).to.include(row.impact_complete);
     } finally {
       await after.destroy();
+    }
+  });
+});
+
+describeEachBackend('the access migration', (backend) => {
+  it('keeps the change log of an older registry: its entries, actors as they were, no namespace', async () => {
+    const config = await backend.freshDatabase();
+    const index = MIGRATIONS.indexOf(Access1764835200000);
+    const older = new DataSource({ ...dataSourceOptions(config), migrations: MIGRATIONS.slice(0, index) });
+    await older.initialize();
+    try {
+      await older.runMigrations({ transaction: 'all' });
+      await older.query(
+        `INSERT INTO registry_change (id, version, seq, at, actor, operation, kind, entity_id, entity_name, summary, impact_count) ` +
+          `VALUES ('01JA0000000000000000000001', 1, 0, '2026-11-30T00:00:00.000Z', 'admin', 'createProject', 'PROJECT', '01JA0000000000000000000002', 'acme/shop', 'created project acme/shop', 0)`,
+      );
+    } finally {
+      await older.destroy();
+    }
+    const db = await Database.open(config);
+    try {
+      expect(await db.migrate()).to.deep.equal(MIGRATIONS.slice(index).map((m) => m.name));
+      const rows = await db.read<{ actor: string; kind: string; namespace: string | null }>(
+        'SELECT actor, kind, namespace FROM registry_change',
+      );
+      expect(rows).to.deep.equal([{ actor: 'admin', kind: 'PROJECT', namespace: null }]);
+    } finally {
+      await db.close();
     }
   });
 });

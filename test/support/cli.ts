@@ -11,7 +11,7 @@ export interface CliRun {
 /**
  * Runs a subcommand of the tool-registry command as `npm run` does (node -r
  * @swc-node/register src/cli.ts <command>), in a child process, from the
- * repository root, without the caller's ADMIN_TOKEN or npm variables unless
+ * repository root, without the caller's ADMIN_TOKEN, REGISTRY_TOKEN or npm variables unless
  * `env` sets them.
  */
 export function runScript(
@@ -20,7 +20,13 @@ export function runScript(
   args: string[],
   env: Record<string, string | undefined> = {},
 ): Promise<CliRun> {
-  const { ADMIN_TOKEN: _token, INIT_CWD: _initCwd, npm_lifecycle_event: _event, ...base } = process.env;
+  const {
+    ADMIN_TOKEN: _token,
+    REGISTRY_TOKEN: _registryToken,
+    INIT_CWD: _initCwd,
+    npm_lifecycle_event: _event,
+    ...base
+  } = process.env;
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,

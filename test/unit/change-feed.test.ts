@@ -33,6 +33,7 @@ class FakeLog {
         summary: '',
         impactCount: changes,
         impactComplete: true,
+        namespace: null,
         bindingChanges: Array.from({ length: changes }, (_, i) => ({ n: i }) as never),
       });
     }

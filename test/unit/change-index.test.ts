@@ -22,6 +22,7 @@ function toolEntry(version: number, seq: number, id: string, name: string): Chan
     impactCount: 0,
     impactComplete: true,
     bindingChanges: [],
+    namespace: null,
   };
 }
 

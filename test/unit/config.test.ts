@@ -93,6 +93,39 @@ describe('loadConfig', () => {
     expect(loadConfig({ RECORD_CACHE: 'false' })).to.deep.include({ recordCache: false });
   });
 
+  it('reads READ_AUTH (open by default) and the OIDC settings (none by default; claims sub and groups)', () => {
+    expect(loadConfig({})).to.deep.include({ readAuth: 'open', oidc: null });
+    expect(loadConfig({ READ_AUTH: 'required' })).to.deep.include({ readAuth: 'required' });
+    expect(
+      loadConfig({ OIDC_ISSUER: 'https://login.example.com/', OIDC_AUDIENCE: 'https://registry.example.com' }).oidc,
+    ).to.deep.equal({
+      issuer: 'https://login.example.com/',
+      audience: 'https://registry.example.com',
+      jwksUrl: null,
+      subjectClaim: 'sub',
+      groupsClaim: 'groups',
+      dashboardClientId: null,
+    });
+    expect(
+      loadConfig({
+        NODE_ENV: 'production',
+        ADMIN_TOKEN: 'a-long-admin-token-123',
+        OIDC_ISSUER: 'http://127.0.0.1:8080',
+        OIDC_AUDIENCE: 'registry',
+        OIDC_JWKS_URL: 'https://keys.example.com/jwks',
+        OIDC_SUBJECT_CLAIM: 'email',
+        OIDC_GROUPS_CLAIM: 'https://example.com/groups',
+        OIDC_DASHBOARD_CLIENT_ID: 'registry-dashboard',
+      }).oidc,
+      'http on a loopback host is allowed in production',
+    ).to.deep.include({
+      jwksUrl: 'https://keys.example.com/jwks',
+      subjectClaim: 'email',
+      groupsClaim: 'https://example.com/groups',
+      dashboardClientId: 'registry-dashboard',
+    });
+  });
+
   it('accepts sqlite::memory:', () => {
     expect(parseDatabaseUrl('sqlite::memory:')).to.deep.equal({ kind: 'sqlite', path: ':memory:' });
   });
@@ -125,6 +158,23 @@ describe('loadConfig', () => {
       [{ HTTP_CACHE_CONTROL: 'no-cache;' }, /^HTTP_CACHE_CONTROL /],
       [{ BODY_TIMEOUT_MS: '0' }, /^BODY_TIMEOUT_MS must be a whole number/],
       [{ BODY_TIMEOUT_MS: '2.5' }, /^BODY_TIMEOUT_MS must be a whole number/],
+      [{ READ_AUTH: 'sometimes' }, /^READ_AUTH must be open or required/],
+      [{ OIDC_ISSUER: 'https://login.example.com' }, /^OIDC_AUDIENCE is required with OIDC_ISSUER/],
+      [{ OIDC_AUDIENCE: 'registry' }, /^OIDC_AUDIENCE is set but OIDC_ISSUER is not/],
+      [{ OIDC_ISSUER: 'login.example.com', OIDC_AUDIENCE: 'r' }, /^OIDC_ISSUER must be a URL/],
+      [
+        {
+          NODE_ENV: 'production',
+          ADMIN_TOKEN: 'a-long-admin-token-123',
+          OIDC_ISSUER: 'http://idp.internal',
+          OIDC_AUDIENCE: 'r',
+        },
+        /^OIDC_ISSUER must use https/,
+      ],
+      [
+        { OIDC_ISSUER: 'https://idp', OIDC_AUDIENCE: 'r', OIDC_GROUPS_CLAIM: 'my groups' },
+        /^OIDC_GROUPS_CLAIM must be a claim name/,
+      ],
     ] as const) {
       expect(() => loadConfig(env), JSON.stringify(env))
         .to.throw(ConfigError)

@@ -19,6 +19,8 @@ describe('field resolvers called directly', () => {
 
   it('replaces exactly the field resolvers that take only the parent value and the context', () => {
     expect(replaced).to.deep.equal([
+      'ApiToken.grants',
+      'ApiToken.principal',
       'BindingSummary.projectCount',
       'BindingSummary.registryVersion',
       'BindingSummary.toolCount',
@@ -38,6 +40,7 @@ describe('field resolvers called directly', () => {
       'StaticBinding.id',
       'Tool.resourceSlots',
       'ToolSummary.counts',
+      'Viewer.grants',
     ]);
     // Those with arguments (converted and validated by type-graphql) and every root field keep the wrapper.
     for (const kept of ['Tool.bindingsIn', 'ResourceType.compatibleResources', 'Query.tools', 'Query.resolveBindings'])
@@ -92,7 +95,7 @@ describe('root queries called directly', () => {
   function setUp(canRead = true, plain = false) {
     const calls: unknown[][] = [];
     const context = {
-      access: { canRead, canWrite: false, presented: canRead ? 'read' : 'none', actor: 'anonymous' },
+      access: { canRead, presented: 'none', principal: null, failure: null },
       session: {},
       services: {
         bindings: {
@@ -131,6 +134,7 @@ describe('root queries called directly', () => {
       'Query.resourceType',
       'Query.tool',
       'Query.validateTool',
+      'Query.viewer',
     ]);
     // Those taking an @Args() class (converted into one and validated) keep type-graphql's wrapper for every call.
     for (const kept of ['Query.tools', 'Query.projects', 'Query.changes', 'Query.resources', 'Query.resourceTypes'])

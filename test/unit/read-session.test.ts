@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { AccessCache } from '../../src/application/versioning/access-cache';
 import { ChangeIndex } from '../../src/application/versioning/change-index';
 import { HierarchyCache } from '../../src/application/versioning/hierarchy-cache';
 import { ReadSession } from '../../src/application/versioning/read-session';
@@ -7,14 +8,21 @@ import { LocalClock, SharedDatabaseClock } from '../../src/application/versionin
 import type { ResourceInfo, TypeNode } from '../../src/core/model';
 import type { RegistryReader } from '../../src/persistence/registry-reader';
 
-const caches = (reader: RegistryReader) => ({
-  hierarchy: new HierarchyCache(),
-  records: new RecordCache(),
-  parts: new RecordCache(),
-  names: null,
-  clock: new SharedDatabaseClock(reader),
-  changes: new ChangeIndex(0, () => Promise.resolve([])),
-});
+const caches = (reader: RegistryReader) => {
+  const changes = new ChangeIndex(0, () => Promise.resolve([]));
+  return {
+    hierarchy: new HierarchyCache(),
+    records: new RecordCache(),
+    parts: new RecordCache(),
+    names: null,
+    clock: new SharedDatabaseClock(reader),
+    changes,
+    access: new AccessCache(reader, changes),
+  };
+};
+
+/** For sessions that read no grants or tokens. */
+const unusedAccess = null as unknown as AccessCache;
 
 /** A reader double that records every batch it is asked for. */
 function spyReader() {
@@ -89,6 +97,7 @@ describe('ReadSession', () => {
       names: null,
       clock: new SharedDatabaseClock(reader),
       changes: new ChangeIndex(0, () => Promise.resolve([])),
+      access: unusedAccess,
     });
     await Promise.all([first.hierarchy(), first.hierarchy(), first.currentVersion()]);
     const second = new ReadSession(reader, {
@@ -98,6 +107,7 @@ describe('ReadSession', () => {
       names: null,
       clock: new SharedDatabaseClock(reader),
       changes: new ChangeIndex(0, () => Promise.resolve([])),
+      access: unusedAccess,
     });
     await second.hierarchy();
     expect(batches.state).to.have.length(2);
@@ -110,6 +120,7 @@ describe('ReadSession', () => {
       names: null,
       clock: new SharedDatabaseClock(reader),
       changes: new ChangeIndex(0, () => Promise.resolve([])),
+      access: unusedAccess,
     }).hierarchy();
     expect(batches.types).to.have.length(2);
   });

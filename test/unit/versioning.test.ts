@@ -3,6 +3,7 @@ import { newId } from '../../src/application/ids';
 import { RegistryVersioning } from '../../src/application/versioning';
 import { Database } from '../../src/persistence/database';
 import { sqlite } from '../support/backends';
+import { AccessCache } from '../../src/application/versioning/access-cache';
 import { ChangeIndex } from '../../src/application/versioning/change-index';
 import { HierarchyCache } from '../../src/application/versioning/hierarchy-cache';
 import { ReadSession } from '../../src/application/versioning/read-session';
@@ -51,13 +52,15 @@ describe('the read session (the only way to read the registry)', () => {
       committed: () => undefined,
     };
     const reader = guardedReader(log, () => pins > 0);
+    const changes = new ChangeIndex(0, () => Promise.resolve([]));
     const session = new ReadSession(reader, {
       clock,
       hierarchy: new HierarchyCache(),
       records: new RecordCache(),
       parts: new RecordCache(),
       names: null,
-      changes: new ChangeIndex(0, () => Promise.resolve([])),
+      changes,
+      access: new AccessCache(reader, changes),
     });
     return { log, session, reader, pins: () => pins };
   }
@@ -83,7 +86,16 @@ describe('the read session (the only way to read the registry)', () => {
     linksByResourceId: (s) => s.linksByResourceId.load('R'),
     changeById: (s) => s.changeById.load('C'),
     compatibleResources: (s) => s.compatibleResources.load({ typeId: 'T', window }),
-    pageChanges: (s) => s.pageChanges({ kind: null, ref: null, actor: null, sinceVersion: null }, window),
+    pageChanges: (s) =>
+      s.pageChanges({ kind: null, ref: null, actor: null, sinceVersion: null, accessNamespaces: null }, window),
+    grantsOf: (s) => s.access.grantsOf(['user:alice']),
+    apiTokenByDigest: (s) => s.access.apiTokenByDigest('00'),
+    pageGrants: (s) =>
+      s.access.pageGrants({ namespace: null, principal: null, visible: { namespaces: null, principals: [] } }, window),
+    grantsByIds: (s) => s.access.grantsByIds(['G']),
+    apiTokensByIds: (s) => s.access.apiTokensByIds(['K']),
+    pageApiTokens: (s) => s.access.pageApiTokens({ namespaces: null, principals: [] }, window),
+    apiTokenByRef: (s) => s.access.apiTokenByRef('ci'),
     nameCandidates: (s) => s.nameCandidates('tool', 'acme/lint'),
     renamedFrom: (s) => s.renamedFrom('TOOL', 'acme/lint'),
     changesAfter: (s) => s.changesAfter({ version: 1, seq: 0 }, 5, 10),
@@ -104,6 +116,8 @@ describe('the read session (the only way to read the registry)', () => {
     'loadedHierarchy',
     'loadedSlots',
     'loadedResource',
+    // A kept token, only when the version is pinned without a read.
+    'apiTokenByDigestNow',
     'dependencies',
     'unchangedSince',
     // A fork pins and reads through the same loaders; kept parts are in memory, read after pinning.

@@ -29,6 +29,8 @@ export const DEPENDS = {
   links: 'links',
   /** The change log. */
   changes: 'changes',
+  /** Who may do what: every role grant and API token. */
+  access: 'access',
   /** A list of every thing of a kind: pages, filters, totals, name suggestions. */
   list: (kind: Named): DependencyKey => `${kind}s`,
   /** One thing, by id: its record, and for a tool its slots, for a project its links. */
@@ -76,5 +78,8 @@ export function keysTouchedBy(subject: ChangeSubject): DependencyKey[] {
         DEPENDS.links,
         DEPENDS.changes,
       ];
+    case 'GRANT':
+    case 'API_TOKEN':
+      return [DEPENDS.access, DEPENDS.changes];
   }
 }

@@ -17,6 +17,7 @@ import type { Database } from '../../persistence/database';
 import type { RegistryState } from '../../persistence/records';
 import { RegistryReader } from '../../persistence/registry-reader';
 import { RegistryWriter } from '../../persistence/registry-writer';
+import { AccessCache } from './access-cache';
 import { ChangeIndex } from './change-index';
 import { keysTouchedBy, type DependencyKey } from './dependencies';
 import { HierarchyCache } from './hierarchy-cache';
@@ -89,6 +90,7 @@ export class RegistryVersioning {
       parts: kept.answerParts ? new RecordCache(ANSWER_PARTS_BYTES) : null,
       names: kept.recordCache ? new NameIndexes(changes) : null,
       changes,
+      access: new AccessCache(reader, changes),
     };
   }
 
@@ -148,6 +150,15 @@ export class RegistryVersioning {
   /** The counters now. */
   current(): Promise<RegistryState> {
     return this.caches.clock.current();
+  }
+
+  /**
+   * Notes that an API token authenticated a request, now: bookkeeping, not a
+   * change of the registry, so it moves no version and logs nothing (callers
+   * write it at most every few minutes per token).
+   */
+  async noteTokenUse(tokenId: string, at: string): Promise<void> {
+    await this.db.write((tx) => new RegistryWriter(tx, at).noteTokenUse(tokenId));
   }
 
   /**

@@ -75,7 +75,8 @@ export class NameIndexes {
     for (const [kind, list] of this.lists) {
       if (list.version !== version - 1) continue;
       for (const edit of edits) {
-        if (edit.kind === 'RESOURCE_TYPE' || edit.kind === 'LINK' || KIND_OF_EDIT[edit.kind] !== kind) continue;
+        if (edit.kind !== 'TOOL' && edit.kind !== 'PROJECT' && edit.kind !== 'RESOURCE') continue;
+        if (KIND_OF_EDIT[edit.kind] !== kind) continue;
         if (edit.before) remove(list, edit.before.name);
         if (edit.after) insert(list, edit.after.name, edit.after.id);
       }

@@ -17,6 +17,7 @@ import type {
   TypeRecord,
 } from '../../persistence/records';
 import type { NamedTable, RegistryReader } from '../../persistence/registry-reader';
+import { AccessReads } from './access-reads';
 import { findParts, keepParts, type AnswerPart } from './answer-parts';
 import { DEPENDS, type DependencyKey, type Named } from './dependencies';
 import { DependencyRecorder } from './dependency-recorder';
@@ -71,6 +72,7 @@ export class ReadSession implements VersionProbe {
   private readonly views: (Loader<never, unknown> | undefined)[] = [];
   /** A true private field: not even a cast reaches it from outside. */
   readonly #reader: RegistryReader;
+  private accessReads: AccessReads | undefined;
 
   /** A request's session; with `forkOf`, a fork of that session (see `fork`). */
   constructor(
@@ -101,6 +103,16 @@ export class ReadSession implements VersionProbe {
   async fork(): Promise<ReadSession> {
     await this.pin.pin();
     return new ReadSession(this.#reader, this.caches, this);
+  }
+
+  /** Grants and API tokens (./access-reads.ts), read like everything else, through this session (made on first use). */
+  get access(): AccessReads {
+    return (this.accessReads ??= new AccessReads(this.caches.access, {
+      pinned: async () => (await this.pin.pin()).version,
+      pinnedNow: () => (this.pinnedNow() ? this.pin.state!.version : undefined),
+      read: (use) => this.read(use, DEPENDS.access),
+      recordAccess: () => this.recorder.recordDependency(DEPENDS.access),
+    }));
   }
 
   /** Records that this request's answer depends on `keys` too (e.g. what a fork or a kept part read). */

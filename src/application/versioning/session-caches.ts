@@ -1,3 +1,4 @@
+import type { AccessCache } from './access-cache';
 import type { ChangeIndex } from './change-index';
 import type { HierarchyCache } from './hierarchy-cache';
 import type { NameIndexes } from './name-index';
@@ -16,4 +17,6 @@ export interface SessionCaches {
   readonly names: NameIndexes | null;
   /** Which version last touched each dependency key. */
   readonly changes: ChangeIndex;
+  /** Grants and API tokens, as every authenticated request reads them. */
+  readonly access: AccessCache;
 }

@@ -13,7 +13,7 @@ export class ChangeResolver {
   @Authorized(READ)
   @Query(() => RegistryChangeConnection, {
     description:
-      'The change log, oldest first: one entry per edit of every committed mutation, with who made it, when, and its binding impact.',
+      'The change log, oldest first: one entry per edit of every committed mutation, with who made it, when, and its binding impact. Entries about access (GRANT, API_TOKEN) are listed only to OWNERs of their namespace.',
   })
   async changes(
     @Args() args: ConnectionArgs,
@@ -28,6 +28,8 @@ export class ChangeResolver {
         ref: filter?.ref ?? null,
         actor: filter?.actor ?? null,
         sinceVersion: filter?.sinceVersion ?? null,
+        // Rule: access entries (GRANT, API_TOKEN) only for OWNERs of their namespace.
+        accessNamespaces: await ctx.services.access.visibleAccessNamespaces(ctx.access.principal, ctx.session),
       },
       withCount(windowOf(args, decodeChangeCursor), info),
       ctx.session,

@@ -28,15 +28,19 @@ export class SubscriptionResolver {
   @Authorized(READ)
   @Subscription(() => RegistryChange, {
     description:
-      'Every change-log entry, oldest first, as it commits. With afterVersion, first every entry after that version from the log, then live, with no gap and no duplicate at the seam: a client that reconnects with the last version it saw misses nothing.',
+      'Every change-log entry, oldest first, as it commits. With afterVersion, first every entry after that version from the log, then live, with no gap and no duplicate at the seam: a client that reconnects with the last version it saw misses nothing. Entries about access (GRANT, API_TOKEN) only to OWNERs of their namespace.',
     subscribe: ({ args, context, info }: SubscribeResolverData<unknown, unknown, RequestContext>) => {
       const { afterVersion, kinds } = args as RegistryChangedArgs;
       const wanted = kinds && kinds.length > 0 ? new Set(kinds) : null;
+      const { access, services } = context;
       // Binding changes are read from the log only for a subscription that shows them.
       const showsBindingChanges = selectedFields(info).has('bindingChanges');
-      return feed(context, afterVersion, showsBindingChanges, (entry) =>
-        wanted === null || wanted.has(entry.kind) ? [entry] : [],
-      );
+      return feed(context, afterVersion, showsBindingChanges, (entry) => {
+        if (wanted !== null && !wanted.has(entry.kind)) return [];
+        // Rule: access entries (GRANT, API_TOKEN) only for OWNERs of their namespace, as the principal holds now.
+        const visible = services.access.canSeeChange(access.principal, entry);
+        return visible === true ? [entry] : visible === false ? [] : visible.then((yes) => (yes ? [entry] : []));
+      });
     },
   })
   registryChanged(
@@ -96,7 +100,7 @@ async function feed<T>(
   context: RequestContext,
   afterVersion: number | null | undefined,
   bindingChanges: boolean,
-  items: (entry: ChangeRecord) => readonly T[],
+  items: (entry: ChangeRecord) => readonly T[] | Promise<readonly T[]>,
 ): Promise<AsyncIterableIterator<T>> {
   if (afterVersion != null) {
     if (!Number.isSafeInteger(afterVersion) || afterVersion < 0)

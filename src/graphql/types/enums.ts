@@ -2,6 +2,7 @@ import { registerEnumType } from 'type-graphql';
 import type { OutcomeStatus } from '../../core/binding-impact';
 import type * as core from '../../core/binding-resolution';
 import type { ChangeKind as CoreChangeKind } from '../../core/registry-edit';
+import type { Role as CoreRole } from '../../core/access';
 import type { FailureReason as CoreFailureReason } from '../../core/errors';
 import type { Access as CoreAccess, BindingMode as CoreBindingMode } from '../../core/model';
 
@@ -43,8 +44,17 @@ export const ChangeKind = {
   PROJECT: 'PROJECT',
   LINK: 'LINK',
   TOOL: 'TOOL',
+  GRANT: 'GRANT',
+  API_TOKEN: 'API_TOKEN',
 } as const satisfies EnumOf<CoreChangeKind>;
 export type ChangeKind = CoreChangeKind;
+
+export const Role = {
+  VIEWER: 'VIEWER',
+  EDITOR: 'EDITOR',
+  OWNER: 'OWNER',
+} as const satisfies EnumOf<CoreRole>;
+export type Role = CoreRole;
 
 export const FailureReason = {
   NO_MATCH: 'NO_MATCH',
@@ -116,7 +126,27 @@ registerEnumType(ChangeKind, {
     PROJECT: { description: 'A project.' },
     LINK: { description: "A project's link to a resource (the entry's entity is the project)." },
     TOOL: { description: 'A tool and its slots.' },
+    GRANT: {
+      description:
+        "A role grant, given or revoked (the entry's entityName is the principal). Shown only to OWNERs of its namespace.",
+    },
+    API_TOKEN: {
+      description:
+        "An API token, created or revoked (the entry's entityName is its principal, token:<name>). Shown only to OWNERs of its namespace.",
+    },
   } satisfies Described<ChangeKind>,
+});
+
+registerEnumType(Role, {
+  name: 'Role',
+  description: 'What a principal may do in a namespace; each role includes the ones before it.',
+  valuesConfig: {
+    VIEWER: {
+      description: 'Reads (it matters only where reads need authentication: READ_TOKEN or READ_AUTH=required).',
+    },
+    EDITOR: { description: 'Also registers, updates, links, unlinks and deletes what is in the namespace.' },
+    OWNER: { description: 'Also grants and revokes roles in the namespace, and creates API tokens for it.' },
+  } satisfies Described<Role>,
 });
 
 registerEnumType(FailureReason, {

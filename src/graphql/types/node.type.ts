@@ -8,6 +8,8 @@ const TYPE_NAMES = {
   RESOURCE_TYPE: 'ResourceType',
   PROJECT: 'Project',
   CHANGE: 'RegistryChange',
+  GRANT: 'RoleGrant',
+  API_TOKEN: 'ApiToken',
 } as const satisfies Record<RegistryNode['kind'], string>;
 
 /** Where a node's kind travels with its record (a symbol: no GraphQL field can read it). */

@@ -21,7 +21,8 @@ export class RegistryChange implements Node {
   at!: string;
 
   @Field({
-    description: "Who: the admin token's name (ADMIN_TOKENS), admin (ADMIN_TOKEN), or anonymous (no token configured).",
+    description:
+      'Who: the principal (user:<subject> signed in, token:<name> for an API token or a configured one: token:admin for ADMIN_TOKEN), or anonymous (no token configured). Entries written before principals keep the bare name they had (admin).',
   })
   actor!: string;
 
@@ -51,6 +52,13 @@ export class RegistryChange implements Node {
       "False when the binding impact's work cap (20,000 tool × project pairs a mutation) left some of the pairs this entry reached unexamined: impactCount then counts only the pairs examined. Entries written before the server recorded this say true.",
   })
   impactComplete!: boolean;
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'For an access entry (GRANT, API_TOKEN): the namespace it concerns, or * (every namespace, or several); null for every other entry.',
+  })
+  namespace!: string | null;
 
   @Field(() => [BindingChange], {
     description:

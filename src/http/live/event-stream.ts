@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GraphQLError } from 'graphql';
 import { createHandler, type Response as StreamResponse } from 'graphql-sse';
 import type { Access, RequestContext } from '../../graphql/context';
-import type { TokenAuthenticator } from '../authentication';
+import type { ReadSession } from '../../application/versioning';
+import type { Authenticator } from '../authentication';
 import type { SubscriptionCapacity, Release } from './capacity';
 import { coded, SubscriptionOperations } from './operation';
 import { originAllowed } from './origin';
@@ -70,7 +71,8 @@ export function registerEventStream(
   fastify: FastifyInstance,
   options: {
     readonly operations: SubscriptionOperations;
-    readonly authenticator: TokenAuthenticator;
+    readonly authenticator: Authenticator;
+    readonly newSession: () => ReadSession;
     readonly capacity: SubscriptionCapacity;
     readonly corsOrigins: ReadonlySet<string>;
   },
@@ -91,7 +93,7 @@ export function registerEventStream(
             ]),
           );
       const stream: Stream = {
-        access: options.authenticator.authenticate(request.headers.authorization),
+        access: await options.authenticator.authenticate(request.headers.authorization, options.newSession()),
         request,
         pacing: new StreamPacing(),
       };

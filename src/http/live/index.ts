@@ -1,7 +1,7 @@
 import type { WebsocketHandler } from '@fastify/websocket';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DEFAULT_SUBSCRIPTION_LIMITS } from '../../config';
-import type { TokenAuthenticator } from '../authentication';
+import type { Authenticator } from '../authentication';
 import { SubscriptionCapacity } from './capacity';
 import { registerEventStream } from './event-stream';
 import { coded, SubscriptionOperations, type LiveDependencies } from './operation';
@@ -27,7 +27,7 @@ export interface LiveUpdates {
  */
 export async function registerLiveUpdates(
   fastify: FastifyInstance,
-  deps: LiveDependencies & { readonly authenticator: TokenAuthenticator },
+  deps: LiveDependencies & { readonly authenticator: Authenticator },
 ): Promise<LiveUpdates> {
   const operations = new SubscriptionOperations(deps);
   const capacity = new SubscriptionCapacity(deps.config.maxSubscriptions ?? DEFAULT_SUBSCRIPTION_LIMITS.total);
@@ -35,11 +35,18 @@ export async function registerLiveUpdates(
   const websocket = await registerWebSocket(fastify, {
     operations,
     authenticator: deps.authenticator,
+    newSession: deps.newSession,
     capacity,
     perConnection: deps.config.maxSubscriptionsPerConnection ?? DEFAULT_SUBSCRIPTION_LIMITS.perConnection,
     stopFeed: () => deps.services.feed.stop(),
   });
-  registerEventStream(fastify, { operations, authenticator: deps.authenticator, capacity, corsOrigins });
+  registerEventStream(fastify, {
+    operations,
+    authenticator: deps.authenticator,
+    newSession: deps.newSession,
+    capacity,
+    corsOrigins,
+  });
   return {
     websocket,
     checkUpgradeOrigin: async (request, reply) => {

@@ -99,7 +99,8 @@ export class SubscriptionOperations {
       return refuse(
         401,
         coded(
-          'reading the registry needs a token: send Authorization: Bearer <READ_TOKEN or ADMIN_TOKEN>',
+          scope.access.failure ??
+            "reading the registry needs a token: send Authorization: Bearer <a token, or a signed-in user's JWT>",
           'UNAUTHENTICATED',
         ),
       );

@@ -4,7 +4,8 @@ import type { ExecutionArgs, GraphQLError } from 'graphql';
 import type { Context } from 'graphql-ws';
 import { makeHandler, type Extra } from 'graphql-ws/use/@fastify/websocket';
 import type { Access } from '../../graphql/context';
-import type { TokenAuthenticator } from '../authentication';
+import type { ReadSession } from '../../application/versioning';
+import type { Authenticator } from '../authentication';
 import { BODY_LIMIT_BYTES } from '../http-errors';
 import { ConnectionSubscriptions, type SubscriptionCapacity } from './capacity';
 import { coded, SubscriptionOperations } from './operation';
@@ -39,7 +40,8 @@ export async function registerWebSocket(
   fastify: FastifyInstance,
   options: {
     readonly operations: SubscriptionOperations;
-    readonly authenticator: TokenAuthenticator;
+    readonly authenticator: Authenticator;
+    readonly newSession: () => ReadSession;
     readonly capacity: SubscriptionCapacity;
     readonly perConnection: number;
     readonly stopFeed: () => void;
@@ -57,10 +59,10 @@ export async function registerWebSocket(
 
   return makeHandler<Record<string, unknown> | undefined, { connection?: Connection }>(
     {
-      onConnect: (ctx: ConnectionContext) => {
+      onConnect: async (ctx: ConnectionContext) => {
         const given = ctx.connectionParams?.authorization;
         const header = typeof given === 'string' ? given : ctx.extra.request.headers.authorization;
-        const access = options.authenticator.authenticate(header);
+        const access = await options.authenticator.authenticate(header, options.newSession());
         // Refused at once when reading needs a token (4403 Forbidden): as a query would be.
         if (!access.canRead) return false;
         ctx.extra.connection = { access, subscriptions: new ConnectionSubscriptions(options.perConnection) };

@@ -26,7 +26,8 @@ export class RegistryChangeEntity {
   @Column({ type: 'varchar', length: 24 })
   at!: string;
 
-  @Column({ type: 'varchar', length: 64 })
+  /** The principal who made the change (`user:alice`, `token:ci`), or `anonymous` in open development mode. */
+  @Column({ type: 'varchar', length: 200 })
   actor!: string;
 
   @Column({ type: 'varchar', length: 64 })
@@ -67,4 +68,8 @@ export class RegistryChangeEntity {
   /** The binding changes this edit caused, as JSON (capped; impact_count counts every one found). */
   @Column({ name: REGISTRY_CHANGE.columns.bindingChanges, type: 'text', nullable: true })
   bindingChanges!: string | null;
+
+  /** For an access entry (GRANT, API_TOKEN): the namespace it concerns, or `*`; null for every other entry. */
+  @Column({ type: 'varchar', length: 100, nullable: true })
+  namespace!: string | null;
 }

@@ -15,7 +15,7 @@ export async function pageChanges(
   filter: ChangeFilter,
   request: ChangePageRequest,
 ): Promise<Page<ChangeRecord>> {
-  const { where, params } = changeFilter(filter);
+  const { where, params } = changeFilter(db, filter);
   return keysetPage<RegistryChangeRow, ChangeRecord, ChangePosition>(db, {
     from: REGISTRY_CHANGE.name,
     columns: columnList(C),
@@ -82,7 +82,7 @@ export async function renamedFrom(db: ReadContext, kind: ChangeKind, name: strin
 }
 
 /** The conditions of a change filter, joined (null when it has none). */
-function changeFilter(filter: ChangeFilter): { where: string | null; params: unknown[] } {
+function changeFilter(db: ReadContext, filter: ChangeFilter): { where: string | null; params: unknown[] } {
   const conditions: string[] = [];
   const params: unknown[] = [];
   if (filter.kind) {
@@ -96,6 +96,15 @@ function changeFilter(filter: ChangeFilter): { where: string | null; params: unk
   if (filter.sinceVersion !== null) {
     conditions.push(`${C.version} > ?`);
     params.push(filter.sinceVersion);
+  }
+  if (filter.accessNamespaces !== null) {
+    // Rule: access entries only for OWNERs of their namespace (core/access.ts, canSeeChange).
+    const hidden = `${C.kind} NOT IN ('GRANT', 'API_TOKEN')`;
+    if (filter.accessNamespaces.length === 0) conditions.push(hidden);
+    else {
+      conditions.push(`(${hidden} OR ${db.sql.inList(C.namespace)})`);
+      params.push(db.sql.listParam(filter.accessNamespaces));
+    }
   }
   if (filter.ref) {
     // Rule: a ref is an id, or any name the entity ever had (for a link: its project's or its resource's).

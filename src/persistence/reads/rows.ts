@@ -77,5 +77,6 @@ export function toChangeHead(row: Omit<RegistryChangeRow, 'binding_changes'>): C
     summary: row.summary,
     impactCount: Number(row.impact_count),
     impactComplete: row.impact_complete === true || Number(row.impact_complete) === 1,
+    namespace: row.namespace,
   };
 }

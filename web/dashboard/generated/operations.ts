@@ -46,7 +46,7 @@ export type CellStatus =
 
 /** Which change-log entries to list; every field given must match. */
 export type ChangeFilter = {
-  /** Only entries by this actor. */
+  /** Only entries by this actor (a principal, e.g. token:ci or user:alice). */
   readonly actor?: string | null | undefined;
   /** Only entries about this kind of thing. */
   readonly kind?: ChangeKind | null | undefined;
@@ -58,6 +58,10 @@ export type ChangeFilter = {
 
 /** What a change-log entry is about. */
 export type ChangeKind =
+  /** An API token, created or revoked (the entry's entityName is its principal, token:<name>). Shown only to OWNERs of its namespace. */
+  | 'API_TOKEN'
+  /** A role grant, given or revoked (the entry's entityName is the principal). Shown only to OWNERs of its namespace. */
+  | 'GRANT'
   /** A project's link to a resource (the entry's entity is the project). */
   | 'LINK'
   /** A project. */

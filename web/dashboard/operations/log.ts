@@ -7,8 +7,16 @@
  */
 import type { ChangeKind } from '../generated/operations';
 
-/** Every kind of change, in the order the history's filter lists them. */
-export const CHANGE_KINDS: readonly ChangeKind[] = ['TOOL', 'RESOURCE', 'RESOURCE_TYPE', 'PROJECT', 'LINK'];
+/** Every kind of change, in the order the history's filter lists them (GRANT and API_TOKEN entries only reach OWNERs). */
+export const CHANGE_KINDS: readonly ChangeKind[] = [
+  'TOOL',
+  'RESOURCE',
+  'RESOURCE_TYPE',
+  'PROJECT',
+  'LINK',
+  'GRANT',
+  'API_TOKEN',
+];
 
 /** One change-log entry as the history shows it. */
 export const CHANGE_FRAGMENT = /* GraphQL */ `

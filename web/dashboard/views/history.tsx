@@ -33,6 +33,8 @@ const KIND_LABEL: Record<ChangeKind, string> = {
   RESOURCE_TYPE: 'type',
   PROJECT: 'project',
   LINK: 'link',
+  GRANT: 'grant',
+  API_TOKEN: 'API token',
 };
 
 function matches(entry: LiveEntry, filter: ChangeFilter): boolean {
@@ -55,6 +57,10 @@ function entityRoute(entry: ChangeEntry): Route | null {
     case 'PROJECT':
     case 'LINK':
       return to.project(entry.entityName);
+    case 'GRANT':
+    case 'API_TOKEN':
+      // Access has no view of its own in the dashboard (yet).
+      return null;
   }
 }
 
@@ -304,7 +310,7 @@ export function HistoryView(props: { kind: ChangeKind | null; actor: string; ref
           <input
             type="search"
             value={actor}
-            placeholder="e.g. admin"
+            placeholder="e.g. token:admin"
             autoComplete="off"
             onChange={(e) => setActor(e.target.value)}
           />
