@@ -6,7 +6,7 @@
  * only chooses one, and prints the version and the help, whose list of
  * environment variables comes from the one config schema (./config.ts).
  */
-import { VARIABLES } from './config';
+import { ENVIRONMENT } from './config';
 import { backupCommand, migrateCommand, restoreCommand } from './cli/database-commands';
 import { exportCommand } from './cli/export';
 import { registerCommand } from './cli/register';
@@ -38,7 +38,7 @@ export function versionLine(): string {
 export function helpText(): string {
   const names = Object.keys(COMMANDS);
   const width = Math.max(...names.map((name) => name.length)) + 2;
-  const variables = Object.values(VARIABLES);
+  const variables = ENVIRONMENT;
   const nameWidth = Math.max(...variables.map((v) => v.name.length)) + 2;
   const defaultWidth = Math.max(...variables.map((v) => (v.default ?? '-').length)) + 2;
   return [

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { VARIABLES } from '../../src/config';
+import { ENVIRONMENT } from '../../src/config';
 import { bootstrap } from '../../src/main';
 import { buildInfo } from '../../src/version';
 import { runScript } from '../support/cli';
@@ -44,7 +44,7 @@ describe('tool-registry --version and --help', function () {
     expect(run.code).to.equal(0);
     for (const command of ['serve', 'register', 'export', 'backup', 'restore', 'migrate'])
       expect(run.stdout).to.match(new RegExp(`^  ${command} `, 'm'));
-    for (const v of Object.values(VARIABLES)) {
+    for (const v of ENVIRONMENT) {
       expect(run.stdout, v.name).to.match(
         new RegExp(`^  ${v.name} +${(v.default ?? '-').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} `, 'm'),
       );

@@ -2,26 +2,29 @@ import { expect } from 'chai';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { helpText } from '../../src/cli';
-import { ConfigError, loadConfig, parseDatabaseUrl, VARIABLES } from '../../src/config';
+import { ConfigError, ENVIRONMENT, loadConfig, parseDatabaseUrl, VARIABLES } from '../../src/config';
 
 const ROOT = join(__dirname, '..', '..');
 
 /** The rows (variable, default) of the configuration table, wherever the docs keep it: README.md or docs/*.md. */
 function documentedVariables(): Map<string, string | null> {
   const files = ['README.md', ...readdirSync(join(ROOT, 'docs')).map((name) => join('docs', name))];
+  const rows = new Map<string, string | null>();
+  // Every configuration table (README's, and those of the sections a variable belongs to), each row one variable.
   for (const file of files.filter((name) => name.endsWith('.md'))) {
     const text = readFileSync(join(ROOT, file), 'utf8');
-    const start = text.indexOf('| Variable | Default | Meaning |');
-    if (start < 0) continue;
-    const rows = new Map<string, string | null>();
-    for (const line of text.slice(start).split('\n').slice(2)) {
-      const cells = /^\| `([A-Z_]+)` \| (?:`([^`]*)`|—) \|/.exec(line);
-      if (!cells) break;
-      rows.set(cells[1], cells[2] ?? null);
+    for (let start = text.indexOf('| Variable | Default | Meaning |'); start >= 0;) {
+      for (const line of text.slice(start).split('\n').slice(2)) {
+        const cells = /^\| `([A-Z_]+)` \| (?:`([^`]*)`|—) \|/.exec(line);
+        if (!cells) break;
+        rows.set(cells[1], cells[2] ?? null);
+      }
+      start = text.indexOf('| Variable | Default | Meaning |', start + 1);
     }
-    return rows;
   }
-  throw new Error('no configuration table (| Variable | Default | Meaning |) in README.md or docs/*.md');
+  if (rows.size === 0)
+    throw new Error('no configuration table (| Variable | Default | Meaning |) in README.md or docs/*.md');
+  return rows;
 }
 
 describe('loadConfig', () => {
@@ -202,14 +205,14 @@ describe('the config schema (VARIABLES)', () => {
 
   it("matches the docs' configuration table: the same variables, each with the same default", () => {
     const documented = documentedVariables();
-    const declared = new Map(Object.values(VARIABLES).map((v) => [v.name, v.default]));
+    const declared = new Map(ENVIRONMENT.map((v) => [v.name, v.default]));
     expect([...documented.keys()].sort()).to.deep.equal([...declared.keys()].sort());
     for (const [name, fallback] of declared) expect(documented.get(name), name).to.equal(fallback);
   });
 
   it('--help lists every variable with its default and description', () => {
     const lines = helpText().split('\n');
-    for (const v of Object.values(VARIABLES)) {
+    for (const v of ENVIRONMENT) {
       const line = lines.find((l) => l.trimStart().startsWith(`${v.name} `));
       expect(line, v.name).to.be.a('string');
       expect(

@@ -6,6 +6,7 @@ import { sqlite } from '../support/backends';
 import { AccessCache } from '../../src/application/versioning/access-cache';
 import { ChangeIndex } from '../../src/application/versioning/change-index';
 import { HierarchyCache } from '../../src/application/versioning/hierarchy-cache';
+import { AccessReads } from '../../src/application/versioning/access-reads';
 import { ReadSession } from '../../src/application/versioning/read-session';
 import { RecordCache } from '../../src/application/versioning/record-cache';
 import type { RegistryClock } from '../../src/application/versioning/registry-clock';
@@ -116,8 +117,8 @@ describe('the read session (the only way to read the registry)', () => {
     'loadedHierarchy',
     'loadedSlots',
     'loadedResource',
-    // A kept token, only when the version is pinned without a read.
-    'apiTokenByDigestNow',
+    // Grants and tokens: a sub-object whose reads are listed above (s.access.…) and checked below.
+    'access',
     'dependencies',
     'unchangedSince',
     // A fork pins and reads through the same loaders; kept parts are in memory, read after pinning.
@@ -131,6 +132,11 @@ describe('the read session (the only way to read the registry)', () => {
   it('offers no member this test does not know, so a new read cannot slip past the checks below', () => {
     const members = Object.getOwnPropertyNames(ReadSession.prototype);
     expect(members.filter((m) => !(m in READS) && !NOT_READS.includes(m) && !INTERNALS.includes(m))).to.deep.equal([]);
+    // Its access reads too: each is one of READS, or the kept token's lookup, which reads only when pinned without a read.
+    const access = Object.getOwnPropertyNames(AccessReads.prototype);
+    expect(access.filter((m) => !(m in READS) && !['constructor', 'apiTokenByDigestNow'].includes(m))).to.deep.equal(
+      [],
+    );
   });
 
   it('answers loadedSlots and loadedResource only with what its loaders have read (and recorded), reading nothing', async () => {
