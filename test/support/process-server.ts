@@ -135,9 +135,13 @@ export function runToExit(
 
 let built = false;
 
-/** Compiles the server into dist/ (tsc in build mode: only what changed), once per test run. */
+/** Compiles the server into dist/ as `npm run build` does (stale outputs pruned, then tsc in build mode), once per test run. */
 export function ensureServerBuilt(): void {
   if (built) return;
+  execFileSync(process.execPath, ['-r', '@swc-node/register', join(ROOT, 'scripts', 'prune-build.ts')], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
   execFileSync(
     process.execPath,
     [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', 'tsconfig.build.json'],
