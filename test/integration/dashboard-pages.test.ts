@@ -218,7 +218,9 @@ describe('dashboard pages in Chromium', function () {
         expect(impact).to.match(/acme\/build\s+ops\s+repo\s+bound\s+local\/shared-config\s+bound\s+acme\/app-repo/);
         expect(impact).to.match(/acme\/lint\s+ops\s+source\s+bound\s+local\/shared-config\s+failed\s+ambiguous/);
       });
-      expect(entry).to.match(/^Version \d+: linked acme\/app-repo to project ops under alias repo — token:admin, just now/);
+      expect(entry).to.match(
+        /^Version \d+: linked acme\/app-repo to project ops under alias repo — token:admin, just now/,
+      );
       await dialog().locator('button', { hasText: 'Close' }).click();
       await page.locator('table.links tbody tr', { hasText: 'acme/app-repo' }).waitFor();
       expect((await server.data(LINKS, { p: 'ops' })).project.resources).to.deep.equal([
