@@ -9,9 +9,14 @@ const { join } = require('node:path');
 const { parse } = require('yaml');
 
 const SLOWEST_FIRST = [
-  'test/integration/response-cache.property.test.ts',
+  'test/integration/package.test.ts',
+  'test/integration/subscriptions-bounded.test.ts',
   'test/integration/crash-and-shutdown.test.ts',
+  'test/integration/dashboard-scale.test.ts',
   'test/integration/register-cli.test.ts',
+  'test/integration/response-cache.property.test.ts',
+  'test/integration/dashboard-pages.test.ts',
+  'test/integration/subscriptions-sse.test.ts',
   'test/integration/impact.property.test.ts',
   'test/integration/bad-input.property.test.ts',
   'test/integration/export-cli.test.ts',

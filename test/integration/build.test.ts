@@ -31,12 +31,12 @@ describe('the build is incremental', function () {
     });
   }
 
-  it('compiles TypeScript in build mode, with its build info under dist/', () => {
+  it('prunes stale outputs, then compiles TypeScript in build mode, with its build info under dist/', () => {
     const scripts = (
       JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
     ).scripts;
     expect(scripts.build).to.match(
-      /^tsc -b tsconfig\.build\.json && npm run build:graphiql && npm run build:dashboard && npm run build:info$/,
+      /^npm run -s build:prune && tsc -b tsconfig\.build\.json && npm run build:graphiql && npm run build:dashboard && npm run build:info$/,
     );
     const options = (
       JSON.parse(readFileSync(join(ROOT, 'tsconfig.build.json'), 'utf8')) as {
