@@ -9,15 +9,15 @@ import { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
 import type { FastifyInstance } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import type { AppConfig } from '../config';
-import type { CompiledExecution } from '../graphql/compiled-execution';
+import type { CompiledExecution } from '../engine/compiled-execution';
 import { readAccessPlugin } from '../graphql/authorization';
 import type { RequestContext } from '../graphql/context';
-import { DocumentCache } from '../graphql/document-cache';
-import { errorReportingPlugin, formatError } from '../graphql/error-mapping';
-import { notFoundHintsPlugin } from '../graphql/not-found-hints';
-import { limitRules, QUERY_LIMITS, requestLimitsPlugin, type RequestLimits } from '../graphql/query-limits';
-import { requestReportPlugin } from '../graphql/request-report';
-import { subscriptionsOverHttpPlugin } from '../graphql/http-subscriptions';
+import { DocumentCache } from '../engine/document-cache';
+import { errorReportingPlugin, formatError } from '../engine/error-mapping';
+import { notFoundHintsPlugin } from '../engine/not-found-hints';
+import { limitRules, QUERY_LIMITS, requestLimitsPlugin, type RequestLimits } from '../engine/admission';
+import { requestReportPlugin } from '../engine/report';
+import { subscriptionsOverHttpPlugin } from '../engine/http-subscriptions';
 import { graphiqlLandingPage, type GraphiqlBundle } from './graphiql';
 
 /**

@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { createHash } from 'node:crypto';
-import type { CompiledExecution, ReadyQuery } from '../graphql/compiled-execution';
+import type { CompiledExecution, ReadyQuery } from '../engine/compiled-execution';
 import type { RequestContext } from '../graphql/context';
-import type { RequestLimits } from '../graphql/query-limits';
+import type { RequestLimits } from '../engine/admission';
 import { passesCsrfPrevention } from './http-caching';
 import { compiledRunFailedSlot } from './request-state';
 

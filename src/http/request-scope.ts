@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { ReadSession } from '../application/versioning';
 import type { Access, RequestReport } from '../graphql/context';
-import type { Authenticator } from './authentication';
+import type { Authenticator } from '../engine/authentication';
 import { scopeSlot, type RequestScope } from './request-state';
 
 /**

@@ -20,9 +20,9 @@ import type { ReadSession } from '../../application/versioning';
 import type { AppConfig } from '../../config';
 import type { Access, RequestContext } from '../../graphql/context';
 import type { CapacityRefusal, SubscriptionCapacity } from './capacity';
-import { documentBytes } from '../../graphql/document-cache';
-import { formatError, isExpectedError } from '../../graphql/error-mapping';
-import { limitRules, QUERY_LIMITS, requestLimitError } from '../../graphql/query-limits';
+import { documentBytes } from '../../engine/document-cache';
+import { formatError, isExpectedError } from '../../engine/error-mapping';
+import { limitRules, QUERY_LIMITS, requestLimitError } from '../../engine/admission';
 
 /** What the live transports need from the rest of the server. */
 export interface LiveDependencies {

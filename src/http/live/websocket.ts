@@ -5,7 +5,7 @@ import type { Context } from 'graphql-ws';
 import { makeHandler, type Extra } from 'graphql-ws/use/@fastify/websocket';
 import type { Access } from '../../graphql/context';
 import type { ReadSession } from '../../application/versioning';
-import type { Authenticator } from '../authentication';
+import type { Authenticator } from '../../engine/authentication';
 import { BODY_LIMIT_BYTES } from '../http-errors';
 import { ConnectionSubscriptions, type SubscriptionCapacity } from './capacity';
 import { coded, SubscriptionOperations } from './operation';

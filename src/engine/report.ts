@@ -1,5 +1,5 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import type { RequestContext } from './context';
+import type { RequestContext } from '../graphql/context';
 
 /** Fills in the request's report (operation and error codes) for its one log line. */
 export const requestReportPlugin: ApolloServerPlugin<RequestContext> = {

@@ -14,7 +14,7 @@
 export { RequestLimits, type OperationToAdmit } from './admission';
 export { requestLimitsPlugin } from './apollo-plugin';
 export { argumentError, argumentProblems } from './argument-checks';
-export { costError, estimateCost, MATRIX_CELL_COST, MATRIX_DEFAULTS, MAX_COSTED_NODES } from './cost';
+export { costError, estimateCost, MATRIX_CELL_COST, MAX_COSTED_NODES } from './cost';
 export { limitRules, schemaIntrospectionRule } from './document-rules';
 export { HEAVY_COST, HEAVY_QUEUE_LIMIT, Lane, LaneFullError, LANE_RETRY_AFTER_SECONDS } from './heavy-lane';
 export { QUERY_LIMITS } from './limits';

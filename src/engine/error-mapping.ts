@@ -11,7 +11,7 @@ import {
   ToolValidationError,
 } from '../core/errors';
 import { isDatabaseUnavailable } from '../persistence/sql-errors';
-import type { RequestContext } from './context';
+import type { RequestContext } from '../graphql/context';
 
 /** The message of every unexpected error: nothing about what went wrong inside leaks out. */
 export const INTERNAL_MESSAGE = 'Internal server error';
