@@ -128,8 +128,9 @@ export async function bootstrap(config: AppConfig, options: BootstrapOptions = {
       enabled: engine.compiledQueries,
       check: options.executionCheck,
       compileAfter: options.compileAfter,
-      graphqlJsOnly: (context) => context.compiledRunFailed === true,
       assembly: engine.pageAssembly ? REQUEST_ASSEMBLY : undefined,
+      // A request's report is its own, and Apollo's copy of its context keeps it.
+      requestOf: (context) => context.report,
       tracer: observers.tracing,
     });
     const { fastify } = await createHttpServer({

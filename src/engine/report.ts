@@ -1,19 +1,47 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import type { RequestContext } from '../graphql/context';
+import type { Principal } from '../core/access';
+import type { RequestContext, RequestReport } from '../graphql/context';
 
-/** Fills in the request's report (operation and error codes) for its one log line. */
+/**
+ * The request's report, for its one log line and its metrics: the only place
+ * that fills it in, whichever stage answers (Apollo's pipeline, the direct
+ * path, the response cache).
+ */
+
+/** What ran: the operation's name and type, and for a mutation who made it. */
+export function reportOperation(
+  report: RequestReport,
+  name: string | null,
+  type: string | null,
+  principal: Principal | null,
+): void {
+  report.operationName = name;
+  report.operationType = type;
+  if (type === 'mutation') report.actor = principal?.id ?? null;
+}
+
+/** The `extensions.code` of each error in the response (UNKNOWN for an error without one). */
+export function reportErrors(report: RequestReport, errors: readonly { extensions?: { code?: unknown } }[]): void {
+  for (const error of errors) {
+    report.errorCodes.push(typeof error.extensions?.code === 'string' ? error.extensions.code : 'UNKNOWN');
+  }
+}
+
+/** A query answered by the response cache, without running. */
+export function reportCacheHit(report: RequestReport, operationName: string | null): void {
+  reportOperation(report, operationName, 'query', null);
+  report.cache = 'hit';
+}
+
+/** The report in Apollo's pipeline: filled in as the response is sent. */
 export const requestReportPlugin: ApolloServerPlugin<RequestContext> = {
   async requestDidStart() {
     return {
       async willSendResponse({ response, contextValue, request, operation }) {
         const { report } = contextValue;
-        report.operationName = request.operationName ?? operation?.name?.value ?? null;
-        report.operationType = operation?.operation ?? null;
-        if (report.operationType === 'mutation') report.actor = contextValue.access.principal?.id ?? null;
-        if (response.body.kind !== 'single') return;
-        for (const error of response.body.singleResult.errors ?? []) {
-          report.errorCodes.push(typeof error.extensions?.code === 'string' ? error.extensions.code : 'UNKNOWN');
-        }
+        const name = request.operationName ?? operation?.name?.value ?? null;
+        reportOperation(report, name, operation?.operation ?? null, contextValue.access.principal);
+        if (response.body.kind === 'single') reportErrors(report, response.body.singleResult.errors ?? []);
       },
     };
   },

@@ -63,9 +63,4 @@ export interface RequestContext {
   readonly transport?: { readonly ready?: () => Promise<void> | null };
   /** A heavy request's share of the thread while it executes (set by the engine: src/engine/fair-share.ts); none for other requests. */
   fairShare?: ThreadShare;
-  /**
-   * Its compiled code already ran once for this request and had errors (direct execution declined it): Apollo's run
-   * goes straight to graphql-js for the exact errors, rather than running the compiled code a second time first.
-   */
-  readonly compiledRunFailed?: boolean;
 }

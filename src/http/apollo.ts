@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import type { AppConfig } from '../config';
 import type { CompiledExecution } from '../engine/compiled-execution';
-import { readAccessPlugin } from '../graphql/authorization';
+import { readAccessPlugin } from '../engine/read-access';
 import type { RequestContext } from '../graphql/context';
 import { DocumentCache } from '../engine/document-cache';
 import { errorReportingPlugin, formatError } from '../engine/error-mapping';

@@ -4,8 +4,9 @@ import { createHash } from 'node:crypto';
 import type { CompiledExecution, ReadyQuery } from '../engine/compiled-execution';
 import type { RequestContext } from '../graphql/context';
 import type { RequestLimits } from '../engine/admission';
+import { readRefusal } from '../graphql/authorization';
+import { reportOperation } from '../engine/report';
 import { passesCsrfPrevention } from './http-caching';
-import { compiledRunFailedSlot } from './request-state';
 
 /** Accept headers remembered with the content type Apollo answered them with. */
 const ACCEPT_HEADERS_KEPT = 64;
@@ -57,7 +58,8 @@ export class DirectExecution {
     const ready = this.execution.ready(body.query, body.operationName);
     if (!ready) return undefined;
     const contextValue = this.contextOf(request);
-    if (!contextValue.access.canRead) return undefined;
+    // A caller who may not read is refused in Apollo's pipeline (the read stage), with its status and log line.
+    if (readRefusal(contextValue.access) !== null) return undefined;
 
     let end: () => void;
     try {
@@ -75,20 +77,16 @@ export class DirectExecution {
     let answer: string | Buffer;
     try {
       const ran = await this.execution.runReady(ready, body.variables, contextValue);
-      if (ran === null) {
-        // Apollo runs it on graphql-js alone.
-        compiledRunFailedSlot.set(request, true);
-        return undefined;
-      }
+      // Errors: Apollo runs it, with the same context, and the execution stage then runs graphql-js alone.
+      if (ran === null) return undefined;
       answer = ran;
     } catch {
       return undefined;
     } finally {
       end();
     }
-    const { report } = contextValue;
-    report.operationName = body.operationName ?? ready.operation.name?.value ?? null;
-    report.operationType = 'query';
+    const name = body.operationName ?? ready.operation.name?.value ?? null;
+    reportOperation(contextValue.report, name, 'query', contextValue.access.principal);
     void reply.code(200).header('content-type', contentType);
     return answer;
   }
@@ -101,11 +99,6 @@ export class DirectExecution {
       this.queryHashes.set(ready, hash);
     }
     return hash;
-  }
-
-  /** Whether this request's compiled run failed here (so Apollo need not run the compiled code again). */
-  compiledRunFailed(request: FastifyRequest): boolean {
-    return compiledRunFailedSlot.get(request) === true;
   }
 
   /** After Apollo answered a POST: remembers the content type it chose for the request's Accept header. */

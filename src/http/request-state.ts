@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ReadSession } from '../application/versioning';
-import type { Access, RequestReport } from '../graphql/context';
+import type { Access, RequestContext, RequestReport } from '../graphql/context';
 import type { RequestTrace } from '../observability/tracing';
 
 /**
@@ -52,18 +52,17 @@ export interface RequestScope {
   readonly access: Access;
   readonly session: ReadSession;
   readonly report: RequestReport;
+  /** Its one GraphQL context, whichever path runs it (the direct path, then Apollo's, get the same object). */
+  readonly context: RequestContext;
 }
 
 /** The request's scope, made on first use (./request-scope.ts). */
 export const scopeSlot = new RequestSlot<RequestScope>('scope');
-
-/** Set when the request's compiled run failed on the direct path (./direct-execution.ts), so Apollo runs graphql-js. */
-export const compiledRunFailedSlot = new RequestSlot<true>('compiledRunFailed');
 
 /** The request's span, from onRequest to onResponse, when tracing is on (./request-observation.ts). */
 export const traceSlot = new RequestSlot<RequestTrace>('trace');
 
 /** Declares every slot above on `fastify`'s requests: once, when the server is made. */
 export function declareRequestState(fastify: FastifyInstance): void {
-  for (const slot of [bodyTextSlot, scopeSlot, compiledRunFailedSlot, traceSlot]) slot.declareOn(fastify);
+  for (const slot of [bodyTextSlot, scopeSlot, traceSlot]) slot.declareOn(fastify);
 }

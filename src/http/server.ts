@@ -106,7 +106,7 @@ export async function createHttpServer(
   const limits = new RequestLimits(deps.schema, undefined, undefined, deps.tracing ?? null);
   const apollo = await startApollo(deps.config, deps.schema, fastify, graphiql, deps.execution, limits);
 
-  const scopes = requestScopes(authenticator, deps.newSession);
+  const scopes = requestScopes(authenticator, deps.newSession, deps.services);
   observeRequests(
     fastify,
     { log: deps.logger.isLevelEnabled('info'), metrics: deps.metrics ?? null, tracing: deps.tracing ?? null },
@@ -155,15 +155,13 @@ function registerGraphQLRoute(
   limits: RequestLimits,
 ): void {
   const { scopeOf } = scopes;
-  const contextOf = (request: FastifyRequest): RequestContext => {
-    const { access, session, report } = scopeOf(request);
-    return { requestId: request.id, access, services: deps.services, session, log: request.log, report };
-  };
+  // One context per request, whichever path runs it.
+  const contextOf = (request: FastifyRequest): RequestContext => scopeOf(request).context;
   const direct = engineParts(deps.config.execution).directPath
     ? new DirectExecution(deps.execution, limits, contextOf)
     : null;
   const executeGraphQL = fastifyApolloHandler(apollo, {
-    context: async (request) => ({ ...contextOf(request), compiledRunFailed: direct?.compiledRunFailed(request) }),
+    context: async (request) => contextOf(request),
   });
   const execute = async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
     const answer = await direct?.answer(request, reply);

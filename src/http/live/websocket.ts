@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ExecutionArgs, GraphQLError } from 'graphql';
 import type { Context } from 'graphql-ws';
 import { makeHandler, type Extra } from 'graphql-ws/use/@fastify/websocket';
+import { readRefusal } from '../../graphql/authorization';
 import type { Access } from '../../graphql/context';
 import type { ReadSession } from '../../application/versioning';
 import type { Authenticator } from '../../engine/authentication';
@@ -64,7 +65,7 @@ export async function registerWebSocket(
         const header = typeof given === 'string' ? given : ctx.extra.request.headers.authorization;
         const access = await options.authenticator.authenticate(header, options.newSession());
         // Refused at once when reading needs a token (4403 Forbidden): as a query would be.
-        if (!access.canRead) return false;
+        if (readRefusal(access) !== null) return false;
         ctx.extra.connection = { access, subscriptions: new ConnectionSubscriptions(options.perConnection) };
         return true;
       },
