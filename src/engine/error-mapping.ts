@@ -149,3 +149,8 @@ function isExpectedGraphQLError(error: unknown, original: unknown): boolean {
     original.extensions.code !== 'INTERNAL_SERVER_ERROR'
   );
 }
+
+/** A GraphQL-shaped error body for a failure before GraphQL runs, so every client can read every failure the same way. */
+export function errorBody(message: string, code: string, requestId?: string) {
+  return { errors: [{ message, extensions: requestId === undefined ? { code } : { code, requestId } }] };
+}

@@ -10,7 +10,7 @@ export interface EngineParts {
   readonly pageAssembly: boolean;
   /** Field resolvers and root queries called without type-graphql's per-call wrapper (./direct-resolvers.ts). */
   readonly directResolvers: boolean;
-  /** A compiled query that succeeds answered past Apollo's request pipeline (src/http/direct-execution.ts). */
+  /** A compiled query that succeeds answered past Apollo's request pipeline (./direct-execution.ts). */
   readonly directPath: boolean;
 }
 

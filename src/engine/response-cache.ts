@@ -2,10 +2,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { hash } from 'node:crypto';
 import { Doorkeeper } from './doorkeeper';
-import { jsonBodyText } from './request-body';
+import { jsonBodyText } from './request-state';
 import type { VersionProbe } from '../application/versioning';
 import type { Access, RequestReport } from '../graphql/context';
-import { reportCacheHit } from '../engine/report';
+import { reportCacheHit } from './report';
 import {
   addVary,
   etagOf,

@@ -1,11 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { createHash } from 'node:crypto';
-import type { CompiledExecution, ReadyQuery } from '../engine/compiled-execution';
+import type { CompiledExecution, ReadyQuery } from './compiled-execution';
 import type { RequestContext } from '../graphql/context';
-import type { RequestLimits } from '../engine/admission';
+import type { RequestLimits } from './admission';
 import { readRefusal } from '../graphql/authorization';
-import { reportOperation } from '../engine/report';
+import { reportOperation } from './report';
 import { passesCsrfPrevention } from './http-caching';
 
 /** Accept headers remembered with the content type Apollo answered them with. */

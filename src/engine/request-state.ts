@@ -44,8 +44,13 @@ export class RequestSlot<T> {
   }
 }
 
-/** The text of a request's JSON body as it came (./request-body.ts): the response cache keys a POST by it. */
+/** The text of a request's JSON body as it came (src/http/request-body.ts): the response cache keys a POST by it. */
 export const bodyTextSlot = new RequestSlot<string>('bodyText');
+
+/** The text of a request's JSON body as it came (checked, then parsed into `request.body`), if it had one. */
+export function jsonBodyText(request: FastifyRequest): string | undefined {
+  return bodyTextSlot.get(request);
+}
 
 /** What one request carries from the route into the GraphQL context and its log line (made by ./request-scope.ts). */
 export interface RequestScope {
@@ -59,7 +64,7 @@ export interface RequestScope {
 /** The request's scope, made on first use (./request-scope.ts). */
 export const scopeSlot = new RequestSlot<RequestScope>('scope');
 
-/** The request's span, from onRequest to onResponse, when tracing is on (./request-observation.ts). */
+/** The request's span, from onRequest to onResponse, when tracing is on (src/http/request-observation.ts). */
 export const traceSlot = new RequestSlot<RequestTrace>('trace');
 
 /** Declares every slot above on `fastify`'s requests: once, when the server is made. */

@@ -1,4 +1,4 @@
-import { ApolloServer } from '@apollo/server';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import {
   ApolloServerPluginCacheControlDisabled,
   ApolloServerPluginInlineTraceDisabled,
@@ -9,16 +9,15 @@ import { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
 import type { FastifyInstance } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import type { AppConfig } from '../config';
-import type { CompiledExecution } from '../engine/compiled-execution';
-import { readAccessPlugin } from '../engine/read-access';
+import type { CompiledExecution } from './compiled-execution';
+import { readAccessPlugin } from './read-access';
 import type { RequestContext } from '../graphql/context';
-import { DocumentCache } from '../engine/document-cache';
-import { errorReportingPlugin, formatError } from '../engine/error-mapping';
-import { notFoundHintsPlugin } from '../engine/not-found-hints';
-import { limitRules, QUERY_LIMITS, requestLimitsPlugin, type RequestLimits } from '../engine/admission';
-import { requestReportPlugin } from '../engine/report';
-import { subscriptionsOverHttpPlugin } from '../engine/http-subscriptions';
-import { graphiqlLandingPage, type GraphiqlBundle } from './graphiql';
+import { DocumentCache } from './document-cache';
+import { errorReportingPlugin, formatError } from './error-mapping';
+import { notFoundHintsPlugin } from './not-found-hints';
+import { limitRules, QUERY_LIMITS, requestLimitsPlugin, type RequestLimits } from './admission';
+import { requestReportPlugin } from './report';
+import { subscriptionsOverHttpPlugin } from './http-subscriptions';
 
 /**
  * Apollo Server for the schema: the one error mapping, the hostile-query
@@ -33,7 +32,8 @@ export async function startApollo(
   config: AppConfig,
   schema: GraphQLSchema,
   fastify: FastifyInstance,
-  graphiql: GraphiqlBundle,
+  /** What GET /graphql shows a browser (the HTTP layer's GraphiQL page). */
+  landingPage: ApolloServerPlugin<RequestContext>,
   execution: CompiledExecution<RequestContext>,
   limits: RequestLimits,
 ): Promise<ApolloServer<RequestContext>> {
@@ -57,7 +57,7 @@ export async function startApollo(
       notFoundHintsPlugin,
       errorReportingPlugin,
       requestReportPlugin,
-      graphiqlLandingPage(graphiql),
+      landingPage,
       // Nothing here uses cache hints or Apollo's reporting; the cache-control plugin alone wraps every field resolver.
       ApolloServerPluginCacheControlDisabled(),
       ApolloServerPluginInlineTraceDisabled(),

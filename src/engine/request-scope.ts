@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { ReadSession } from '../application/versioning';
 import type { Services } from '../application/services';
 import type { Access, RequestContext, RequestReport } from '../graphql/context';
-import type { Authenticator } from '../engine/authentication';
+import type { Authenticator } from './authentication';
 import { scopeSlot, type RequestScope } from './request-state';
 
 /**
