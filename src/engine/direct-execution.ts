@@ -28,16 +28,18 @@ const MAX_ACCEPT_LENGTH = 256;
  * - it is a POST whose body Apollo would take as it is (a JSON object with a
  *   string `query`, an optional string `operationName`, an optional object
  *   `variables`, no `extensions`), which passes CSRF prevention, from a
- *   caller who may read;
+ *   caller who may read (the read rule, readRefusal, as in the read stage);
  * - Apollo has already answered this Accept header with a JSON content type,
  *   which is then sent again (Apollo's choice depends on the header alone);
  * - the request limits admit it (the same memo and heavy lane as in Apollo);
  * - and its compiled run has no error.
  *
- * Anything else, and any error at all, goes through Apollo as before (a run
- * with errors runs again there, so every error, status, hint and log line
- * is Apollo's). A direct answer fills the request's report as Apollo's
- * plugins would, so its log line is the same.
+ * Anything else, and any error at all, goes through Apollo as before, with
+ * the same context (a run with errors runs again there, on graphql-js
+ * alone: see CompiledExecution.runReady), so every error, status, hint and
+ * log line is Apollo's. Each stage it runs is the pipeline's own function,
+ * as Apollo's plugins call it: the read rule, admission (RequestLimits.admit)
+ * and the report (reportOperation), so its log line is the same.
  */
 export class DirectExecution {
   private readonly contentTypes = new LRUCache<string, string>({ max: ACCEPT_HEADERS_KEPT });

@@ -9,7 +9,7 @@
  * - verdict.ts: a request's verdict (arguments and cost), its error, and the memo of recent verdicts;
  * - heavy-lane.ts: one heavy request at a time, and the refusal when the queue is full;
  * - admission.ts: the verdict, then for a heavy request its place in the lane (RequestLimits);
- * - apollo-plugin.ts: admission in Apollo's pipeline.
+ * - apollo-plugin.ts: admission in Apollo's pipeline (the direct path, ../direct-execution.ts, calls RequestLimits.admit itself).
  */
 export { RequestLimits, type OperationToAdmit } from './admission';
 export { requestLimitsPlugin } from './apollo-plugin';
