@@ -50,14 +50,7 @@ export async function startApollo(
     validationRules: limitRules,
     allowBatchedHttpRequests: false,
     plugins: [
-      fastifyApolloDrainPlugin(fastify),
-      readAccessPlugin,
-      subscriptionsOverHttpPlugin,
-      requestLimitsPlugin(limits),
-      notFoundHintsPlugin,
-      errorReportingPlugin,
-      requestReportPlugin,
-      landingPage,
+      ...Object.values(stagePlugins(fastify, limits, landingPage)).map((stage) => stage.plugin),
       // Nothing here uses cache hints or Apollo's reporting; the cache-control plugin alone wraps every field resolver.
       ApolloServerPluginCacheControlDisabled(),
       ApolloServerPluginInlineTraceDisabled(),
@@ -67,4 +60,33 @@ export async function startApollo(
   });
   await apollo.start();
   return apollo;
+}
+
+/** A stage of Apollo's pipeline, and what the direct path (./direct-execution.ts) does in its place. */
+interface StagePlugin {
+  readonly plugin: ApolloServerPlugin<RequestContext>;
+  /**
+   * How the direct path covers this stage: the same function called there, or why the stage has nothing to do for
+   * what the direct path answers (a successful compiled POST query). A plugin added here must say it, so none is
+   * skipped on the direct path unnoticed.
+   */
+  readonly onDirectPath: string;
+}
+
+/** The plugins of Apollo's pipeline, in order. */
+function stagePlugins(
+  fastify: FastifyInstance,
+  limits: RequestLimits,
+  landingPage: ApolloServerPlugin<RequestContext>,
+): Record<string, StagePlugin> {
+  return {
+    drain: { plugin: fastifyApolloDrainPlugin(fastify), onDirectPath: 'server shutdown, not a request stage' },
+    readAccess: { plugin: readAccessPlugin, onDirectPath: 'readRefusal, the same read rule (declines to Apollo)' },
+    subscriptionsOverHttp: { plugin: subscriptionsOverHttpPlugin, onDirectPath: 'only queries are compiled' },
+    admission: { plugin: requestLimitsPlugin(limits), onDirectPath: 'RequestLimits.admit, the same limits' },
+    notFoundHints: { plugin: notFoundHintsPlugin, onDirectPath: 'errors only: a run with errors goes to Apollo' },
+    errorReporting: { plugin: errorReportingPlugin, onDirectPath: 'errors only: a run with errors goes to Apollo' },
+    report: { plugin: requestReportPlugin, onDirectPath: 'reportOperation, the same report' },
+    landingPage: { plugin: landingPage, onDirectPath: 'GET by a browser only; the direct path takes POSTs' },
+  };
 }
