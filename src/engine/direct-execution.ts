@@ -87,8 +87,7 @@ export class DirectExecution {
     } finally {
       end();
     }
-    const name = body.operationName ?? ready.operation.name?.value ?? null;
-    reportOperation(contextValue.report, name, 'query', contextValue.access.principal);
+    reportOperation(contextValue.report, body.operationName, ready.operation, contextValue.access.principal);
     void reply.code(200).header('content-type', contentType);
     return answer;
   }

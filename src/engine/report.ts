@@ -1,4 +1,5 @@
 import type { ApolloServerPlugin } from '@apollo/server';
+import type { OperationDefinitionNode } from 'graphql';
 import type { Principal } from '../core/access';
 import type { RequestContext, RequestReport } from '../graphql/context';
 
@@ -8,8 +9,21 @@ import type { RequestContext, RequestReport } from '../graphql/context';
  * path, the response cache).
  */
 
-/** What ran: the operation's name and type, and for a mutation who made it. */
+/**
+ * What ran: the operation's name (the one the request gave, else the
+ * operation's own), its type, and for a mutation who made it.
+ */
 export function reportOperation(
+  report: RequestReport,
+  requestedName: string | null | undefined,
+  operation: OperationDefinitionNode | null | undefined,
+  principal: Principal | null,
+): void {
+  reportNamed(report, requestedName ?? operation?.name?.value ?? null, operation?.operation ?? null, principal);
+}
+
+/** What ran, by name and type (no document at hand: an answer from the response cache). */
+function reportNamed(
   report: RequestReport,
   name: string | null,
   type: string | null,
@@ -29,7 +43,7 @@ export function reportErrors(report: RequestReport, errors: readonly { extension
 
 /** A query answered by the response cache, without running. */
 export function reportCacheHit(report: RequestReport, operationName: string | null): void {
-  reportOperation(report, operationName, 'query', null);
+  reportNamed(report, operationName, 'query', null);
   report.cache = 'hit';
 }
 
@@ -39,8 +53,7 @@ export const requestReportPlugin: ApolloServerPlugin<RequestContext> = {
     return {
       async willSendResponse({ response, contextValue, request, operation }) {
         const { report } = contextValue;
-        const name = request.operationName ?? operation?.name?.value ?? null;
-        reportOperation(report, name, operation?.operation ?? null, contextValue.access.principal);
+        reportOperation(report, request.operationName, operation, contextValue.access.principal);
         if (response.body.kind === 'single') reportErrors(report, response.body.singleResult.errors ?? []);
       },
     };
