@@ -3,8 +3,9 @@
  * and test/unit/architecture.test.ts) over the whole tree: the server (src/),
  * its scripts (scripts/), the browser apps (web/), the tests and the
  * examples. The layers, from the inside out: core (the seed's rules, pure) ←
- * persistence, application ← graphql ← http, with src/main.ts the one
- * composition root. No import cycle anywhere.
+ * persistence, application ← graphql (the schema) ← engine (the request
+ * pipeline) ← http, with src/main.ts the one composition root (see
+ * docs/architecture.md). No import cycle anywhere.
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -23,7 +24,10 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/application/' },
       to: {
-        path: ['^src/(graphql|http)/', '(^|/)node_modules/(graphql|type-graphql|@apollo|fastify|@as-integrations)/'],
+        path: [
+          '^src/(graphql|engine|http)/',
+          '(^|/)node_modules/(graphql|type-graphql|@apollo|fastify|@as-integrations)/',
+        ],
       },
     },
     {
@@ -33,7 +37,7 @@ module.exports = {
       from: { path: '^src/persistence/' },
       to: {
         path: [
-          '^src/(application|graphql|http|demo|registry-files)/',
+          '^src/(application|graphql|engine|http|demo|registry-files)/',
           '(^|/)node_modules/(graphql|type-graphql|@apollo|fastify)/',
         ],
       },
@@ -54,10 +58,25 @@ module.exports = {
       to: { path: '^src/persistence/(database|read-connection|data-source)\\.ts$' },
     },
     {
-      name: 'graphql-away-from-typeorm',
-      comment: 'GraphQL types and resolvers never touch TypeORM or the database.',
+      name: 'schema-knows-no-pipeline',
+      comment:
+        'The schema (src/graphql: types, inputs, resolvers, scalars) knows nothing of how requests are run: the engine (src/engine) and HTTP import it, never the other way.',
       severity: 'error',
       from: { path: '^src/graphql/' },
+      to: { path: '^src/(engine|http)/' },
+    },
+    {
+      name: 'engine-knows-no-routes',
+      comment: 'The request pipeline (src/engine) is called by the HTTP layer and imports nothing of it.',
+      severity: 'error',
+      from: { path: '^src/engine/' },
+      to: { path: '^src/http/' },
+    },
+    {
+      name: 'graphql-away-from-typeorm',
+      comment: 'GraphQL types and resolvers, and the engine that runs them, never touch TypeORM or the database.',
+      severity: 'error',
+      from: { path: '^src/(graphql|engine)/' },
       to: { path: ['(^|/)node_modules/typeorm/', '^src/persistence/(database|entities|migrations|registry-writer)'] },
     },
     {
@@ -67,7 +86,7 @@ module.exports = {
       from: { path: '^src/registry-files/' },
       to: {
         path: [
-          '^src/(graphql|http|application|persistence)/',
+          '^src/(graphql|engine|http|application|persistence)/',
           '(^|/)node_modules/(graphql|type-graphql|@apollo|fastify|typeorm|pg|better-sqlite3)/',
         ],
       },

@@ -2,7 +2,8 @@
 import 'reflect-metadata';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { buildRegistrySchema, printRegistrySchema } from '../src/graphql/schema';
+import { buildRegistrySchema } from '../src/engine/executable-schema';
+import { printRegistrySchema } from '../src/graphql/schema';
 
 async function main(): Promise<void> {
   const target = resolve(__dirname, '..', 'schema.graphql');

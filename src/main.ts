@@ -14,11 +14,11 @@ import {
   type DatabaseConfig,
 } from './config';
 import { loadDemoData } from './demo/demo-data';
-import { CompiledExecution, type ExecutionCheck } from './graphql/compiled-execution';
-import { REQUEST_ASSEMBLY, type RequestContext } from './graphql/context';
-import { engineParts } from './graphql/execution-mode';
-import { buildRegistrySchema } from './graphql/schema';
-import { Authenticator } from './http/authentication';
+import { CompiledExecution, type ExecutionCheck } from './engine/compiled-execution';
+import type { RequestContext } from './graphql/context';
+import { engineParts, REQUEST_ASSEMBLY } from './engine/execution-mode';
+import { buildRegistrySchema } from './engine/executable-schema';
+import { Authenticator } from './engine/authentication';
 import { createHttpServer } from './http/server';
 import { createLogger } from './logging';
 import { Metrics } from './observability/metrics';
@@ -102,7 +102,7 @@ export async function bootstrap(config: AppConfig, options: BootstrapOptions = {
     if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
     await db.requireWritable();
 
-    // The engine is chosen here, once (EXECUTION): see src/graphql/execution-mode.ts.
+    // The engine is chosen here, once (EXECUTION): see src/engine/execution-mode.ts.
     const engine = engineParts(config.execution);
     const versioning = await RegistryVersioning.open(db, {
       recordCache: config.recordCache,
@@ -128,8 +128,9 @@ export async function bootstrap(config: AppConfig, options: BootstrapOptions = {
       enabled: engine.compiledQueries,
       check: options.executionCheck,
       compileAfter: options.compileAfter,
-      graphqlJsOnly: (context) => context.compiledRunFailed === true,
       assembly: engine.pageAssembly ? REQUEST_ASSEMBLY : undefined,
+      // A request's report is its own, and Apollo's copy of its context keeps it.
+      requestOf: (context) => context.report,
       tracer: observers.tracing,
     });
     const { fastify } = await createHttpServer({

@@ -5,14 +5,14 @@
  *
  * "Most expensive allowed" is worked out from the current limits, not fixed
  * here: each candidate shape is sized with the server's own cost estimate
- * (src/graphql/query-limits/: QUERY_LIMITS and estimateCost, run on the
+ * (src/engine/admission/: QUERY_LIMITS and estimateCost, run on the
  * schema the server introspects) to the largest size under the cost limit,
  * then sent once to check the server accepts it (halving its size while it
  * refuses), then timed; the slowest per request is the one the load sends.
  */
 import { buildClientSchema, getIntrospectionQuery, parse, type GraphQLSchema, type IntrospectionQuery } from 'graphql';
 import { LIMITS } from '../../src/core/grammar';
-import { estimateCost, QUERY_LIMITS } from '../../src/graphql/query-limits';
+import { estimateCost, QUERY_LIMITS } from '../../src/engine/admission';
 import { encodeCursor } from '../../src/graphql/pagination';
 import { NO_CACHE } from './loads';
 import type { RegistryModel } from './model';

@@ -49,8 +49,8 @@ export class BindingService {
    * resolveBindings: every slot's result, or BINDING_RESOLUTION_FAILED listing
    * every failing slot. A plain value when everything it reads is in memory at the
    * pinned version (the record cache's, on a clock that keeps the version in
-   * memory): then no promise is made and nothing waits, and the resolver
-   * hands the compiled query a plain value. Otherwise a promise. A failure is
+   * memory): then no promise is made and nothing waits, and the caller
+   * gets a plain value. Otherwise a promise. A failure is
    * the same error either way: thrown on the plain path, a rejection otherwise.
    */
   resolve(

@@ -1,6 +1,6 @@
 /**
  * Domain errors. Each has a stable `code`; the GraphQL edge maps them to
- * `extensions.code` in one place (src/graphql/error-mapping.ts).
+ * `extensions.code` in one place (src/engine/error-mapping.ts).
  */
 
 /** A problem with one input field, e.g. `{ field: 'input.name', message: '…' }`. */

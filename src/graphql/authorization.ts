@@ -1,5 +1,3 @@
-import type { ApolloServerPlugin } from '@apollo/server';
-import { GraphQLError } from 'graphql';
 import type { AuthCheckerFn } from 'type-graphql';
 import { ForbiddenError, UnauthenticatedError } from '../core/errors';
 import type { Access, RequestContext } from './context';
@@ -26,7 +24,8 @@ export const authChecker: AuthCheckerFn<RequestContext> = ({ context }, roles) =
     if (access.principal === null) throw new UnauthenticatedError(writeNeedsCredential(access));
     return true;
   }
-  if (roles.includes(READ) && !access.canRead) throw new UnauthenticatedError(readNeedsCredential(access));
+  const refusal = roles.includes(READ) ? readRefusal(access) : null;
+  if (refusal !== null) throw new UnauthenticatedError(refusal);
   return true;
 };
 
@@ -37,29 +36,16 @@ function writeNeedsCredential(access: Access): string {
     : "changing the registry needs a token: send Authorization: Bearer <an admin or API token, or a signed-in user's JWT>";
 }
 
-/** Why a read is refused: a credential that did not check out (which check), or none where one is needed. */
-function readNeedsCredential(access: Access): string {
+/**
+ * The read rule, the one place it is written: null when the caller may read,
+ * else why not (a credential that did not check out, and which check; or none
+ * where reads need one). Every read path asks it: the fields' authChecker
+ * (type-graphql's and the direct resolvers'), and the engine before any
+ * operation runs (src/engine/read-access.ts), introspection included.
+ */
+export function readRefusal(access: Access): string | null {
+  if (access.canRead) return null;
   return access.failure !== null
     ? `not authenticated: ${access.failure}`
     : "reading the registry needs a token: send Authorization: Bearer <a read, admin or API token, or a signed-in user's JWT>";
 }
-
-/**
- * Refuses a request that may not read before it runs at all (401): no
- * credential where reads need one, or a credential that did not check out
- * (expired, wrong audience, unknown, revoked), whatever the operation, so
- * introspection is covered too. Field-level checks stay the rule; this
- * closes what has no resolver of ours.
- */
-export const readAccessPlugin: ApolloServerPlugin<RequestContext> = {
-  async requestDidStart({ contextValue }) {
-    if (contextValue.access.canRead) return;
-    return {
-      async didResolveOperation() {
-        throw new GraphQLError(readNeedsCredential(contextValue.access), {
-          extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } },
-        });
-      },
-    };
-  },
-};

@@ -2,13 +2,11 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Principal } from '../core/access';
 import type { Services } from '../application/services';
 import type { ReadSession } from '../application/versioning';
-import type { FairShare } from './fair-share';
-import type { AssemblyHost } from './page-assembly';
 
 export type { Services } from '../application/services';
 
 /**
- * Who makes one request (src/http/authentication.ts), and what it may do
+ * Who makes one request (src/engine/authentication.ts), and what it may do
  * before any mutation's rule is asked (core/access.ts decides the rest).
  */
 export interface Access {
@@ -43,6 +41,12 @@ export interface RequestReport {
   uncacheable?: boolean;
 }
 
+/** What a resolver sees of a heavy request's share of the thread (src/engine/fair-share.ts). */
+export interface ThreadShare {
+  /** For long loops in a resolver's own code: a promise of a later turn once the request's slice is spent, else nothing. */
+  pauseIfDue(): Promise<void> | undefined;
+}
+
 /** What every resolver gets: the services, and this request's read session, id and logger. */
 export interface RequestContext {
   readonly requestId: string;
@@ -57,20 +61,6 @@ export interface RequestContext {
    * (Server-Sent Events) says when it can take more (see ChangeFeed).
    */
   readonly transport?: { readonly ready?: () => Promise<void> | null };
-  /** A heavy request's share of the thread while it executes (./fair-share.ts); none for other requests. */
-  fairShare?: FairShare;
-  /**
-   * Its compiled code already ran once for this request and had errors (direct execution declined it): Apollo's run
-   * goes straight to graphql-js for the exact errors, rather than running the compiled code a second time first.
-   */
-  readonly compiledRunFailed?: boolean;
+  /** A heavy request's share of the thread while it executes (set by the engine: src/engine/fair-share.ts); none for other requests. */
+  fairShare?: ThreadShare;
 }
-
-/** What assembling pages from kept parts needs of a request's context (./page-assembly.ts). */
-export const REQUEST_ASSEMBLY: AssemblyHost<RequestContext> = {
-  sessionOf: (context) => context.session,
-  withSession: (context, session) => ({ ...context, session }),
-  // Reading and writing are all an item's answer can differ by (no field of a tool, project or resource reads who
-  // asks): no field shows more to a writer, but none is assumed not to.
-  audienceOf: (context) => `${context.access.canRead ? 'r' : '-'}${context.access.principal ? 'w' : '-'}`,
-};

@@ -209,3 +209,6 @@ export function offsetPage<T>(items: readonly T[], first: number, after: string 
     },
   };
 }
+
+/** The binding matrix's default page sizes (the GraphQL defaults of its page arguments, and what admission costs them at). */
+export const MATRIX_DEFAULTS = { projects: 20, tools: 50 } as const;

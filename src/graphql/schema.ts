@@ -14,8 +14,6 @@ import { ResourceSlotResolver, ToolResolver } from './resolvers/tool.resolver';
 import { authChecker } from './authorization';
 import { nodeTypeName } from './types/node.type';
 import { validateArgument } from './validation';
-import { shareTime } from './fair-share';
-import { callFieldResolversDirectly, callRootQueriesDirectly } from './direct-resolvers';
 
 /** Every resolver class of the API. */
 export const RESOLVERS = [
@@ -39,24 +37,6 @@ export const RESOLVERS = [
   ViewerResolver,
   ApiTokenResolver,
 ] as const;
-
-/**
- * Builds the executable schema. Argument validation is on: class-validator
- * runs on every input through `validateArgument`, which reports each bad
- * field by its full path. `directResolvers: false` (EXECUTION=reference)
- * leaves every resolver as type-graphql built it.
- */
-export async function buildRegistrySchema(options: { directResolvers?: boolean } = {}): Promise<GraphQLSchema> {
-  const schema = await buildTypeGraphqlSchema();
-  if (options.directResolvers !== false) {
-    // Field resolvers that need nothing of type-graphql's per-call wrapper are called directly (./direct-resolvers.ts).
-    callFieldResolversDirectly(schema, RESOLVERS);
-    // So are root queries whose arguments come as plain values (their authorization still checked on each call).
-    callRootQueriesDirectly(schema, RESOLVERS, authChecker);
-  }
-  // Then every resolver shares the thread fairly with other requests (./fair-share.ts).
-  return shareTime(schema);
-}
 
 /** The schema as type-graphql builds it from the resolvers, with what type-graphql cannot say set on it. */
 export async function buildTypeGraphqlSchema(): Promise<GraphQLSchema> {

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ClientRequestError, errorBody } from './http-errors';
+import { errorBody } from '../engine/error-mapping';
+import { ClientRequestError } from './http-errors';
 
 /** How long a body still arriving when shutdown begins may take to finish (shutdown waits no longer for it). */
 export const SHUTDOWN_BODY_GRACE_MS = 2000;

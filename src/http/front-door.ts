@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BuildInfo } from '../version';
 import { DASHBOARD_PATH } from './dashboard';
-import { errorBody } from './http-errors';
+import { errorBody } from '../engine/error-mapping';
 
 /** Where the front page points. */
 export interface FrontDoorLinks {

@@ -5,10 +5,7 @@ import type { Socket } from 'node:net';
 /** Largest request body accepted (413 beyond). */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
-/** A GraphQL-shaped error body, so every client can read every failure the same way. */
-export function errorBody(message: string, code: string, requestId?: string) {
-  return { errors: [{ message, extensions: requestId === undefined ? { code } : { code, requestId } }] };
-}
+import { errorBody } from '../engine/error-mapping';
 
 /** A request refused before GraphQL runs, with a message written for the client (400 BAD_REQUEST unless told). */
 export class ClientRequestError extends Error {

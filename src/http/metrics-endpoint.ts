@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Metrics } from '../observability/metrics';
-import { errorBody } from './http-errors';
+import { errorBody } from '../engine/error-mapping';
 
 /**
  * `GET /metrics`: the Prometheus text exposition (METRICS=true). With

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest, preValidationHookHandler } from 'fastify';
 import { ClientRequestError } from './http-errors';
-import { bodyTextSlot } from './request-state';
+import { bodyTextSlot } from '../engine/request-state';
 
 /**
  * How deep a request's JSON may nest: the body object is level 1, its
@@ -13,11 +13,6 @@ export const MAX_JSON_DEPTH = 64;
 
 /** Decodes UTF-8 and throws on any invalid byte sequence, instead of putting U+FFFD in its place. */
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
-
-/** The text of a request's JSON body as it came (checked, then parsed into `request.body`), if it had one. */
-export function jsonBodyText(request: FastifyRequest): string | undefined {
-  return bodyTextSlot.get(request);
-}
 
 /**
  * JSON request bodies: the raw bytes must be valid UTF-8, and the text must

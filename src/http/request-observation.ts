@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestReport } from '../graphql/context';
 import type { Metrics } from '../observability/metrics';
 import type { Tracing } from '../observability/tracing';
-import { traceSlot } from './request-state';
+import { traceSlot } from '../engine/request-state';
 
 /** Who watches requests: the log line (when `info` is logged), the metrics and the traces, each when on. */
 export interface RequestObservers {

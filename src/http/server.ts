@@ -1,48 +1,34 @@
 import type { ApolloServer } from '@apollo/server';
-import { fastifyApolloHandler } from '@as-integrations/fastify';
-import Fastify, {
-  LogController,
-  type FastifyBaseLogger,
-  type FastifyInstance,
-  type FastifyReply,
-  type FastifyRequest,
-} from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Services } from '../application/services';
 import type { ReadSession } from '../application/versioning';
-import { adminTokensOf, DEFAULT_BODY_TIMEOUT_MS, DEFAULT_HTTP_CACHE_CONTROL, type AppConfig } from '../config';
-import type { CompiledExecution } from '../graphql/compiled-execution';
-import { engineParts } from '../graphql/execution-mode';
+import { adminTokensOf, DEFAULT_BODY_TIMEOUT_MS, type AppConfig } from '../config';
+import { Authenticator } from '../engine/authentication';
+import type { CompiledExecution } from '../engine/compiled-execution';
+import { startPipeline, type Pipeline } from '../engine/pipeline';
+import { declareRequestState } from '../engine/request-state';
 import type { RequestContext } from '../graphql/context';
-import { RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from '../graphql/error-mapping';
-import { RequestLimits } from '../graphql/query-limits';
 import type { Metrics } from '../observability/metrics';
-import { isDatabaseUnavailable } from '../persistence/sql-errors';
 import type { Tracing } from '../observability/tracing';
 import { packageRoot, type BuildInfo } from '../version';
-import { startApollo } from './apollo';
 import { registerBodyDeadlines } from './body-deadline';
 import { registerCors } from './cors';
-import { DirectExecution } from './direct-execution';
-import { Authenticator } from './authentication';
 import { DashboardBundle, defaultDashboardDir, registerDashboard } from './dashboard';
-import { defaultGraphiqlDir, GraphiqlBundle, graphiqlPageHeaders, registerGraphiqlAssets } from './graphiql';
 import {
-  BODY_LIMIT_BYTES,
-  clientErrorHandler,
-  errorBody,
-  frameworkErrors,
-  registerHttpErrorHandlers,
-} from './http-errors';
+  defaultGraphiqlDir,
+  GraphiqlBundle,
+  graphiqlLandingPage,
+  graphiqlPageHeaders,
+  registerGraphiqlAssets,
+} from './graphiql';
+import { BODY_LIMIT_BYTES, clientErrorHandler, frameworkErrors, registerHttpErrorHandlers } from './http-errors';
 import { checkGetParameters, registerJsonBodyParser } from './request-body';
-import { requestScopes } from './request-scope';
 import { observeRequests } from './request-observation';
 import { registerFrontDoor } from './front-door';
 import { registerMetricsEndpoint } from './metrics-endpoint';
-import { declareRequestState } from './request-state';
-import { ResponseCache, withResponseCache } from './response-cache';
 import { registerLiveUpdates, type LiveUpdates } from './live';
 
 export { BODY_LIMIT_BYTES } from './http-errors';
@@ -102,25 +88,27 @@ export async function createHttpServer(
   const graphiql = new GraphiqlBundle(deps.graphiqlDir ?? defaultGraphiqlDir(), deps.logger);
   // Read now, so a missing bundle is reported at start-up (it is looked for again on each page request until found).
   graphiql.load();
-  // One set of limits (verdict memo, heavy lane) for Apollo's pipeline and the direct path alike.
-  const limits = new RequestLimits(deps.schema, undefined, undefined, deps.tracing ?? null);
-  const apollo = await startApollo(deps.config, deps.schema, fastify, graphiql, deps.execution, limits);
-
-  const scopes = requestScopes(authenticator, deps.newSession);
+  const pipeline = await startPipeline(fastify, {
+    ...deps,
+    authenticator,
+    metrics: deps.metrics ?? null,
+    tracing: deps.tracing ?? null,
+    landingPage: graphiqlLandingPage(graphiql),
+  });
   observeRequests(
     fastify,
     { log: deps.logger.isLevelEnabled('info'), metrics: deps.metrics ?? null, tracing: deps.tracing ?? null },
-    scopes.reportOf,
+    pipeline.reportOf,
   );
   const live = await registerLiveUpdates(fastify, { ...deps, authenticator });
-  registerGraphQLRoute(fastify, apollo, deps, scopes, live, limits);
+  registerGraphQLRoute(fastify, pipeline, live);
   registerGraphiqlAssets(fastify, graphiql);
   registerDashboardRoutes(fastify, deps);
   registerHealthRoutes(fastify, deps);
   if (deps.metrics) registerMetricsEndpoint(fastify, deps.metrics, deps.config.metricsToken ?? null);
   registerFrontDoor(fastify, deps.build, { metrics: Boolean(deps.metrics) }, packageRoot());
   registerHttpErrorHandlers(fastify);
-  return { fastify, apollo };
+  return { fastify, apollo: pipeline.apollo };
 }
 
 function createFastify(logger: FastifyBaseLogger): FastifyInstance {
@@ -145,65 +133,9 @@ function warnOpenWrites(logger: Logger): void {
   );
 }
 
-/** POST and GET /graphql through the response cache, then a compiled query directly or else Apollo; a GET that upgrades is a WebSocket for subscriptions (from an allowed origin). */
-function registerGraphQLRoute(
-  fastify: FastifyInstance,
-  apollo: ApolloServer<RequestContext>,
-  deps: HttpDependencies,
-  scopes: ReturnType<typeof requestScopes>,
-  live: LiveUpdates,
-  limits: RequestLimits,
-): void {
-  const { scopeOf } = scopes;
-  const contextOf = (request: FastifyRequest): RequestContext => {
-    const { access, session, report } = scopeOf(request);
-    return { requestId: request.id, access, services: deps.services, session, log: request.log, report };
-  };
-  const direct = engineParts(deps.config.execution).directPath
-    ? new DirectExecution(deps.execution, limits, contextOf)
-    : null;
-  const executeGraphQL = fastifyApolloHandler(apollo, {
-    context: async (request) => ({ ...contextOf(request), compiledRunFailed: direct?.compiledRunFailed(request) }),
-  });
-  const execute = async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
-    const answer = await direct?.answer(request, reply);
-    if (answer !== undefined) return answer;
-    const body = await executeGraphQL.call(
-      fastify,
-      request as Parameters<typeof executeGraphQL>[0],
-      reply as Parameters<typeof executeGraphQL>[1],
-    );
-    direct?.learn(request, reply);
-    return body;
-  };
-  const cache = deps.config.responseCache ? new ResponseCache() : null;
-  deps.metrics?.watch({ responseCache: () => cache?.figures() ?? null });
-  const answer = withResponseCache(
-    cache,
-    (request) => {
-      const { access, session, report } = scopeOf(request);
-      return { access, version: session, report };
-    },
-    execute,
-    { cacheControl: deps.config.httpCacheControl ?? DEFAULT_HTTP_CACHE_CONTROL },
-  );
-  // Each request is authenticated first: at once for no token and the static tokens, else after a lookup.
-  const handler = (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
-    const authenticating = scopes.prepare(request);
-    if (!authenticating) return answer(request, reply);
-    return authenticating.then(
-      () => answer(request, reply),
-      (error: unknown) => {
-        // An API token cannot be looked up while the database is down: 503, as any read would be then.
-        if (!isDatabaseUnavailable(error)) throw error;
-        request.log.error({ err: error, requestId: request.id }, 'database unavailable');
-        return reply
-          .code(503)
-          .header('retry-after', String(RETRY_AFTER_SECONDS))
-          .send(errorBody(UNAVAILABLE_MESSAGE, 'SERVICE_UNAVAILABLE', request.id));
-      },
-    );
-  };
+/** GET and POST /graphql through the request pipeline (src/engine/pipeline.ts); a GET that upgrades is a WebSocket for subscriptions (from an allowed origin). */
+function registerGraphQLRoute(fastify: FastifyInstance, pipeline: Pipeline, live: LiveUpdates): void {
+  const handler = pipeline.handle;
   // A WebSocket handler may only sit on a GET route, so GET has a route of its own.
   fastify.route({
     url: '/graphql',

@@ -35,7 +35,7 @@ import {
   verifyWrite,
   writeRequests,
 } from '../../scripts/bench/workloads';
-import { QUERY_LIMITS } from '../../src/graphql/query-limits';
+import { QUERY_LIMITS } from '../../src/engine/admission';
 import { sqlite } from '../support/backends';
 import { startServer } from '../support/server';
 

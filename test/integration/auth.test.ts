@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { buildRegistrySchema } from '../../src/graphql/schema';
+import { buildRegistrySchema } from '../../src/engine/executable-schema';
 import { bootstrap } from '../../src/main';
 import { sqlite } from '../support/backends';
 import { seedExample } from '../support/registry-fixtures';

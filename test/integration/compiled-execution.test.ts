@@ -7,8 +7,8 @@ import {
   CompiledExecution,
   type ExecutionCheck,
   type ExecutionRequest,
-} from '../../src/graphql/compiled-execution';
-import { buildRegistrySchema } from '../../src/graphql/schema';
+} from '../../src/engine/compiled-execution';
+import { buildRegistrySchema } from '../../src/engine/executable-schema';
 import { nodeTypeName } from '../../src/graphql/types/node.type';
 import { sqlite } from '../support/backends';
 import { seedExample } from '../support/registry-fixtures';

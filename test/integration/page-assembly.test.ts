@@ -13,7 +13,7 @@ const PAGE = `query Page($first: Int, $after: String) { tools(first: $first, aft
   pageInfo { hasNextPage endCursor } } }`;
 
 /**
- * Pages answered from kept parts (src/graphql/page-assembly.ts): each tool's
+ * Pages answered from kept parts (src/engine/page-assembly.ts): each tool's
  * JSON under the page's selection is computed once, and a later page that
  * shows the tool the same way uses it for as long as nothing it read has
  * changed. Every answer is also checked against graphql-js's by the

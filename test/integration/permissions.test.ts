@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { GraphQLField } from 'graphql';
-import { buildRegistrySchema } from '../../src/graphql/schema';
+import { buildRegistrySchema } from '../../src/engine/executable-schema';
 import { sqlite } from '../support/backends';
 import { databaseDigest } from '../support/digest';
 import { startServer, type TestServer } from '../support/server';

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, validate } from 'graphql';
-import { buildRegistrySchema } from '../../src/graphql/schema';
+import { buildRegistrySchema } from '../../src/engine/executable-schema';
 import { sqlite } from '../support/backends';
 import { startServer, type TestServer } from '../support/server';
 

@@ -27,7 +27,7 @@ describe('per-request state and the garbage collector', function () {
   // A request's state (its read session, loaders and body text) must die with the request. Kept in a WeakMap keyed
   // by the request, it survived every young collection and was promoted to the old generation: this probe measured
   // 61 KB promoted per scavenge that way, and 15 KB (the response cache keeping each new answer) with the state on
-  // the request (src/http/request-state.ts). The figures are counts of bytes, the same from run to run.
+  // the request (src/engine/request-state.ts). The figures are counts of bytes, the same from run to run.
   it('promotes little to the old generation while serving unique requests one after another', async () => {
     const { stdout } = await run(
       process.execPath,

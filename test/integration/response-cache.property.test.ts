@@ -91,7 +91,7 @@ async function readPool(server: TestServer, state: State): Promise<Read[]> {
     });
   }
   add(`{ tools(first: 100) { totalCount edges { node { name description } } } }`);
-  // Pages whose items are answered from kept parts (src/graphql/page-assembly.ts): each item's part reads its slots,
+  // Pages whose items are answered from kept parts (src/engine/page-assembly.ts): each item's part reads its slots,
   // types, static resources, links or usage, so a write to any of them must reach it.
   add(`{ tools(first: 100) { edges { cursor node { name resourceSlots { name binding required
     resourceType { name ancestors { name } } staticResource { name type { name } } } } } } }`);

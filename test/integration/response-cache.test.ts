@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ResponseCache } from '../../src/http/response-cache';
+import { ResponseCache } from '../../src/engine/response-cache';
 import { sqlite } from '../support/backends';
 import { registryOf } from '../support/registry-fixtures';
 import { startServer, type TestServer } from '../support/server';

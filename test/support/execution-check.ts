@@ -1,5 +1,5 @@
 import type { ExecutionResult, GraphQLError } from 'graphql';
-import type { CheckedRun, ExecutionCheck, ExecutionRequest } from '../../src/graphql/compiled-execution';
+import type { CheckedRun, ExecutionCheck, ExecutionRequest } from '../../src/engine/compiled-execution';
 import type { RequestContext } from '../../src/graphql/context';
 import type { RunningApp } from '../../src/main';
 

@@ -59,6 +59,8 @@ describe('architecture (dependency-cruiser)', function () {
         'core-is-pure: src/core/impure.ts → node_modules/graphql/index.js',
         'core-is-pure: src/core/impure.ts → src/persistence/registry-reader.ts',
         'no-circular: src/graphql/context.ts → src/http/server.ts',
+        'schema-knows-no-pipeline: src/graphql/context.ts → src/http/server.ts',
+        'engine-knows-no-routes: src/engine/pipeline.ts → src/http/server.ts',
         'persistence-serves-upwards-only: src/persistence/upwards.ts → src/application/use-case.ts',
         'registry-reads-only-through-a-session: src/application/use-case.ts → src/persistence/registry-reader.ts',
         'registry-reads-only-through-a-session: src/core/impure.ts → src/persistence/registry-reader.ts',

@@ -3,8 +3,8 @@
 import { expect } from 'chai';
 import BetterSqlite3 from 'better-sqlite3';
 import { parse } from 'graphql';
-import { DocumentCache, documentBytes } from '../../src/graphql/document-cache';
-import { VerdictMemo } from '../../src/graphql/query-limits';
+import { DocumentCache, documentBytes } from '../../src/engine/document-cache';
+import { VerdictMemo } from '../../src/engine/admission';
 import { statementCache } from '../../src/persistence/read-connection';
 
 describe('cache budgets in bytes', () => {

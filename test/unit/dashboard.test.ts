@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { buildSchema, parse, specifiedRules, validate } from 'graphql';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { estimateCost, limitRules, QUERY_LIMITS } from '../../src/graphql/query-limits';
+import { estimateCost, limitRules, QUERY_LIMITS } from '../../src/engine/admission';
 import {
   pageEndingAt,
   readPage,

@@ -2,11 +2,11 @@ import { expect } from 'chai';
 import { isObjectType, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
 import { BadInputError } from '../../src/core/errors';
 import { authChecker, UnauthenticatedError } from '../../src/graphql/authorization';
-import { callFieldResolversDirectly, callRootQueriesDirectly } from '../../src/graphql/direct-resolvers';
+import { callFieldResolversDirectly, callRootQueriesDirectly } from '../../src/engine/direct-resolvers';
 import { BindingParamInput } from '../../src/graphql/inputs/binding-param.input';
 import { buildTypeGraphqlSchema, RESOLVERS } from '../../src/graphql/schema';
 
-/** Field resolvers called without type-graphql's per-call wrapper (src/graphql/direct-resolvers.ts). */
+/** Field resolvers called without type-graphql's per-call wrapper (src/engine/direct-resolvers.ts). */
 describe('field resolvers called directly', () => {
   let wrapped: GraphQLSchema;
   let direct: GraphQLSchema;
@@ -80,7 +80,7 @@ const OUTCOME = {
   deferred: false,
 };
 
-/** Root queries called without type-graphql's wrapper when their arguments are plain values (src/graphql/direct-resolvers.ts). */
+/** Root queries called without type-graphql's wrapper when their arguments are plain values (src/engine/direct-resolvers.ts). */
 describe('root queries called directly', () => {
   let wrapped: GraphQLSchema;
   let direct: GraphQLSchema;

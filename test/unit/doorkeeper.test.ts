@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Doorkeeper } from '../../src/http/doorkeeper';
+import { Doorkeeper } from '../../src/engine/doorkeeper';
 
 describe('Doorkeeper (which answers the response cache keeps)', () => {
   it('says a key is new the first time and seen every time after', () => {

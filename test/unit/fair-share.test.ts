@@ -2,8 +2,8 @@
 import { expect } from 'chai';
 import { buildSchema, getIntrospectionQuery, graphql } from 'graphql';
 import DataLoader from 'dataloader';
-import { CALLS_PER_TURN, newFairShare, shareTime } from '../../src/graphql/fair-share';
-import { Lane, LaneFullError } from '../../src/graphql/query-limits/heavy-lane';
+import { CALLS_PER_TURN, newFairShare, shareTime } from '../../src/engine/fair-share';
+import { Lane, LaneFullError } from '../../src/engine/admission/heavy-lane';
 
 describe('fair share', () => {
   it('hands the lane to the next holder on a later turn of the event loop, never within the same one', async () => {

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { getOperationAST, parse, print, type DocumentNode, type GraphQLSchema } from 'graphql';
-import { buildRegistrySchema } from '../../src/graphql/schema';
-import { PageAssembly, type AssemblyStats } from '../../src/graphql/page-assembly';
+import { buildRegistrySchema } from '../../src/engine/executable-schema';
+import { PageAssembly, type AssemblyStats } from '../../src/engine/page-assembly';
 
-/** Which queries are answered from kept parts (see src/graphql/page-assembly.ts), and what is compiled for them. */
+/** Which queries are answered from kept parts (see src/engine/page-assembly.ts), and what is compiled for them. */
 describe('page assembly: which queries qualify', () => {
   let schema: GraphQLSchema;
   before(async () => {

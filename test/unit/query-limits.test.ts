@@ -21,7 +21,7 @@ import {
   requestLimitsPlugin,
   VerdictMemo,
   verdictVariablesKey,
-} from '../../src/graphql/query-limits';
+} from '../../src/engine/admission';
 
 const schema = buildSchema(readFileSync(join(__dirname, '..', '..', 'schema.graphql'), 'utf8'));
 

@@ -189,7 +189,7 @@ export class ReadSession implements VersionProbe {
       .then((types) => (this.hierarchyLoaded = types)));
   }
 
-  /** The hierarchy if this session has loaded it already, so field resolvers can answer without a promise. */
+  /** The hierarchy if this session has loaded it already, so a caller can answer without a promise. */
   loadedHierarchy(): TypeHierarchy | undefined {
     const pinned = this.pin.state;
     if (!this.hierarchyLoaded && pinned) {
@@ -207,7 +207,7 @@ export class ReadSession implements VersionProbe {
 
   /**
    * A tool's slots if this request has loaded them already (through
-   * slotsByToolId), so field resolvers can answer without a promise.
+   * slotsByToolId), so a caller can answer without a promise.
    */
   loadedSlots(toolId: string): SlotRecord[] | undefined {
     const slots = this.loaders.answer(LOADER_KINDS.slots.name, toolId);

@@ -3,11 +3,9 @@ import { Arg, Authorized, Ctx, FieldResolver, Info, Int, Query, Resolver, Root }
 import { BadInputError, type FieldProblem } from '../../core/errors';
 import { checkPageSize } from '../../core/grammar';
 import { READ } from '../authorization';
-import { pauseIfDue } from '../fair-share';
 import type { RequestContext } from '../context';
 import { ProjectFilter, ToolFilter } from '../inputs/connection.args';
-import { cursorsOf, toItemPage, windowOf } from '../pagination';
-import { MATRIX_DEFAULTS } from '../query-limits';
+import { cursorsOf, MATRIX_DEFAULTS, toItemPage, windowOf } from '../pagination';
 import { BindingMatrix, MatrixCell } from '../types/binding-matrix.type';
 import { cellId } from '../object-ids';
 import { namesOnly } from '../selection';
@@ -151,7 +149,7 @@ async function matrixPage(args: MatrixArgs, ctx: RequestContext, info: GraphQLRe
       toolRecords: !namesOnly(info, 'tools', 'nodes'),
     },
     ctx.session,
-    () => pauseIfDue(ctx.fairShare),
+    () => ctx.fairShare?.pauseIfDue(),
   );
   return {
     projects: toItemPage('projects', matrix.projects),

@@ -5,7 +5,6 @@ import { LIMITS } from '../../core/grammar';
 import type { ProjectRecord, ToolRecord } from '../../persistence/records';
 import { READ } from '../authorization';
 import type { RequestContext } from '../context';
-import { pauseIfDue } from '../fair-share';
 import { SummaryListArgs, SummaryPageArgs } from '../inputs/summary.args';
 import { offsetPage } from '../pagination';
 import {
@@ -60,7 +59,7 @@ export class SummaryResolver {
       'How every tool stands in every project, counted: ready, deferred, optional-unbound and failed pairs, in total, per tool and per project, failing first. Counted once per registry version, in a fixed number of SQL statements whatever the size of the registry.',
   })
   bindingSummary(@Ctx() ctx: RequestContext): SummaryRoot {
-    return { summary: once(() => ctx.services.summary.summary(ctx.session, () => pauseIfDue(ctx.fairShare))) };
+    return { summary: once(() => ctx.services.summary.summary(ctx.session, () => ctx.fairShare?.pauseIfDue())) };
   }
 
   @FieldResolver(() => Int, { description: 'The registry version the counts are of.' })
@@ -133,7 +132,7 @@ export class SummaryResolver {
     if (!tool) return null;
     return {
       tool,
-      cells: once(() => ctx.services.summary.cellsOfTool(tool, ctx.session, () => pauseIfDue(ctx.fairShare))),
+      cells: once(() => ctx.services.summary.cellsOfTool(tool, ctx.session, () => ctx.fairShare?.pauseIfDue())),
     };
   }
 
@@ -149,7 +148,7 @@ export class SummaryResolver {
     if (!project) return null;
     return {
       project,
-      cells: once(() => ctx.services.summary.cellsOfProject(project, ctx.session, () => pauseIfDue(ctx.fairShare))),
+      cells: once(() => ctx.services.summary.cellsOfProject(project, ctx.session, () => ctx.fairShare?.pauseIfDue())),
     };
   }
 }

@@ -3,7 +3,7 @@ import type { GraphQLError } from 'graphql';
 import { createHandler, type Response as StreamResponse } from 'graphql-sse';
 import type { Access, RequestContext } from '../../graphql/context';
 import type { ReadSession } from '../../application/versioning';
-import type { Authenticator } from '../authentication';
+import type { Authenticator } from '../../engine/authentication';
 import type { SubscriptionCapacity, Release } from './capacity';
 import { coded, SubscriptionOperations } from './operation';
 import { originAllowed } from './origin';

@@ -1,7 +1,7 @@
 import type { WebsocketHandler } from '@fastify/websocket';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DEFAULT_SUBSCRIPTION_LIMITS } from '../../config';
-import type { Authenticator } from '../authentication';
+import type { Authenticator } from '../../engine/authentication';
 import { SubscriptionCapacity } from './capacity';
 import { registerEventStream } from './event-stream';
 import { coded, SubscriptionOperations, type LiveDependencies } from './operation';

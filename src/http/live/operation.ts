@@ -18,11 +18,12 @@ import { randomUUID } from 'node:crypto';
 import type { Services } from '../../application/services';
 import type { ReadSession } from '../../application/versioning';
 import type { AppConfig } from '../../config';
+import { readRefusal } from '../../graphql/authorization';
 import type { Access, RequestContext } from '../../graphql/context';
 import type { CapacityRefusal, SubscriptionCapacity } from './capacity';
-import { documentBytes } from '../../graphql/document-cache';
-import { formatError, isExpectedError } from '../../graphql/error-mapping';
-import { limitRules, QUERY_LIMITS, requestLimitError } from '../../graphql/query-limits';
+import { documentBytes } from '../../engine/document-cache';
+import { formatError, isExpectedError } from '../../engine/error-mapping';
+import { limitRules, QUERY_LIMITS, requestLimitError } from '../../engine/admission';
 
 /** What the live transports need from the rest of the server. */
 export interface LiveDependencies {
@@ -95,15 +96,8 @@ export class SubscriptionOperations {
       );
       return { ok: false, status, errors, requestId };
     };
-    if (!scope.access.canRead)
-      return refuse(
-        401,
-        coded(
-          scope.access.failure ??
-            "reading the registry needs a token: send Authorization: Bearer <a token, or a signed-in user's JWT>",
-          'UNAUTHENTICATED',
-        ),
-      );
+    const readRefused = readRefusal(scope.access);
+    if (readRefused !== null) return refuse(401, coded(readRefused, 'UNAUTHENTICATED'));
     if (typeof payload.query !== 'string' || payload.query === '')
       return refuse(400, coded('send the subscription as a string `query`', 'BAD_REQUEST'));
     const operationName = typeof payload.operationName === 'string' ? payload.operationName : undefined;

@@ -3,9 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import type { ExecutionArgs, GraphQLError } from 'graphql';
 import type { Context } from 'graphql-ws';
 import { makeHandler, type Extra } from 'graphql-ws/use/@fastify/websocket';
+import { readRefusal } from '../../graphql/authorization';
 import type { Access } from '../../graphql/context';
 import type { ReadSession } from '../../application/versioning';
-import type { Authenticator } from '../authentication';
+import type { Authenticator } from '../../engine/authentication';
 import { BODY_LIMIT_BYTES } from '../http-errors';
 import { ConnectionSubscriptions, type SubscriptionCapacity } from './capacity';
 import { coded, SubscriptionOperations } from './operation';
@@ -64,7 +65,7 @@ export async function registerWebSocket(
         const header = typeof given === 'string' ? given : ctx.extra.request.headers.authorization;
         const access = await options.authenticator.authenticate(header, options.newSession());
         // Refused at once when reading needs a token (4403 Forbidden): as a query would be.
-        if (!access.canRead) return false;
+        if (readRefusal(access) !== null) return false;
         ctx.extra.connection = { access, subscriptions: new ConnectionSubscriptions(options.perConnection) };
         return true;
       },

@@ -1,5 +1,5 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import type { RequestContext } from '../context';
+import type { RequestContext } from '../../graphql/context';
 import type { RequestLimits } from './admission';
 
 /**

@@ -2,9 +2,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { hash } from 'node:crypto';
 import { Doorkeeper } from './doorkeeper';
-import { jsonBodyText } from './request-body';
+import { jsonBodyText } from './request-state';
 import type { VersionProbe } from '../application/versioning';
 import type { Access, RequestReport } from '../graphql/context';
+import { reportCacheHit } from './report';
 import {
   addVary,
   etagOf,
@@ -226,11 +227,7 @@ export function withResponseCache(
     if (tag) {
       for (const version of versionsVouchedFor(tags, tag)) {
         if (version === null || version === (await currentVersion(scope.version))) {
-          Object.assign(scope.report, {
-            operationName: operationNameOf(request),
-            operationType: 'query',
-            cache: 'hit',
-          });
+          reportCacheHit(scope.report, operationNameOf(request));
           return notModified(reply, etagOf(tag, version), http, scope.report);
         }
       }
@@ -241,7 +238,7 @@ export function withResponseCache(
       const entry = cache.get(key);
       // Only a request that ran successfully before has an entry, so reading the version here never serves a refused request.
       if (entry && (entry.version === null || (await stillHolds(scope.version, entry.version, entry.dependencies)))) {
-        Object.assign(scope.report, { operationName: entry.operationName, operationType: 'query', cache: 'hit' });
+        reportCacheHit(scope.report, entry.operationName);
         if (entry.etag) {
           if (matchesAny(tags, entry.etag)) return notModified(reply, entry.etag, http, scope.report);
           markCacheable(reply, entry.etag, http, scope.report);

@@ -1,11 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { createHash } from 'node:crypto';
-import type { CompiledExecution, ReadyQuery } from '../graphql/compiled-execution';
+import type { CompiledExecution, ReadyQuery } from './compiled-execution';
 import type { RequestContext } from '../graphql/context';
-import type { RequestLimits } from '../graphql/query-limits';
+import type { RequestLimits } from './admission';
+import { readRefusal } from '../graphql/authorization';
+import { reportOperation } from './report';
 import { passesCsrfPrevention } from './http-caching';
-import { compiledRunFailedSlot } from './request-state';
 
 /** Accept headers remembered with the content type Apollo answered them with. */
 const ACCEPT_HEADERS_KEPT = 64;
@@ -27,16 +28,18 @@ const MAX_ACCEPT_LENGTH = 256;
  * - it is a POST whose body Apollo would take as it is (a JSON object with a
  *   string `query`, an optional string `operationName`, an optional object
  *   `variables`, no `extensions`), which passes CSRF prevention, from a
- *   caller who may read;
+ *   caller who may read (the read rule, readRefusal, as in the read stage);
  * - Apollo has already answered this Accept header with a JSON content type,
  *   which is then sent again (Apollo's choice depends on the header alone);
  * - the request limits admit it (the same memo and heavy lane as in Apollo);
  * - and its compiled run has no error.
  *
- * Anything else, and any error at all, goes through Apollo as before (a run
- * with errors runs again there, so every error, status, hint and log line
- * is Apollo's). A direct answer fills the request's report as Apollo's
- * plugins would, so its log line is the same.
+ * Anything else, and any error at all, goes through Apollo as before, with
+ * the same context (a run with errors runs again there, on graphql-js
+ * alone: see CompiledExecution.runReady), so every error, status, hint and
+ * log line is Apollo's. Each stage it runs is the pipeline's own function,
+ * as Apollo's plugins call it: the read rule, admission (RequestLimits.admit)
+ * and the report (reportOperation), so its log line is the same.
  */
 export class DirectExecution {
   private readonly contentTypes = new LRUCache<string, string>({ max: ACCEPT_HEADERS_KEPT });
@@ -57,7 +60,8 @@ export class DirectExecution {
     const ready = this.execution.ready(body.query, body.operationName);
     if (!ready) return undefined;
     const contextValue = this.contextOf(request);
-    if (!contextValue.access.canRead) return undefined;
+    // A caller who may not read is refused in Apollo's pipeline (the read stage), with its status and log line.
+    if (readRefusal(contextValue.access) !== null) return undefined;
 
     let end: () => void;
     try {
@@ -75,20 +79,15 @@ export class DirectExecution {
     let answer: string | Buffer;
     try {
       const ran = await this.execution.runReady(ready, body.variables, contextValue);
-      if (ran === null) {
-        // Apollo runs it on graphql-js alone.
-        compiledRunFailedSlot.set(request, true);
-        return undefined;
-      }
+      // Errors: Apollo runs it, with the same context, and the execution stage then runs graphql-js alone.
+      if (ran === null) return undefined;
       answer = ran;
     } catch {
       return undefined;
     } finally {
       end();
     }
-    const { report } = contextValue;
-    report.operationName = body.operationName ?? ready.operation.name?.value ?? null;
-    report.operationType = 'query';
+    reportOperation(contextValue.report, body.operationName, ready.operation, contextValue.access.principal);
     void reply.code(200).header('content-type', contentType);
     return answer;
   }
@@ -101,11 +100,6 @@ export class DirectExecution {
       this.queryHashes.set(ready, hash);
     }
     return hash;
-  }
-
-  /** Whether this request's compiled run failed here (so Apollo need not run the compiled code again). */
-  compiledRunFailed(request: FastifyRequest): boolean {
-    return compiledRunFailedSlot.get(request) === true;
   }
 
   /** After Apollo answered a POST: remembers the content type it chose for the request's Accept header. */

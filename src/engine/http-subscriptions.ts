@@ -1,6 +1,6 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { GraphQLError, OperationTypeNode } from 'graphql';
-import type { RequestContext } from './context';
+import type { RequestContext } from '../graphql/context';
 
 /** What a client that sends a subscription as a plain request is told. */
 export const SUBSCRIPTIONS_ELSEWHERE =

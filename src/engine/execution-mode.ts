@@ -1,4 +1,6 @@
 import type { ExecutionMode } from '../config';
+import type { RequestContext } from '../graphql/context';
+import type { AssemblyHost } from './page-assembly';
 
 /** What each engine runs (see EXECUTION_MODES in src/config.ts): the one place EXECUTION is read. */
 export interface EngineParts {
@@ -8,7 +10,7 @@ export interface EngineParts {
   readonly pageAssembly: boolean;
   /** Field resolvers and root queries called without type-graphql's per-call wrapper (./direct-resolvers.ts). */
   readonly directResolvers: boolean;
-  /** A compiled query that succeeds answered past Apollo's request pipeline (src/http/direct-execution.ts). */
+  /** A compiled query that succeeds answered past Apollo's request pipeline (./direct-execution.ts). */
   readonly directPath: boolean;
 }
 
@@ -17,3 +19,12 @@ export function engineParts(mode: ExecutionMode): EngineParts {
   const fast = mode === 'fast';
   return { compiledQueries: fast, pageAssembly: fast, directResolvers: fast, directPath: fast };
 }
+
+/** What assembling pages from kept parts needs of a request's context (./page-assembly.ts). */
+export const REQUEST_ASSEMBLY: AssemblyHost<RequestContext> = {
+  sessionOf: (context) => context.session,
+  withSession: (context, session) => ({ ...context, session }),
+  // Reading and writing are all an item's answer can differ by (no field of a tool, project or resource reads who
+  // asks): no field shows more to a writer, but none is assumed not to.
+  audienceOf: (context) => `${context.access.canRead ? 'r' : '-'}${context.access.principal ? 'w' : '-'}`,
+};

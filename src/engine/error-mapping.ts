@@ -11,7 +11,7 @@ import {
   ToolValidationError,
 } from '../core/errors';
 import { isDatabaseUnavailable } from '../persistence/sql-errors';
-import type { RequestContext } from './context';
+import type { RequestContext } from '../graphql/context';
 
 /** The message of every unexpected error: nothing about what went wrong inside leaks out. */
 export const INTERNAL_MESSAGE = 'Internal server error';
@@ -148,4 +148,9 @@ function isExpectedGraphQLError(error: unknown, original: unknown): boolean {
     typeof original.extensions?.code === 'string' &&
     original.extensions.code !== 'INTERNAL_SERVER_ERROR'
   );
+}
+
+/** A GraphQL-shaped error body for a failure before GraphQL runs, so every client can read every failure the same way. */
+export function errorBody(message: string, code: string, requestId?: string) {
+  return { errors: [{ message, extensions: requestId === undefined ? { code } : { code, requestId } }] };
 }

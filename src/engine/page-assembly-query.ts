@@ -21,7 +21,7 @@ import {
   type SelectionNode,
   type SelectionSetNode,
 } from 'graphql';
-import { NAME_INDEX_FIELDS } from './selection';
+import { NAME_INDEX_FIELDS } from '../graphql/selection';
 
 /** The variable and the response key of a part's query; a query declaring either is not assembled. */
 export const PART_REF = '__partRef';

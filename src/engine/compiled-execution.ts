@@ -130,7 +130,7 @@ interface ReadyCode<TContext> {
  * graphql-js and that answer is sent, so every error (message, path,
  * `extensions.code`) is exactly graphql-js's: jit's errors carry no extensions.
  */
-export class CompiledExecution<TContext> {
+export class CompiledExecution<TContext extends object> {
   readonly stats: CompiledExecutionStats = {
     compiled: 0,
     fallback: 0,
@@ -144,6 +144,12 @@ export class CompiledExecution<TContext> {
   private readonly plans: LRUCache<string, Plan>;
   /** The compiled code of each ready query handed out (it lives as long as its plan is referenced). */
   private readonly compiledOf = new WeakMap<ReadyQuery, ReadyCode<TContext>>();
+  /**
+   * The requests (by context) whose compiled run had errors in runReady: when the same request then comes to execute
+   * (through the full pipeline, for graphql-js's exact errors), the compiled code is not run a second time. Only
+   * failed runs are kept, and each entry goes with its request (see the `requestOf` option).
+   */
+  private readonly declined = new WeakSet<object>();
 
   constructor(
     private readonly schema: GraphQLSchema,
@@ -154,10 +160,13 @@ export class CompiledExecution<TContext> {
       /** The run of a (text, operation) that compiles it (COMPILE_AFTER_RUNS; the tests compile at the first). */
       readonly compileAfter?: number;
       readonly check?: ExecutionCheck<TContext>;
-      /** A request for graphql-js whatever its plan: its compiled code has already failed once for it. */
-      readonly graphqlJsOnly?: (contextValue: TContext) => boolean;
       /** What assembling pages from kept parts needs of a context (./page-assembly.ts); absent: never assembled. */
       readonly assembly?: AssemblyHost<TContext>;
+      /**
+       * What identifies a context's request, the same for every copy of that context (Apollo runs an operation
+       * with a shallow copy of the context it is given); the context itself by default.
+       */
+      readonly requestOf?: (contextValue: TContext) => object;
       /** Traces each run as its request's execution stage, when tracing is on. */
       readonly tracer?: StageTracer | null;
     },
@@ -185,7 +194,9 @@ export class CompiledExecution<TContext> {
 
   /** Runs one operation: compiled when it can be, else graphql-js. */
   async execute(request: ExecutionRequest<TContext>): Promise<ExecutionResult> {
-    const compiled = this.enabled && !this.options.graphqlJsOnly?.(request.contextValue) ? this.planOf(request) : null;
+    // A request whose compiled run already failed (runReady) goes to graphql-js, for its exact errors, at once.
+    const compiled =
+      this.enabled && !this.declined.has(this.requestOf(request.contextValue)) ? this.planOf(request) : null;
     if (!compiled) {
       this.stats.fallback += 1;
       return this.executeWithGraphqlJs(request, request.contextValue);
@@ -221,8 +232,9 @@ export class CompiledExecution<TContext> {
    * pipeline: the answer's body as Apollo would send it (its JSON and a
    * newline), assembled from kept parts when its pages can be
    * (./page-assembly.ts). Null when the run had any error: the caller then
-   * runs the request through the full pipeline, which gives graphql-js's
-   * exact errors.
+   * runs the request, with the same context, through the full pipeline,
+   * whose `execute` gives graphql-js's exact errors (without running the
+   * compiled code again).
    */
   runReady(
     ready: ReadyQuery,
@@ -253,6 +265,7 @@ export class CompiledExecution<TContext> {
     const result = await code.compiled.query(undefined, contextValue, variables);
     if (result.errors?.length) {
       this.stats.directDeclined += 1;
+      this.declined.add(this.requestOf(contextValue));
       return null;
     }
     // The page ran whole because parts were missing: they are computed now, for the next page that shows them.
@@ -298,6 +311,10 @@ export class CompiledExecution<TContext> {
       },
       stop: async () => {},
     };
+  }
+
+  private requestOf(contextValue: TContext): object {
+    return this.options.requestOf ? this.options.requestOf(contextValue) : contextValue;
   }
 
   private get enabled(): boolean {

@@ -1,9 +1,10 @@
 import { isObjectType, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
+import type { ThreadShare } from '../graphql/context';
 
 /**
  * Fair sharing of the one JavaScript thread between requests, so that no
  * request the limits allow monopolises the server. Two parts: one heavy
- * request executes at a time (the heavy lane, ./query-limits/heavy-lane.ts),
+ * request executes at a time (the heavy lane, ./admission/heavy-lane.ts),
  * and, here:
  *
  * - **A heavy request runs a bounded number of resolver calls per turn of the
@@ -39,7 +40,7 @@ export const CALLS_PER_TURN = 100;
 export const SLICE_MS = 1;
 
 /** A heavy request's place in the schedule, kept on its context while it executes. */
-export interface FairShare {
+export interface FairShare extends ThreadShare {
   /** Resolver calls it may still make in this turn. */
   budget: number;
   /** Calls waiting for a later turn, first in first out: each is let go once. */
@@ -59,7 +60,15 @@ interface SharingContext {
 
 /** A new share for a heavy request that starts executing now. */
 export function newFairShare(): FairShare {
-  return { budget: CALLS_PER_TURN, waiting: [], scheduled: false, since: performance.now(), turn: null };
+  const share: FairShare = {
+    budget: CALLS_PER_TURN,
+    waiting: [],
+    scheduled: false,
+    since: performance.now(),
+    turn: null,
+    pauseIfDue: () => pauseIfDue(share),
+  };
+  return share;
 }
 
 /** Schedules the share's next turn: a fresh budget, spent first on the calls waiting longest. */

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ReadSession } from '../application/versioning';
-import type { Access, RequestReport } from '../graphql/context';
+import type { Access, RequestContext, RequestReport } from '../graphql/context';
 import type { RequestTrace } from '../observability/tracing';
 
 /**
@@ -44,26 +44,30 @@ export class RequestSlot<T> {
   }
 }
 
-/** The text of a request's JSON body as it came (./request-body.ts): the response cache keys a POST by it. */
+/** The text of a request's JSON body as it came (src/http/request-body.ts): the response cache keys a POST by it. */
 export const bodyTextSlot = new RequestSlot<string>('bodyText');
+
+/** The text of a request's JSON body as it came (checked, then parsed into `request.body`), if it had one. */
+export function jsonBodyText(request: FastifyRequest): string | undefined {
+  return bodyTextSlot.get(request);
+}
 
 /** What one request carries from the route into the GraphQL context and its log line (made by ./request-scope.ts). */
 export interface RequestScope {
   readonly access: Access;
   readonly session: ReadSession;
   readonly report: RequestReport;
+  /** Its one GraphQL context, whichever path runs it (the direct path, then Apollo's, get the same object). */
+  readonly context: RequestContext;
 }
 
 /** The request's scope, made on first use (./request-scope.ts). */
 export const scopeSlot = new RequestSlot<RequestScope>('scope');
 
-/** Set when the request's compiled run failed on the direct path (./direct-execution.ts), so Apollo runs graphql-js. */
-export const compiledRunFailedSlot = new RequestSlot<true>('compiledRunFailed');
-
-/** The request's span, from onRequest to onResponse, when tracing is on (./request-observation.ts). */
+/** The request's span, from onRequest to onResponse, when tracing is on (src/http/request-observation.ts). */
 export const traceSlot = new RequestSlot<RequestTrace>('trace');
 
 /** Declares every slot above on `fastify`'s requests: once, when the server is made. */
 export function declareRequestState(fastify: FastifyInstance): void {
-  for (const slot of [bodyTextSlot, scopeSlot, compiledRunFailedSlot, traceSlot]) slot.declareOn(fastify);
+  for (const slot of [bodyTextSlot, scopeSlot, traceSlot]) slot.declareOn(fastify);
 }

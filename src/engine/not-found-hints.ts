@@ -1,7 +1,7 @@
 import { unwrapResolverError } from '@apollo/server/errors';
 import type { ApolloServerPlugin } from '@apollo/server';
 import { NotFoundError } from '../core/errors';
-import type { RequestContext } from './context';
+import type { RequestContext } from '../graphql/context';
 
 /**
  * Before errors are formatted: a NOT_FOUND for a name learns what the thing is

@@ -1,6 +1,6 @@
 /** Admission: the limits every operation passes before it runs, and a heavy one's place in the heavy lane. */
 import type { DocumentNode, GraphQLSchema, OperationDefinitionNode } from 'graphql';
-import type { RequestContext } from '../context';
+import type { RequestContext } from '../../graphql/context';
 import { newFairShare } from '../fair-share';
 import { argumentProblems } from './argument-checks';
 import { estimateCost } from './cost';
@@ -24,7 +24,7 @@ export interface OperationToAdmit {
  * (Apollo's pipeline, or a compiled query sent directly): out-of-bounds
  * arguments and a cost over the limit refuse it (see requestLimitError),
  * and a heavy one waits for the heavy lane and then shares the thread
- * (./fair-share.ts). The verdict is computed once per (query, operation,
+ * (../fair-share.ts). The verdict is computed once per (query, operation,
  * variables) while it stays in a memo bounded by bytes.
  */
 export class RequestLimits {
@@ -56,7 +56,7 @@ export class RequestLimits {
     const error = verdictError(verdict);
     if (error) throw error;
     if (verdict.cost === null || verdict.cost < HEAVY_COST) return NOTHING_TO_END;
-    // A heavy request waits for its turn, then shares the thread as it runs (./fair-share.ts).
+    // A heavy request waits for its turn, then shares the thread as it runs (../fair-share.ts).
     const leave = await enterOrRefuse(this.heavyLane);
     contextValue.fairShare = newFairShare();
     return () => {

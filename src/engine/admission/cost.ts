@@ -13,6 +13,7 @@ import {
 import { getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
 import { IMPACT_LIMITS } from '../../application/binding-impact';
 import { LIMITS } from '../../core/grammar';
+import { MATRIX_DEFAULTS } from '../../graphql/pagination';
 import { QUERY_LIMITS } from './limits';
 
 /** The page size connection arguments ask for: first, else last, else the default. */
@@ -126,9 +127,6 @@ function introspectionEstimator(schema: GraphQLSchema): ComplexityEstimator {
     return size === undefined ? undefined : 1 + childComplexity * size;
   };
 }
-
-/** The binding matrix's default page sizes. */
-export const MATRIX_DEFAULTS = { projects: 20, tools: 50 } as const;
 
 /** The estimators for a schema (introspection's list sizes are computed once per schema). */
 const estimatorsOf = new WeakMap<GraphQLSchema, ComplexityEstimator[]>();

@@ -11,7 +11,7 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { getMetadataStorage, type AuthCheckerFn } from 'type-graphql';
-import { passesOwnRules } from './validation';
+import { passesOwnRules } from '../graphql/validation';
 
 /**
  * Field resolvers called directly, without type-graphql's per-call wrapper.

@@ -1,11 +1,13 @@
 import type { FastifyRequest } from 'fastify';
 import type { ReadSession } from '../application/versioning';
-import type { Access, RequestReport } from '../graphql/context';
+import type { Services } from '../application/services';
+import type { Access, RequestContext, RequestReport } from '../graphql/context';
 import type { Authenticator } from './authentication';
 import { scopeSlot, type RequestScope } from './request-state';
 
 /**
- * Makes each request's scope (who asks, its read session, its report) and
+ * Makes each request's scope (who asks, its read session, its report, its
+ * GraphQL context) and
  * keeps it on the request (./request-state.ts) for its life. `prepare` makes
  * it, authenticating the request: at once for no token and the static tokens
  * (no promise), or after a lookup for an API token or a JWT. `scopeOf` then
@@ -14,17 +16,22 @@ import { scopeSlot, type RequestScope } from './request-state';
 export function requestScopes(
   authenticator: Authenticator,
   newSession: () => ReadSession,
+  services: Services,
 ): {
   readonly prepare: (request: FastifyRequest) => Promise<unknown> | undefined;
   readonly scopeOf: (request: FastifyRequest) => RequestScope;
   readonly reportOf: (request: FastifyRequest) => RequestReport | undefined;
 } {
   const make = (request: FastifyRequest, access: Access, session: ReadSession): void => {
-    scopeSlot.set(request, {
-      access,
-      session,
-      report: { operationName: null, operationType: null, actor: null, errorCodes: [], cache: 'bypass' },
-    });
+    const report: RequestReport = {
+      operationName: null,
+      operationType: null,
+      actor: null,
+      errorCodes: [],
+      cache: 'bypass',
+    };
+    const context: RequestContext = { requestId: request.id, access, services, session, log: request.log, report };
+    scopeSlot.set(request, { access, session, report, context });
   };
   return {
     prepare(request) {
