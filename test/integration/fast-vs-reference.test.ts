@@ -1,0 +1,139 @@
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { buildSchema, Kind, OperationTypeNode, type OperationDefinitionNode } from 'graphql';
+import type { DatabaseConfig } from '../../src/config';
+import { sqlite } from '../support/backends';
+import { compareAll, describeDifferences, twice, type ComparedRequest } from '../support/engine-comparison';
+import { build, everyKindOfOperation, mutationFor, refresh, registry } from '../support/generated-registry';
+import { collectOperations, type CollectedOperation } from '../support/operation-corpus';
+import { propertyCases } from '../support/property';
+import { asDryRun, generateQueries } from '../support/query-generator';
+import { Random, readPool, variablesFor, type DataPool } from '../support/schema-values';
+import { startServer, type TestServer } from '../support/server';
+
+const schema = buildSchema(readFileSync(join(__dirname, '../../schema.graphql'), 'utf8'));
+const corpus = collectOperations();
+/** The generated queries: 150 by default (PROPERTY_RUNS scales them, PROPERTY_SEED reseeds them). */
+const generated = propertyCases(150, 31);
+
+/**
+ * The fast engine is held equal to the reference one, end to end (issue 31, item 4): two servers on copies of one SQLite
+ * file, one with EXECUTION=fast (graphql-jit, page assembly, direct resolvers, the direct path), one with
+ * EXECUTION=reference (graphql-js through Apollo), each request sent to both, and the status, the headers (but
+ * those of engine-comparison's UNCOMPARED_HEADERS) and the body text compared.
+ *
+ * The data: the demo registry, a generated registry beside it, then one real write of each kind (so the change
+ * log holds updates and deletes), written by a first server, whose file is then copied for each of the two. Nothing
+ * is written afterwards: mutations are sent as dry runs (rolled back, nothing stored), and those that cannot be
+ * (no dryRun argument) are not sent.
+ */
+describe('EXECUTION=fast answers as EXECUTION=reference does, on the same data', function () {
+  this.timeout(120_000);
+  let fast: TestServer;
+  let reference: TestServer;
+  let pool: DataPool;
+
+  before(async () => {
+    // One server per SQLite file (sqlite-owner-lock.ts): the data is written once, then its file copied for each.
+    const seeding = await startServer(sqlite, { demoData: true });
+    await seed(seeding);
+    await seeding.close();
+    const [a, b] = await Promise.all([copyOf(seeding.config.database), copyOf(seeding.config.database)]);
+    [fast, reference] = await Promise.all([
+      startServer(sqlite, { database: a, execution: 'fast' }),
+      startServer(sqlite, { database: b, execution: 'reference' }),
+    ]);
+    pool = await readPool(fast);
+  });
+
+  /** The fast server ran its own engine (so the comparison is not of graphql-js with itself), the other not. */
+  afterEach(function () {
+    if (this.currentTest?.state !== 'passed') return;
+    const { stats } = fast.app.execution;
+    expect(stats.compiled, 'compiled runs on the fast server').to.be.greaterThan(0);
+    expect(stats.direct, 'answers past Apollo on the fast server').to.be.greaterThan(0);
+    expect(stats.assembly.assembled, 'pages assembled on the fast server').to.be.greaterThan(0);
+    expect(reference.app.execution.stats.compiled, 'compiled runs on the reference server').to.equal(0);
+    expect(reference.app.execution.stats.direct, 'answers past Apollo on the reference server').to.equal(0);
+  });
+
+  after(async () => {
+    await Promise.all([fast?.close(), reference?.close()]);
+  });
+
+  it(`every operation the integration suite and the shipped clients write (${corpus.operations.length} found)`, async () => {
+    const { requests, unsent } = corpusRequests(corpus.operations, pool);
+    const result = await compareAll(fast, reference, requests);
+    console.log(
+      `      ${requests.length} requests from ${corpus.operations.length} operations (${unsent.length} writes with no dry run not sent, ` +
+        `${corpus.unresolved.length} documents built at run time not found); ${result.withErrors} answers with errors`,
+    );
+    expect(result.differences.length, describeDifferences(result.differences)).to.equal(0);
+  });
+
+  it(`generated queries over the whole schema (${generated.label})`, async () => {
+    const queries = generateQueries(schema, pool, generated.numRuns, generated.seed);
+    const requests = queries.flatMap((query, i) => twice({ label: `generated #${i}`, method: 'POST', query }));
+    const result = await compareAll(fast, reference, requests);
+    console.log(`      ${requests.length} requests; ${result.withErrors} answers with errors`);
+    expect(result.differences.length, describeDifferences(result.differences)).to.equal(0);
+  });
+});
+
+/** A new SQLite file holding what the given one holds (closed, so its log is in the file). */
+async function copyOf(database: DatabaseConfig): Promise<DatabaseConfig> {
+  const copy = await sqlite.freshDatabase();
+  if (database.kind !== 'sqlite' || copy.kind !== 'sqlite') throw new Error('expected SQLite');
+  for (const suffix of ['', '-wal']) {
+    if (existsSync(database.path + suffix)) copyFileSync(database.path + suffix, copy.path + suffix);
+  }
+  return copy;
+}
+
+/** Another registry beside the demo's, and one real write of each kind, through the API. */
+async function seed(server: TestServer): Promise<void> {
+  const [spec] = fc.sample(registry, { seed: 31, numRuns: 1 });
+  const state = await build(server, spec);
+  const [ops] = fc.sample(everyKindOfOperation, { seed: 31, numRuns: 1 });
+  for (const op of ops) {
+    const request = await mutationFor(server, state, op);
+    if (!request) continue;
+    await server.data(request.query.replace('$dryRun', 'false'), request.variables);
+    await refresh(server, state);
+  }
+}
+
+/**
+ * The requests for the collected operations: each query POSTed twice (see twice) and sent by GET once, each mutation by POST as a dry run,
+ * each subscription by POST (which refuses it, alike on both, it is hoped). Variables are filled from the data
+ * (./schema-values.ts), seeded by the operation's place in the list, so every run sends the same.
+ */
+function corpusRequests(operations: readonly CollectedOperation[], pool: DataPool) {
+  const requests: ComparedRequest[] = [];
+  const unsent: string[] = [];
+  operations.forEach((operation, i) => {
+    const definition = operation.parsed.definitions.find(
+      (d): d is OperationDefinitionNode =>
+        d.kind === Kind.OPERATION_DEFINITION &&
+        (operation.operationName === null || d.name?.value === operation.operationName),
+    )!;
+    const variables = variablesFor(schema, definition, pool, new Random(i + 1));
+    const base = { label: operation.source, operationName: operation.operationName, variables };
+    if (definition.operation === OperationTypeNode.MUTATION) {
+      const dry = asDryRun(schema, operation.parsed, definition);
+      if (!dry) unsent.push(operation.source);
+      else
+        requests.push({ ...base, method: 'POST', query: dry.document, variables: { ...variables, ...dry.variables } });
+      return;
+    }
+    if (definition.operation !== OperationTypeNode.QUERY) {
+      requests.push({ ...base, method: 'POST', query: operation.document });
+      return;
+    }
+    requests.push(...twice({ ...base, method: 'POST', query: operation.document }));
+    requests.push({ ...base, method: 'GET', query: operation.document });
+  });
+  return { requests, unsent };
+}
