@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { buildSchema, Kind, OperationTypeNode, type OperationDefinitionNode } from 'graphql';
 import type { DatabaseConfig } from '../../src/config';
 import { sqlite } from '../support/backends';
-import { compareAll, describeDifferences, twice, type ComparedRequest } from '../support/engine-comparison';
+import { compareAll, describeDifferences, repeated, type ComparedRequest } from '../support/engine-comparison';
 import { build, everyKindOfOperation, mutationFor, refresh, registry } from '../support/generated-registry';
 import { collectOperations, type CollectedOperation } from '../support/operation-corpus';
 import { propertyCases } from '../support/property';
@@ -48,6 +48,12 @@ describe('EXECUTION=fast answers as EXECUTION=reference does, on the same data',
     pool = await readPool(fast);
   });
 
+  /** What the fast server's own engine did so far, for the output. */
+  const fastRuns = () => {
+    const { stats } = fast.app.execution;
+    return `fast engine so far: ${stats.compiled} compiled runs, ${stats.direct} direct answers, ${stats.assembly.assembled} pages assembled`;
+  };
+
   /** The fast server ran its own engine (so the comparison is not of graphql-js with itself), the other not. */
   afterEach(function () {
     if (this.currentTest?.state !== 'passed') return;
@@ -67,7 +73,7 @@ describe('EXECUTION=fast answers as EXECUTION=reference does, on the same data',
     const { requests, unsent } = corpusRequests(corpus.operations, pool);
     const result = await compareAll(fast, reference, requests);
     console.log(
-      `      ${requests.length} requests from ${corpus.operations.length} operations (${unsent.length} writes with no dry run not sent, ` +
+      `      ${fastRuns()}; ${requests.length} requests from ${corpus.operations.length} operations (${unsent.length} writes with no dry run not sent, ` +
         `${corpus.unresolved.length} documents built at run time not found); ${result.withErrors} answers with errors`,
     );
     expect(result.differences.length, describeDifferences(result.differences)).to.equal(0);
@@ -75,9 +81,9 @@ describe('EXECUTION=fast answers as EXECUTION=reference does, on the same data',
 
   it(`generated queries over the whole schema (${generated.label})`, async () => {
     const queries = generateQueries(schema, pool, generated.numRuns, generated.seed);
-    const requests = queries.flatMap((query, i) => twice({ label: `generated #${i}`, method: 'POST', query }));
+    const requests = queries.flatMap((query, i) => repeated({ label: `generated #${i}`, method: 'POST', query }));
     const result = await compareAll(fast, reference, requests);
-    console.log(`      ${requests.length} requests; ${result.withErrors} answers with errors`);
+    console.log(`      ${fastRuns()}; ${requests.length} requests; ${result.withErrors} answers with errors`);
     expect(result.differences.length, describeDifferences(result.differences)).to.equal(0);
   });
 });
@@ -106,7 +112,7 @@ async function seed(server: TestServer): Promise<void> {
 }
 
 /**
- * The requests for the collected operations: each query POSTed twice (see twice) and sent by GET once, each mutation by POST as a dry run,
+ * The requests for the collected operations: each query POSTed three times (see repeated) and sent by GET once, each mutation by POST as a dry run,
  * each subscription by POST (which refuses it, alike on both, it is hoped). Variables are filled from the data
  * (./schema-values.ts), seeded by the operation's place in the list, so every run sends the same.
  */
@@ -132,7 +138,7 @@ function corpusRequests(operations: readonly CollectedOperation[], pool: DataPoo
       requests.push({ ...base, method: 'POST', query: operation.document });
       return;
     }
-    requests.push(...twice({ ...base, method: 'POST', query: operation.document }));
+    requests.push(...repeated({ ...base, method: 'POST', query: operation.document }));
     requests.push({ ...base, method: 'GET', query: operation.document });
   });
   return { requests, unsent };

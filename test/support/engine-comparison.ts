@@ -63,11 +63,13 @@ export async function send(server: TestServer, request: ComparedRequest): Promis
 }
 
 /**
- * A query POSTed twice, the second time past the response cache: its first run compiles it (on the fast server),
- * and the second is the one answered by the compiled query, past Apollo when it succeeds (direct-execution.ts).
+ * A query POSTed three times, the later two past the response cache, so that each way the fast server answers is
+ * compared: the first run compiles the query; the second is answered by the compiled query, past Apollo when it
+ * succeeds (direct-execution.ts), and keeps the parts of its pages; the third is assembled from those parts
+ * (page-assembly.ts) when the query is a page of items.
  */
-export function twice(request: ComparedRequest): ComparedRequest[] {
-  return [request, { ...request, fresh: true }];
+export function repeated(request: ComparedRequest): ComparedRequest[] {
+  return [request, { ...request, fresh: true }, { ...request, fresh: true }];
 }
 
 /**

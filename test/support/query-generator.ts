@@ -86,13 +86,19 @@ function selectionOf(
   return lines;
 }
 
-/** One to four fields, at random; at the last level, leaves only. */
+/** The field holding a connection's items, by the types it is on. */
+const ITEMS: Record<string, RegExp> = { edges: /Connection$/, node: /Edge$/ };
+
+/** One to four fields, at random (a connection's edges and an edge's node mostly among them); at the last level, leaves only. */
 function chooseFields(type: GraphQLObjectType, random: Random, depth: number): GraphQLField<unknown, unknown>[] {
   const candidates = Object.values(type.getFields()).filter(
     (field) => depth < MAX_DEPTH || isLeafType(getNamedType(field.type)),
   );
   const wanted = 1 + random.int(4);
   const chosen: GraphQLField<unknown, unknown>[] = [];
+  // A connection's items, mostly: the shape the fast engine answers by its own means (page assembly).
+  const items = candidates.find((field) => ITEMS[field.name]?.test(type.name));
+  if (items && random.chance(0.75)) chosen.push(items);
   while (chosen.length < Math.min(wanted, candidates.length)) {
     const field = random.pick(candidates);
     if (!chosen.includes(field)) chosen.push(field);
