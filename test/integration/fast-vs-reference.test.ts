@@ -17,6 +17,10 @@ const schema = buildSchema(readFileSync(join(__dirname, '../../schema.graphql'),
 const corpus = collectOperations();
 /** The generated queries: 150 by default (PROPERTY_RUNS scales them, PROPERTY_SEED reseeds them). */
 const generated = propertyCases(150, 31);
+/** Both servers' admin token (the data is written before, by a server without one: open, as in development). */
+const ADMIN_TOKEN = 'equivalence-admin';
+
+type Principal = NonNullable<ComparedRequest['as']>;
 
 /**
  * The fast engine is held equal to the reference one, end to end (issue 31, item 4): two servers on copies of one SQLite
@@ -27,23 +31,33 @@ const generated = propertyCases(150, 31);
  * The data: the demo registry, a generated registry beside it, then one real write of each kind (so the change
  * log holds updates and deletes), written by a first server, whose file is then copied for each of the two. Nothing
  * is written afterwards: mutations are sent as dry runs (rolled back, nothing stored), and those that cannot be
- * (no dryRun argument) are not sent.
+ * (no dryRun argument) are not sent. Each operation is sent by one principal, in turn: the admin, anonymous, an API
+ * token that is EDITOR of one namespace, and now and then a token the server does not know.
  */
 describe('EXECUTION=fast answers as EXECUTION=reference does, on the same data', function () {
   this.timeout(120_000);
   let fast: TestServer;
   let reference: TestServer;
   let pool: DataPool;
+  let principals: Principal[];
+  /** Who sends the i-th operation: each principal in turn, and now and then a token the server does not know. */
+  const sender = (i: number): Principal =>
+    i % 7 === 6 ? { name: 'an unknown token', headers: { authorization: 'Bearer trg_unknown' } } : principals[i % 3];
 
   before(async () => {
     // One server per SQLite file (sqlite-owner-lock.ts): the data is written once, then its file copied for each.
     const seeding = await startServer(sqlite, { demoData: true });
-    await seed(seeding);
+    const secret = await seed(seeding);
+    principals = [
+      { name: 'admin', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } },
+      { name: 'anonymous', headers: {} },
+      { name: 'an API token (EDITOR of demo)', headers: { authorization: `Bearer ${secret}` } },
+    ];
     await seeding.close();
     const [a, b] = await Promise.all([copyOf(seeding.config.database), copyOf(seeding.config.database)]);
     [fast, reference] = await Promise.all([
-      startServer(sqlite, { database: a, execution: 'fast' }),
-      startServer(sqlite, { database: b, execution: 'reference' }),
+      startServer(sqlite, { database: a, execution: 'fast', adminToken: ADMIN_TOKEN }),
+      startServer(sqlite, { database: b, execution: 'reference', adminToken: ADMIN_TOKEN }),
     ]);
     pool = await readPool(fast);
   });
@@ -70,7 +84,7 @@ describe('EXECUTION=fast answers as EXECUTION=reference does, on the same data',
   });
 
   it(`every operation the integration suite and the shipped clients write (${corpus.operations.length} found)`, async () => {
-    const { requests, unsent } = corpusRequests(corpus.operations, pool);
+    const { requests, unsent } = corpusRequests(corpus.operations, pool, sender);
     const result = await compareAll(fast, reference, requests);
     console.log(
       `      ${fastRuns()}; ${requests.length} requests from ${corpus.operations.length} operations (${unsent.length} writes with no dry run not sent, ` +
@@ -81,7 +95,9 @@ describe('EXECUTION=fast answers as EXECUTION=reference does, on the same data',
 
   it(`generated queries over the whole schema (${generated.label})`, async () => {
     const queries = generateQueries(schema, pool, generated.numRuns, generated.seed);
-    const requests = queries.flatMap((query, i) => repeated({ label: `generated #${i}`, method: 'POST', query }));
+    const requests = queries.flatMap((query, i) =>
+      repeated({ label: `generated #${i}`, method: 'POST', query, as: sender(i) }),
+    );
     const result = await compareAll(fast, reference, requests);
     console.log(`      ${fastRuns()}; ${requests.length} requests; ${result.withErrors} answers with errors`);
     expect(result.differences.length, describeDifferences(result.differences)).to.equal(0);
@@ -98,8 +114,8 @@ async function copyOf(database: DatabaseConfig): Promise<DatabaseConfig> {
   return copy;
 }
 
-/** Another registry beside the demo's, and one real write of each kind, through the API. */
-async function seed(server: TestServer): Promise<void> {
+/** Another registry beside the demo's, one real write of each kind, and an API token (its secret returned). */
+async function seed(server: TestServer): Promise<string> {
   const [spec] = fc.sample(registry, { seed: 31, numRuns: 1 });
   const state = await build(server, spec);
   const [ops] = fc.sample(everyKindOfOperation, { seed: 31, numRuns: 1 });
@@ -109,6 +125,10 @@ async function seed(server: TestServer): Promise<void> {
     await server.data(request.query.replace('$dryRun', 'false'), request.variables);
     await refresh(server, state);
   }
+  const token = await server.data(`mutation($i: CreateApiTokenInput!) { createApiToken(input: $i) { secret } }`, {
+    i: { name: 'equivalence', grants: [{ namespace: 'demo', role: 'EDITOR' }] },
+  });
+  return token.createApiToken.secret as string;
 }
 
 /**
@@ -116,7 +136,7 @@ async function seed(server: TestServer): Promise<void> {
  * each subscription by POST (which refuses it, alike on both, it is hoped). Variables are filled from the data
  * (./schema-values.ts), seeded by the operation's place in the list, so every run sends the same.
  */
-function corpusRequests(operations: readonly CollectedOperation[], pool: DataPool) {
+function corpusRequests(operations: readonly CollectedOperation[], pool: DataPool, sender: (i: number) => Principal) {
   const requests: ComparedRequest[] = [];
   const unsent: string[] = [];
   operations.forEach((operation, i) => {
@@ -126,7 +146,7 @@ function corpusRequests(operations: readonly CollectedOperation[], pool: DataPoo
         (operation.operationName === null || d.name?.value === operation.operationName),
     )!;
     const variables = variablesFor(schema, definition, pool, new Random(i + 1));
-    const base = { label: operation.source, operationName: operation.operationName, variables };
+    const base = { label: operation.source, operationName: operation.operationName, variables, as: sender(i) };
     if (definition.operation === OperationTypeNode.MUTATION) {
       const dry = asDryRun(schema, operation.parsed, definition);
       if (!dry) unsent.push(operation.source);
