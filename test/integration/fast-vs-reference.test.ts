@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { buildSchema, Kind, OperationTypeNode, type OperationDefinitionNode } from 'graphql';
 import type { DatabaseConfig } from '../../src/config';
-import { sqlite } from '../support/backends';
+import { describeEachBackend, sqlite } from '../support/backends';
 import { compareAll, describeDifferences, repeated, type ComparedRequest } from '../support/engine-comparison';
 import { build, everyKindOfOperation, mutationFor, refresh, registry } from '../support/generated-registry';
 import { collectOperations, type CollectedOperation } from '../support/operation-corpus';
@@ -23,19 +23,17 @@ const ADMIN_TOKEN = 'equivalence-admin';
 type Principal = NonNullable<ComparedRequest['as']>;
 
 /**
- * The fast engine is held equal to the reference one, end to end (issue 31, item 4): two servers on copies of one SQLite
- * file, one with EXECUTION=fast (graphql-jit, page assembly, direct resolvers, the direct path), one with
+ * The fast engine is held equal to the reference one, end to end (issue 31, item 4): two servers on the same data,
+ * one with EXECUTION=fast (graphql-jit, page assembly, direct resolvers, the direct path), one with
  * EXECUTION=reference (graphql-js through Apollo), each request sent to both, and the status, the headers (but
- * those of engine-comparison's UNCOMPARED_HEADERS) and the body text compared.
+ * those of engine-comparison's UNCOMPARED_HEADERS) and the body text compared, on each backend.
  *
  * The data: the demo registry, a generated registry beside it, then one real write of each kind (so the change
- * log holds updates and deletes), written by a first server, whose file is then copied for each of the two. Nothing
- * is written afterwards: mutations are sent as dry runs (rolled back, nothing stored), and those that cannot be
+ * log holds updates and deletes), written by a first server (see databasesFor). Nothing is written afterwards: mutations are sent as dry runs (rolled back, nothing stored), and those that cannot be
  * (no dryRun argument) are not sent. Each operation is sent by one principal, in turn: the admin, anonymous, an API
  * token that is EDITOR of one namespace, and now and then a token the server does not know.
  */
-describe('EXECUTION=fast answers as EXECUTION=reference does, on the same data', function () {
-  this.timeout(120_000);
+describeEachBackend('EXECUTION=fast answers as EXECUTION=reference does, on the same data', (backend) => {
   let fast: TestServer;
   let reference: TestServer;
   let pool: DataPool;
@@ -44,9 +42,9 @@ describe('EXECUTION=fast answers as EXECUTION=reference does, on the same data',
   const sender = (i: number): Principal =>
     i % 7 === 6 ? { name: 'an unknown token', headers: { authorization: 'Bearer trg_unknown' } } : principals[i % 3];
 
-  before(async () => {
-    // One server per SQLite file (sqlite-owner-lock.ts): the data is written once, then its file copied for each.
-    const seeding = await startServer(sqlite, { demoData: true });
+  before(async function () {
+    this.timeout(120_000);
+    const seeding = await startServer(backend, { demoData: true });
     const secret = await seed(seeding);
     principals = [
       { name: 'admin', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } },
@@ -54,10 +52,10 @@ describe('EXECUTION=fast answers as EXECUTION=reference does, on the same data',
       { name: 'an API token (EDITOR of demo)', headers: { authorization: `Bearer ${secret}` } },
     ];
     await seeding.close();
-    const [a, b] = await Promise.all([copyOf(seeding.config.database), copyOf(seeding.config.database)]);
+    const [a, b] = await databasesFor(seeding.config.database);
     [fast, reference] = await Promise.all([
-      startServer(sqlite, { database: a, execution: 'fast', adminToken: ADMIN_TOKEN }),
-      startServer(sqlite, { database: b, execution: 'reference', adminToken: ADMIN_TOKEN }),
+      startServer(backend, { database: a, execution: 'fast', adminToken: ADMIN_TOKEN }),
+      startServer(backend, { database: b, execution: 'reference', adminToken: ADMIN_TOKEN }),
     ]);
     pool = await readPool(fast);
   });
@@ -83,7 +81,8 @@ describe('EXECUTION=fast answers as EXECUTION=reference does, on the same data',
     await Promise.all([fast?.close(), reference?.close()]);
   });
 
-  it(`every operation the integration suite and the shipped clients write (${corpus.operations.length} found)`, async () => {
+  it(`every operation the integration suite and the shipped clients write (${corpus.operations.length} found)`, async function () {
+    this.timeout(120_000);
     const { requests, unsent } = corpusRequests(corpus.operations, pool, sender);
     const result = await compareAll(fast, reference, requests);
     console.log(
@@ -93,7 +92,8 @@ describe('EXECUTION=fast answers as EXECUTION=reference does, on the same data',
     expect(result.differences.length, describeDifferences(result.differences)).to.equal(0);
   });
 
-  it(`generated queries over the whole schema (${generated.label})`, async () => {
+  it(`generated queries over the whole schema (${generated.label})`, async function () {
+    this.timeout(120_000);
     const queries = generateQueries(schema, pool, generated.numRuns, generated.seed);
     const requests = queries.flatMap((query, i) =>
       repeated({ label: `generated #${i}`, method: 'POST', query, as: sender(i) }),
@@ -104,14 +104,21 @@ describe('EXECUTION=fast answers as EXECUTION=reference does, on the same data',
   });
 });
 
-/** A new SQLite file holding what the given one holds (closed, so its log is in the file). */
-async function copyOf(database: DatabaseConfig): Promise<DatabaseConfig> {
-  const copy = await sqlite.freshDatabase();
-  if (database.kind !== 'sqlite' || copy.kind !== 'sqlite') throw new Error('expected SQLite');
-  for (const suffix of ['', '-wal']) {
-    if (existsSync(database.path + suffix)) copyFileSync(database.path + suffix, copy.path + suffix);
-  }
-  return copy;
+/**
+ * The databases of the two servers: on PostgreSQL the seeded one for both (several instances are what it is for);
+ * on SQLite, one server per file (sqlite-owner-lock.ts), so two copies of the seeded file (closed: its log is in it).
+ */
+async function databasesFor(database: DatabaseConfig): Promise<[DatabaseConfig, DatabaseConfig]> {
+  if (database.kind === 'postgres') return [database, database];
+  const copyOf = async () => {
+    const copy = await sqlite.freshDatabase();
+    if (copy.kind !== 'sqlite') throw new Error('expected SQLite');
+    for (const suffix of ['', '-wal']) {
+      if (existsSync(database.path + suffix)) copyFileSync(database.path + suffix, copy.path + suffix);
+    }
+    return copy;
+  };
+  return [await copyOf(), await copyOf()];
 }
 
 /** Another registry beside the demo's, one real write of each kind, and an API token (its secret returned). */
