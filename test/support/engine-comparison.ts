@@ -1,0 +1,134 @@
+import type { TestServer } from './server';
+
+/** One HTTP request, sent alike to both servers. */
+export interface ComparedRequest {
+  /** What it is, for the failure message (where the operation was found, or the generated query's number). */
+  readonly label: string;
+  readonly method: 'GET' | 'POST';
+  readonly query: string;
+  readonly variables?: Record<string, unknown>;
+  readonly operationName?: string | null;
+  /** Sent with `Cache-Control: no-cache`: past the response cache, so that it runs again. */
+  readonly fresh?: boolean;
+  /** Who sends it, for the failure message, and the headers that say so (Authorization). */
+  readonly as?: { readonly name: string; readonly headers: Record<string, string> };
+}
+
+/** An answer as the comparison sees it: status, headers (lower-case names, those compared) and body text. */
+export interface Answer {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly body: string;
+}
+
+export interface Difference {
+  readonly request: ComparedRequest;
+  readonly fast: Answer;
+  readonly reference: Answer;
+}
+
+/**
+ * Headers left out of the comparison, as they differ between any two answers whatever the engine:
+ * - `date`: the clock, to the second;
+ * - `x-request-id`: a fresh random id per request (no x-request-id is sent);
+ * - `keep-alive`, `connection`: the HTTP connection's state, not the answer's.
+ * Every other header is compared: content-type, content-length, cache-control, etag, vary, x-registry-cache…
+ */
+/**
+ * The one value of a body left out: an API token's lastUsedAt, the moment each server's own copy of the data
+ * noted the token's first use (by the clock, and without a registry version: access.service.ts). Its length is
+ * the same on both, so content-length is still compared.
+ */
+const UNCOMPARED_VALUE = /"lastUsedAt":"[^"]*"/g;
+
+export const UNCOMPARED_HEADERS = new Set(['date', 'x-request-id', 'keep-alive', 'connection']);
+
+/** Sends the request to the server, the way a client does (POST as JSON, GET with the query in the URL). */
+export async function send(server: TestServer, request: ComparedRequest): Promise<Answer> {
+  const { query, variables, operationName } = request;
+  const fresh: Record<string, string> = {
+    ...request.as?.headers,
+    ...(request.fresh ? { 'cache-control': 'no-cache' } : {}),
+  };
+  let response: Response;
+  if (request.method === 'GET') {
+    const url = new URL(server.url);
+    url.searchParams.set('query', query);
+    if (variables && Object.keys(variables).length > 0) url.searchParams.set('variables', JSON.stringify(variables));
+    if (operationName) url.searchParams.set('operationName', operationName);
+    // Apollo's CSRF prevention refuses a GET without a header a browser form cannot send (as clients do).
+    response = await fetch(url, {
+      headers: { accept: 'application/json', 'apollo-require-preflight': 'true', ...fresh },
+    });
+  } else {
+    response = await fetch(server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json', ...fresh },
+      body: JSON.stringify({ query, variables, ...(operationName ? { operationName } : {}) }),
+    });
+  }
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    if (!UNCOMPARED_HEADERS.has(name)) headers[name] = value;
+  });
+  const body = (await response.text()).replace(UNCOMPARED_VALUE, '"lastUsedAt":"(not compared)"');
+  return { status: response.status, headers, body };
+}
+
+/**
+ * A query POSTed three times, the later two past the response cache, so that each way the fast server answers is
+ * compared: the first run compiles the query; the second is answered by the compiled query, past Apollo when it
+ * succeeds (direct-execution.ts), and keeps the parts of its pages; the third is assembled from those parts
+ * (page-assembly.ts) when the query is a page of items.
+ */
+export function repeated(request: ComparedRequest): ComparedRequest[] {
+  return [request, { ...request, fresh: true }, { ...request, fresh: true }];
+}
+
+/**
+ * Sends each request to both servers (the two at once, the requests one after another, so that each server sees
+ * them in the same order and their response caches hit alike), and returns every answer that differs in status,
+ * compared headers or body text (byte for byte: key order, error messages, extensions and paths count).
+ */
+export async function compareAll(
+  fast: TestServer,
+  reference: TestServer,
+  requests: readonly ComparedRequest[],
+): Promise<{ differences: Difference[]; statuses: Map<number, number>; withErrors: number }> {
+  const differences: Difference[] = [];
+  const statuses = new Map<number, number>();
+  let withErrors = 0;
+  for (const request of requests) {
+    const [a, b] = await Promise.all([send(fast, request), send(reference, request)]);
+    statuses.set(a.status, (statuses.get(a.status) ?? 0) + 1);
+    if (a.body.includes('"errors":')) withErrors += 1;
+    if (
+      a.status !== b.status ||
+      a.body !== b.body ||
+      JSON.stringify(a.headers) !== JSON.stringify(sorted(b.headers, a))
+    )
+      differences.push({ request, fast: a, reference: b });
+  }
+  return { differences, statuses, withErrors };
+}
+
+/** b's headers in a's order (the order of headers is not part of HTTP's meaning), then any a lacks. */
+function sorted(b: Record<string, string>, a: Answer): Record<string, string> {
+  const names = [...Object.keys(a.headers).filter((n) => n in b), ...Object.keys(b).filter((n) => !(n in a.headers))];
+  return Object.fromEntries(names.map((n) => [n, b[n]]));
+}
+
+/** The first differences, each with both answers, for the failure message. */
+export function describeDifferences(differences: readonly Difference[]): string {
+  return differences
+    .slice(0, 8)
+    .map(
+      ({ request, fast, reference }, i) =>
+        `#${i + 1} ${request.label} (${request.method}${request.operationName ? ` ${request.operationName}` : ''}` +
+        `${request.fresh ? ', past the response cache' : ''}${request.as ? `, as ${request.as.name}` : ''})\n` +
+        `  query: ${request.query.replace(/\s+/g, ' ')}\n  variables: ${JSON.stringify(request.variables ?? {})}\n` +
+        `  fast:      ${fast.status} ${JSON.stringify(fast.headers)}\n             ${fast.body}\n` +
+        `  reference: ${reference.status} ${JSON.stringify(reference.headers)}\n             ${reference.body}`,
+    )
+    .join('\n');
+}
