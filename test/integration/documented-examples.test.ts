@@ -52,7 +52,7 @@ describe('documented examples', function () {
     expect(totals.compared).to.be.at.least(5);
   });
 
-  it('fails a broken example: an error, a wrong answer, a missing expected error, a failing command', async () => {
+  it('fails a broken example: an error, a wrong answer, a missing expected error, a failing command, other output', async () => {
     server = await startServer(sqlite, { demoData: true });
     const broken = [
       'An unknown field:',
@@ -73,6 +73,10 @@ describe('documented examples', function () {
       '```sh',
       "curl -sf localhost:4000/no-such-page -H 'content-type: application/json'",
       '```',
+      '```console',
+      '$ echo hello',
+      'goodbye',
+      '```',
       'And one that is right:',
       '```graphql',
       '{ project(ref: "demo") { name } }',
@@ -82,13 +86,14 @@ describe('documented examples', function () {
       '```',
     ].join('\n');
     const report = await runExamples('broken.md', broken, server);
-    expect(report.sent).to.equal(5);
+    expect(report.sent).to.equal(6);
     expect(report.compared).to.equal(2);
     expect(report.failures.map((failure) => failure.split(':').slice(0, 2).join(':'))).to.deep.equal([
       'broken.md:2',
       'broken.md:9',
       'broken.md:13',
       'broken.md:16',
+      'broken.md:19',
     ]);
   });
 });

@@ -1,5 +1,10 @@
 import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { isDeepStrictEqual, promisify } from 'node:util';
+import { repositoryRoot } from '../../src/demo/demo-data';
+import { runScript } from './cli';
 import type { TestServer } from './server';
 import { collect, subscriptionClient } from './subscriptions';
 
@@ -16,6 +21,13 @@ const run = promisify(execFile);
  *   with that address pointed at the server; it must exit 0 and print no
  *   GraphQL `"errors"`. A comment `# HTTP/1.1 <status>` in it says a status
  *   line its output must contain.
+ * - A `console` block is a transcript of commands typed in a folder that
+ *   holds `examples/` (a scratch folder, one per document): each `$ npm run
+ *   register -- …` or `$ npm run export -- …` runs the CLI against the server,
+ *   other commands run in bash, and each must print the lines shown under it
+ *   (npm's own `> …` lines and blank lines aside). A `yaml` block whose first
+ *   line is `# <file>.yaml` is written to that file in the folder first, as a
+ *   reader would save it.
  * - A `json` block right after a request is that request's answer, shown
  *   whole (`{"data": …}`), as its one root field's value, or as any value
  *   within it (an excerpt); the answer must hold it exactly.
@@ -23,8 +35,8 @@ const run = promisify(execFile);
  *   `<!-- example: expect CODE -->` (the answer has an error with that
  *   `extensions.code`, and no JSON follows) or `<!-- example: skip REASON -->`
  *   (not run).
- * Other blocks (YAML files, console transcripts, configuration, commands that
- * need more than a server) are not examples of requests and are not run.
+ * Other blocks (configuration, commands that need more than a server) are
+ * not examples of requests and are not run.
  */
 export interface Block {
   readonly lang: string;
@@ -53,7 +65,7 @@ export function blocksOf(markdown: string): Block[] {
 
 /** Whether a block is a request the runner sends. */
 export function isRequest(block: Block): boolean {
-  if (block.lang === 'graphql') return true;
+  if (block.lang === 'graphql' || block.lang === 'console') return true;
   return (block.lang === 'sh' || block.lang === 'bash') && /\bcurl\b[^\n]*localhost:4000/.test(block.text);
 }
 
@@ -73,6 +85,16 @@ interface Answer {
 
 /** Sends every example of a document to the server, in order, and reports what failed. */
 export async function runExamples(name: string, markdown: string, server: TestServer): Promise<Report> {
+  const folder = mkdtempSync(join(tmpdir(), 'documented-examples-'));
+  symlinkSync(join(repositoryRoot(), 'examples'), join(folder, 'examples'));
+  try {
+    return await runIn(folder, name, markdown, server);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+async function runIn(folder: string, name: string, markdown: string, server: TestServer): Promise<Report> {
   const report: Report = { sent: 0, compared: 0, skipped: 0, failures: [] };
   let last: unknown = undefined;
   for (const block of blocksOf(markdown)) {
@@ -82,8 +104,14 @@ export async function runExamples(name: string, markdown: string, server: TestSe
       last = undefined;
       continue;
     }
+    const file = /^# ([\w./-]+\.ya?ml)\n/.exec(block.text);
+    if (block.lang === 'yaml' && file) {
+      mkdirSync(dirname(join(folder, file[1])), { recursive: true });
+      writeFileSync(join(folder, file[1]), block.text);
+    }
     if (isRequest(block)) {
-      const answer = await send(block, server);
+      const answer =
+        block.lang === 'console' ? await transcript(block.text, folder, server) : await send(block, server);
       report.sent++;
       const expected = block.annotation?.kind === 'expect' ? block.annotation.value : null;
       const problem = expected === null ? answer.problem : expectCode(answer.body, expected);
@@ -136,6 +164,37 @@ async function shell(script: string, server: TestServer): Promise<Answer> {
     return { body: JSON.parse(stdout) as unknown, problem: null };
   } catch {
     return { body: undefined, problem: null };
+  }
+}
+
+/** Runs the commands of a console transcript in the folder, each of which must print what the transcript shows. */
+async function transcript(text: string, folder: string, server: TestServer): Promise<Answer> {
+  for (const [, command, shown] of text.matchAll(/^\$ (.*)\n((?:(?!\$ ).*\n?)*)/gm)) {
+    const printed = await commandOutput(command, folder, server);
+    const expected = lines(shown.split('\n').filter((line) => !line.startsWith('> ')));
+    if (!isDeepStrictEqual(lines(printed.split('\n')), expected))
+      return { body: null, problem: `\`${command}\` printed:\n${printed}` };
+  }
+  return { body: undefined, problem: null };
+}
+
+function lines(all: string[]): string[] {
+  return all.map((line) => line.trimEnd()).filter((line) => line !== '');
+}
+
+/** What a command of a transcript prints: the CLI's own output for npm run register/export, else bash's. */
+async function commandOutput(command: string, folder: string, server: TestServer): Promise<string> {
+  const npm = /^npm run (register|export) -- (.*)$/.exec(command);
+  if (npm) {
+    const args = npm[2].split(/\s+/).filter(Boolean);
+    const env = { npm_lifecycle_event: npm[1], INIT_CWD: folder };
+    const run = await runScript(npm[1], ['--url', server.url, ...args], env);
+    return run.stdout + run.stderr;
+  }
+  try {
+    return (await run('bash', ['-c', command], { cwd: folder, timeout: 30_000 })).stdout;
+  } catch (error) {
+    return `the command failed: ${(error as Error).message}`;
   }
 }
 
