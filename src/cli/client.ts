@@ -22,7 +22,7 @@ export class UnreachableError extends Error {}
 /** How long one request may take before the server counts as unreachable. */
 const REQUEST_TIMEOUT_MS = 30_000;
 
-/** The server's limits on one document (README, Security): aliases, and lexical tokens (2,000) with room to spare. */
+/** The server's limits on one document (docs/security.md, Limits): aliases, and lexical tokens (2,000) with room to spare. */
 const MAX_ALIASES = 15;
 const TOKEN_BUDGET = 1_800;
 /** The tokens of `query Read ( ) { }` around the fields. */

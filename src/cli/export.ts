@@ -2,7 +2,7 @@
  * `tool-registry export [--out <dir>]` (`npm run export -- …` in a checkout):
  * writes the whole registry as YAML in the format `tool-registry register`
  * reads, so registering the export into an empty registry gives the same
- * registry. See the README section "Tool files (YAML) and the register CLI".
+ * registry. See docs/registry-files.md, "Export".
  */
 import { mkdirSync, readdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { extname, join } from 'node:path';

@@ -3,8 +3,7 @@
  * files (the seed's YAML format) on a running server over GraphQL. What
  * exists with the same fields is left unchanged; what differs is a CONFLICT,
  * or with --update is updated; --dry-run sends every change with dryRun and
- * prints its binding impact. See the README section "Tool files (YAML) and
- * the register CLI".
+ * prints its binding impact. See docs/registry-files.md.
  */
 import { parseArgs } from 'node:util';
 import {

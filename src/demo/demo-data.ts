@@ -10,11 +10,14 @@ import { formatProblem, readRegistryFile, type Entry } from '../registry-files';
  * `npm run register -- examples/` sends to a running server: the registry
  * (git-checkout, and fs-directory as its sub-type; a repository and the
  * shared config directory; project `demo` linking the repository as `repo`)
- * and the seed's "Mixed Bindings" tool `demo/mixed`. Resolving demo/mixed in
- * demo gives: repo CONTEXTUAL → acme/app-repo, config STATIC →
- * local/shared-config, output PARAMETER deferred.
+ * the shop the docs' examples use (type database; prod/orders-db linked to
+ * project shop as `db`, prod/users-db linked without an alias; the tool
+ * acme/migrate with a contextual `db` slot), and the seed's "Mixed Bindings"
+ * tool `demo/mixed`. Resolving demo/mixed in demo gives: repo CONTEXTUAL →
+ * acme/app-repo, config STATIC → local/shared-config, output PARAMETER
+ * deferred; acme/migrate in shop binds db to prod/orders-db by its alias.
  */
-export const DEMO_FILES = ['examples/registry.yaml', 'examples/tools/demo-mixed.yaml'] as const;
+export const DEMO_FILES = ['examples/registry.yaml', 'examples/shop.yaml', 'examples/tools/demo-mixed.yaml'] as const;
 
 /** Loads the demo files into a new registry through the services. A file that does not check out stops the start. */
 export async function loadDemoData(services: Services, session: ReadSession): Promise<void> {

@@ -78,7 +78,7 @@ describe('a database outage [postgres, through a proxy that can be cut]', functi
       '{ tools { totalCount } projects(filter: { nameContains: "during-outage" }) { totalCount } }',
     );
     expect(after.status).to.equal(200);
-    expect(((await after.json()) as any).data).to.deep.equal({ tools: { totalCount: 1 }, projects: { totalCount: 0 } });
+    expect(((await after.json()) as any).data).to.deep.equal({ tools: { totalCount: 2 }, projects: { totalCount: 0 } });
     expect((await fetch(`${server.origin}/readyz`)).status).to.equal(200);
   });
 });

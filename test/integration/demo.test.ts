@@ -40,6 +40,19 @@ describeEachBackend('demo data', (backend) => {
     ]);
   });
 
+  it("loads the docs' shop: acme/migrate binds db in shop to prod/orders-db, the link aliased db", async () => {
+    server = await startServer(backend, { demoData: true });
+    const data = await server.data(RESOLVE, { tool: 'acme/migrate', project: 'shop' });
+    expect(data.resolveBindings.map((r: any) => [r.slotName, r.resource?.name, r.access])).to.deep.equal([
+      ['db', 'prod/orders-db', 'READ_WRITE'],
+    ]);
+    const links = await server.data(`{ project(ref: "shop") { resources { alias resource { name type { name } } } } }`);
+    expect(links.project.resources).to.deep.equal([
+      { alias: 'db', resource: { name: 'prod/orders-db', type: { name: 'database' } } },
+      { alias: null, resource: { name: 'prod/users-db', type: { name: 'database' } } },
+    ]);
+  });
+
   it('loads nothing with DEMO_DATA=false', async () => {
     server = await startServer(backend, { demoData: false });
     const data = await server.data(
@@ -56,6 +69,7 @@ describeEachBackend('demo data', (backend) => {
   it('does not load the demo again into a database that has been written to', async () => {
     const first = await startServer(backend, { demoData: true });
     await first.data(`mutation { unregisterTool(ref: "demo/mixed") { deletedId } }`);
+    await first.data(`mutation { unregisterTool(ref: "acme/migrate") { deletedId } }`);
     await first.close();
     server = await startServer(backend, { demoData: true, database: first.config.database });
     const data = await server.data(`{ tools { totalCount } project(ref: "demo") { name } }`);

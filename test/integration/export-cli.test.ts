@@ -212,15 +212,20 @@ describe('export CLI (npm run export) against a real server', function () {
     const dir = join(scratch, 'demo');
     const { exported } = await roundTrip(source, dir);
     expect(exported.stdout).to.equal(
-      `wrote ${dir}/registry.yaml: 2 resource types, 2 resources, 1 project, 1 link\n` +
-        `wrote 1 tool file in ${dir}/tools\n`,
+      `wrote ${dir}/registry.yaml: 3 resource types, 4 resources, 2 projects, 3 links\n` +
+        `wrote 2 tool files in ${dir}/tools\n`,
     );
-    expect(Object.keys(readTree(dir))).to.deep.equal(['registry.yaml', 'tools/demo--mixed.yaml']);
+    expect(Object.keys(readTree(dir))).to.deep.equal([
+      'registry.yaml',
+      'tools/acme--migrate.yaml',
+      'tools/demo--mixed.yaml',
+    ]);
     expect(readFileSync(join(dir, 'registry.yaml'), 'utf8')).to.equal(
       [
         '# Written by tool-registry export; tool-registry register reads it back.',
         '',
         'resource_types:',
+        '  - name: database',
         '  - name: fs-directory',
         '    description: A directory on a file system.',
         '    parent_types: [git-checkout]',
@@ -234,6 +239,10 @@ describe('export CLI (npm run export) against a real server', function () {
         '  - name: local/shared-config',
         '    type: fs-directory',
         '    description: Configuration shared by every project.',
+        '  - name: prod/orders-db',
+        '    type: database',
+        '  - name: prod/users-db',
+        '    type: database',
         '',
         'projects:',
         '  - name: demo',
@@ -241,6 +250,11 @@ describe('export CLI (npm run export) against a real server', function () {
         '    links:',
         '      - resource: acme/app-repo',
         '        alias: repo',
+        '  - name: shop',
+        '    links:',
+        '      - resource: prod/orders-db',
+        '        alias: db',
+        '      - resource: prod/users-db',
         '',
       ].join('\n'),
     );
@@ -259,7 +273,7 @@ describe('export CLI (npm run export) against a real server', function () {
     // Without --out: one registry document, tools included, that registers the same way.
     const printed = await runExport(['--url', source.url]);
     expect(printed.code).to.equal(0);
-    expect(printed.stdout).to.match(/\n\ntools:\n {2}- name: demo\/mixed\n/);
+    expect(printed.stdout).to.match(/\n\ntools:\n {2}- name: acme\/migrate\n[\s\S]*\n {2}- name: demo\/mixed\n/);
     const single = join(scratch, 'demo.yaml');
     writeFileSync(single, printed.stdout);
     const fresh = await startServer(sqlite);
@@ -326,12 +340,13 @@ describe('export CLI (npm run export) against a real server', function () {
     writeFileSync(join(dir, 'tools', '.hidden.yaml'), 'kept');
     writeFileSync(join(dir, 'README.md'), 'kept');
     const run = await runExport(['--url', source.url, '--out', dir]);
-    expect(run.stdout).to.contain(`wrote 1 tool file in ${dir}/tools; removed 1 file of tools no longer registered\n`);
+    expect(run.stdout).to.contain(`wrote 2 tool files in ${dir}/tools; removed 1 file of tools no longer registered\n`);
     expect(run.code).to.equal(0);
     expect(Object.keys(readTree(dir))).to.deep.equal([
       'README.md',
       'registry.yaml',
       'tools/.hidden.yaml',
+      'tools/acme--migrate.yaml',
       'tools/demo--mixed.yaml',
       'tools/notes.txt',
     ]);

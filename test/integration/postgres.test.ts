@@ -45,7 +45,10 @@ describe('PostgreSQL specifics', function () {
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({ query: '{ tools { totalCount } }' }),
         });
-        expect(((await response.json()) as any).data.tools.totalCount).to.equal(1, 'the demo data was loaded once');
+        expect(((await response.json()) as any).data.tools.totalCount).to.equal(
+          2,
+          'the demo data (two tools) was loaded once',
+        );
       }
     } finally {
       await Promise.all(apps.map((a) => a.close()));

@@ -56,11 +56,12 @@ describe('register CLI (npm run register) against a real server', function () {
     const run = await runCli(['--url', server.url, 'examples/']);
     expect(run.stdout.trim().split('\n')).to.deep.equal([
       'ok    examples/registry.yaml: 2 resource types, 2 resources, 1 project, 1 link registered',
+      'ok    examples/shop.yaml: 1 resource type, 2 resources, 1 project, 2 links, 1 tool registered',
       'ok    examples/tools/contextual-repo.yaml: tool examples/contextual-repo registered',
       'ok    examples/tools/demo-mixed.yaml: tool demo/mixed registered',
       'ok    examples/tools/parameter-target.yaml: tool examples/parameter-target registered',
       'ok    examples/tools/static-config-dir.yaml: tool examples/static-config-dir registered',
-      '10 registered, 0 updated, 0 unchanged, 0 failed, 0 skipped (5 files)',
+      '17 registered, 0 updated, 0 unchanged, 0 failed, 0 skipped (6 files)',
     ]);
     expect(run.code).to.equal(0);
     expect(run.stderr).to.equal('');
@@ -102,7 +103,8 @@ describe('register CLI (npm run register) against a real server', function () {
     expect(run.stdout).to.contain('ok    examples/tools/demo-mixed.yaml: tool demo/mixed unchanged\n');
     expect(run.stdout).to.contain('3 registered, 0 updated, 1 unchanged, 0 failed, 0 skipped (4 files)');
     expect(run.code).to.equal(0);
-    expect((await server.data(TOOL_COUNT)).tools.totalCount).to.equal(4);
+    // The demo's demo/mixed and acme/migrate, and the three example tools.
+    expect((await server.data(TOOL_COUNT)).tools.totalCount).to.equal(5);
   });
 
   it('reports a broken file with its line numbers, stores nothing from it, and exits 1', async () => {
@@ -142,7 +144,8 @@ describe('register CLI (npm run register) against a real server', function () {
     expect(run.stdout).to.match(new RegExp(`FAIL  ${syntax}: 1 problem\\n        ${syntax}:5:\\d+: \\S`));
     expect(run.stdout).to.contain('0 registered, 0 updated, 0 unchanged, 2 failed, 0 skipped (2 files)');
     expect(run.code).to.equal(1);
-    expect((await server.data(TOOL_COUNT)).tools.totalCount).to.equal(1);
+    // The demo's two tools (demo/mixed, acme/migrate), and nothing more.
+    expect((await server.data(TOOL_COUNT)).tools.totalCount).to.equal(2);
   });
 
   it("places the server's TOOL_VALIDATION_FAILED problems at their lines in the file", async () => {
@@ -238,7 +241,7 @@ describe('register CLI (npm run register) against a real server', function () {
     expect(first.stdout).to.contain(
       'ok    examples/registry.yaml: 2 resource types, 2 resources, 1 project, 1 link unchanged\n',
     );
-    expect(first.stdout).to.contain('3 registered, 0 updated, 7 unchanged, 0 failed, 0 skipped (5 files)');
+    expect(first.stdout).to.contain('3 registered, 0 updated, 14 unchanged, 0 failed, 0 skipped (6 files)');
     const edits = await server.data(`{ changes { totalCount } }`);
     expect(edits.changes.totalCount).to.be.greaterThan(0);
 
@@ -247,11 +250,12 @@ describe('register CLI (npm run register) against a real server', function () {
       const would = flags.includes('--dry-run') ? 'would be ' : '';
       expect(again.stdout.trim().split('\n'), flags.join(' ')).to.deep.equal([
         'ok    examples/registry.yaml: 2 resource types, 2 resources, 1 project, 1 link unchanged',
+        'ok    examples/shop.yaml: 1 resource type, 2 resources, 1 project, 2 links, 1 tool unchanged',
         'ok    examples/tools/contextual-repo.yaml: tool examples/contextual-repo unchanged',
         'ok    examples/tools/demo-mixed.yaml: tool demo/mixed unchanged',
         'ok    examples/tools/parameter-target.yaml: tool examples/parameter-target unchanged',
         'ok    examples/tools/static-config-dir.yaml: tool examples/static-config-dir unchanged',
-        `0 ${would}registered, 0 ${would}updated, 10 unchanged, 0 failed, 0 skipped (5 files${would ? '; dry run, nothing stored' : ''})`,
+        `0 ${would}registered, 0 ${would}updated, 17 unchanged, 0 failed, 0 skipped (6 files${would ? '; dry run, nothing stored' : ''})`,
       ]);
       expect(again.code).to.equal(0);
     }
@@ -312,10 +316,12 @@ describe('register CLI (npm run register) against a real server', function () {
     expect(updated.stdout.trim().split('\n')).to.deep.equal([
       `ok    ${file}: 1 resource type unchanged; 1 resource type registered; 1 resource type, 2 resources, 1 project, 1 link, 1 tool updated`,
       '        tool demo/mixed: updated',
-      '            impact: 3 binding changes',
+      '            impact: 5 binding changes',
       '              demo/mixed (no project), slot output: DEFERRED → ABSENT',
       '              demo/mixed in demo, slot code: ABSENT → BOUND acme/app-repo',
       '              demo/mixed in demo, slot repo: BOUND acme/app-repo → ABSENT',
+      '              demo/mixed in shop, slot code: ABSENT → FAILED NO_MATCH',
+      '              demo/mixed in shop, slot repo: FAILED NO_MATCH → ABSENT',
       '1 registered, 6 updated, 1 unchanged, 0 failed, 0 skipped (1 file)',
     ]);
     expect(updated.code).to.equal(0);

@@ -41,7 +41,7 @@ describe('response cache (SQLite; PostgreSQL is covered by the two-instance test
     await registryOf(server).tool('cache/new', [{ name: 'repo', resourceType: 'git-checkout' }]);
     const after = await post(QUERY);
     expect(after.cache).to.equal('miss');
-    expect(JSON.parse(after.text).data.tools.totalCount).to.equal(2);
+    expect(JSON.parse(after.text).data.tools.totalCount).to.equal(3); // the demo's two tools, and the new one
     expect((await post(QUERY)).cache).to.equal('hit');
   });
 

@@ -61,7 +61,7 @@ describe('one server per SQLite file', () => {
     const path = base.path.replace(/\.sqlite$/, '/nested/folder/registry.sqlite');
     const server = await startServer(sqlite, { database: { kind: 'sqlite', path }, demoData: true });
     try {
-      expect((await server.data(`{ tools { totalCount } }`)).tools.totalCount).to.equal(1);
+      expect((await server.data(`{ tools { totalCount } }`)).tools.totalCount).to.equal(2); // the demo's
     } finally {
       await server.close();
     }

@@ -39,10 +39,16 @@ export const REGISTER_TOOL = `mutation($i: RegisterToolInput!) { registerTool(in
 /**
  * The demo registry, extended through the API: a second git-checkout linked to demo with no alias (so a
  * contextual git-checkout slot named neither "repo" nor "web-repo" is ambiguous there), a deferred case,
- * an optional one, and two more projects.
+ * an optional one, and two more projects. The shop the docs' examples use (examples/shop.yaml) is removed
+ * first, so the pages show the seed's example and these additions only (its removal is in the change log).
  */
 export async function extendDemo(server: TestServer): Promise<void> {
   const run = admin(server);
+  await run(`mutation { unregisterTool(ref: "acme/migrate") { registryVersion } }`);
+  await run(`mutation { deleteProject(ref: "shop", force: true) { registryVersion } }`);
+  for (const db of ['prod/orders-db', 'prod/users-db'])
+    await run(`mutation($r: String!) { deleteResource(ref: $r) { registryVersion } }`, { r: db });
+  await run(`mutation { deleteResourceType(ref: "database") { registryVersion } }`);
   await run(
     `mutation { registerResource(input: { name: "acme/web-repo", type: "git-checkout" }) { registryVersion } }`,
   );

@@ -14,8 +14,8 @@ const SCHEMA = join(ROOT, 'schema.graphql');
 /**
  * The client tools people use on this API, run on the emitted schema:
  * relay-compiler on a small Relay app (connections, refetchable fragments,
- * node, @deleteRecord), and GraphQL Code Generator with the setup the
- * README shows, whose output must type-check.
+ * node, @deleteRecord), and GraphQL Code Generator with the setup that
+ * docs/api.md shows, whose output must type-check.
  */
 describe('client tooling on schema.graphql', function () {
   this.timeout(120_000);
@@ -62,11 +62,11 @@ describe('client tooling on schema.graphql', function () {
     expect(history).to.match(/"direction": "backward"/);
   });
 
-  it("GraphQL Code Generator (typescript-operations, the README's setup) types the example operations, and they type-check", async () => {
-    // The README shows examples/codegen.ts as it is.
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  it("GraphQL Code Generator (typescript-operations, docs/api.md's setup) types the example operations, and they type-check", async () => {
+    // docs/api.md shows examples/codegen.ts as it is.
+    const doc = readFileSync(join(ROOT, 'docs', 'api.md'), 'utf8');
     const file = readFileSync(join(ROOT, 'examples', 'codegen.ts'), 'utf8');
-    const shown = /```ts\n((?: {2})?import type \{ CodegenConfig \}[\s\S]*?) *```/.exec(readme)?.[1];
+    const shown = /```ts\n((?: {2})?import type \{ CodegenConfig \}[\s\S]*?) *```/.exec(doc)?.[1];
     expect(shown?.replace(/^ {2}/gm, '')).to.equal(file);
     const out = join(scratch, 'codegen', 'operations.ts');
     const [target] = Object.keys(codegenConfig.generates);

@@ -418,11 +418,12 @@ describe('registry files: parse, validate, map', () => {
   });
 
   describe('the shipped examples', () => {
-    it('are all valid: the registry, and one tool per seed example', () => {
+    it("are all valid: the registry, the docs' shop, and one tool per seed example", () => {
       const found = findYamlFiles([join(ROOT, 'examples')]);
       const kinds = found.files.map((f) => [f.slice(ROOT.length + 1), valid(readRegistryFile(f)).kind]);
       expect(kinds).to.deep.equal([
         ['examples/registry.yaml', 'registry'],
+        ['examples/shop.yaml', 'registry'],
         ['examples/tools/contextual-repo.yaml', 'tool'],
         ['examples/tools/demo-mixed.yaml', 'tool'],
         ['examples/tools/parameter-target.yaml', 'tool'],
