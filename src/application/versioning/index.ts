@@ -206,7 +206,6 @@ export class RegistryVersioning {
         if (dryRun || writer.edits.length === 0) {
           throw new Rollback({ result, state: before, edits: writer.edits, dryRun, committed: false });
         }
-        await writer.announce(state.version);
         return { result, state, edits: writer.edits, dryRun, committed: true };
       });
     } catch (error) {
