@@ -30,3 +30,19 @@ export async function requireFreeName(
 export function nameTakenMessage(kind: keyof typeof TABLES, name: string): string {
   return `a ${kind} named '${name}' (or the same name in another case) already exists`;
 }
+
+/**
+ * A new thing's record, as inserted unless its name was taken (the writer's
+ * insert makes the check, in its own statement): then CONFLICT, saying who
+ * holds the name, as `requireFreeName` does.
+ */
+export async function insertedUnlessTaken<T>(
+  reader: WriteReader,
+  kind: keyof typeof TABLES,
+  name: string,
+  inserted: T | null,
+): Promise<T> {
+  if (inserted !== null) return inserted;
+  await requireFreeName(reader, kind, name);
+  throw new ConflictError(nameTakenMessage(kind, name));
+}

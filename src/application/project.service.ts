@@ -2,7 +2,7 @@ import { ConflictError, NotFoundError } from '../core/errors';
 import type { LinkState } from '../core/registry-edit';
 import type { NamedItem, Page, PageRequest, ProjectRecord } from '../persistence/records';
 import { newId } from './ids';
-import { nameTakenMessage, requireFreeName } from './names';
+import { insertedUnlessTaken, nameTakenMessage, requireFreeName } from './names';
 import {
   namedIn,
   requireWellFormedRef,
@@ -80,8 +80,12 @@ export class ProjectService {
     return this.writes.change(
       request,
       async ({ writer }) => {
-        await requireFreeName(writer.reader, 'project', command.name);
-        return writer.insertProject({ id: newId(), name: command.name, description: command.description ?? null });
+        const inserted = await writer.insertProject({
+          id: newId(),
+          name: command.name,
+          description: command.description ?? null,
+        });
+        return insertedUnlessTaken(writer.reader, 'project', command.name, inserted);
       },
       () => new ConflictError(nameTakenMessage('project', command.name)),
       namedIn(command.name),

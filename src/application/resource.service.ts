@@ -3,7 +3,7 @@ import { shortNameOf } from '../core/grammar';
 import type { ResourceInfo } from '../core/model';
 import type { NamedItem, Page, PageRequest, ProjectRecord, ResourceRecord, ToolRecord } from '../persistence/records';
 import { newId } from './ids';
-import { nameTakenMessage, requireFreeName } from './names';
+import { insertedUnlessTaken, nameTakenMessage, requireFreeName } from './names';
 import {
   namedIn,
   requireWellFormedRef,
@@ -111,14 +111,14 @@ export class ResourceService {
       async ({ writer, hierarchy }) => {
         const type = (await hierarchy()).byRef(command.type);
         if (!type) throw new NotFoundError('resource type', command.type);
-        await requireFreeName(writer.reader, 'resource', command.name);
-        return writer.insertResource({
+        const inserted = await writer.insertResource({
           id: newId(),
           name: command.name,
           shortName: shortNameOf(command.name),
           typeId: type.id,
           description: command.description ?? null,
         });
+        return insertedUnlessTaken(writer.reader, 'resource', command.name, inserted);
       },
       () => new ConflictError(nameTakenMessage('resource', command.name)),
       namedIn(command.name),

@@ -6,7 +6,7 @@ import type { TypeHierarchy } from '../core/type-hierarchy';
 import type { NamedItem, Page, PageRequest, ToolRecord } from '../persistence/records';
 import { newId } from './ids';
 import { loaded, type ReadSession } from './versioning';
-import { nameTakenMessage, requireFreeName } from './names';
+import { insertedUnlessTaken, nameTakenMessage, requireFreeName } from './names';
 import {
   namedIn,
   requireWellFormedRef,
@@ -71,8 +71,8 @@ export class ToolService {
       request,
       async ({ writer, hierarchy }) => {
         const slots = await this.checkedSlots(command, await hierarchy(), writer.reader);
-        await requireFreeName(writer.reader, 'tool', command.name);
-        return writer.insertTool({ id: newId(), name: command.name, description: command.description ?? null }, slots);
+        const tool = { id: newId(), name: command.name, description: command.description ?? null };
+        return insertedUnlessTaken(writer.reader, 'tool', command.name, await writer.insertTool(tool, slots));
       },
       (violation) => this.violationError(command.name, violation.kind),
       namedIn(command.name),

@@ -150,6 +150,13 @@ export class RegistryReader {
     return relations.slotsByToolIds(this.db, toolIds);
   }
 
+  /** The slots of many tools, as slotsByToolIds, with the resources their static slots bind, in one statement. */
+  slotsWithStaticResources(
+    toolIds: readonly string[],
+  ): Promise<{ slots: SlotRecord[]; staticResources: ResourceRecord[] }> {
+    return relations.slotsWithStaticResources(this.db, toolIds);
+  }
+
   /** The linked resources of many projects, each project's ordered by resource name. */
   linksByProjectIds(projectIds: readonly string[]): Promise<LinkRecord[]> {
     return relations.linksByProjectIds(this.db, projectIds);
@@ -341,9 +348,9 @@ export class RegistryReader {
     return pageByName(this.db, 'project', `${id}, ${name}`, request, where, namedItem);
   }
 
-  /** A page of tools by name (ids and names), optionally only those with a slot of one of the types. */
-  pageToolNames(request: PageRequest, slotTypeIds: readonly string[] | null = null): Promise<Page<NamedItem>> {
-    const { id, name } = NAMED.tool.columns;
+  /** A page of tools by name (their records), optionally only those with a slot of one of the types. */
+  pageTools(request: PageRequest, slotTypeIds: readonly string[] | null = null): Promise<Page<ToolRecord>> {
+    const { id } = NAMED.tool.columns;
     const where =
       slotTypeIds === null
         ? []
@@ -353,6 +360,6 @@ export class RegistryReader {
               params: [this.db.sql.listParam(slotTypeIds)],
             },
           ];
-    return pageByName(this.db, 'tool', `${id}, ${name}`, request, where, namedItem);
+    return pageByName(this.db, 'tool', columnList(TOOL.columns), request, where, toNamed);
   }
 }

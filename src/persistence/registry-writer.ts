@@ -24,24 +24,23 @@ import {
 } from './entities';
 import type { ChangeRecord, ProjectRecord, RegistryState, ResourceRecord, ToolRecord, TypeRecord } from './records';
 import { CHANGE_CHANNEL } from './change-listener';
+import { insertIfNameFree, insertRows } from './insert-rows';
 import { RegistryReader } from './registry-reader';
 import {
   API_TOKEN,
-  columnList,
   PROJECT,
   PROJECT_RESOURCE,
+  RESOURCE,
+  TOOL,
   REGISTRY_CHANGE,
   REGISTRY_STATE,
   RESOURCE_SLOT,
   RESOURCE_TYPE_PARENT,
-  type TableDefinition,
+  type RegistryStateRow,
 } from './tables';
 
 const V = REGISTRY_STATE.columns;
 const L = PROJECT_RESOURCE.columns;
-
-/** Rows per INSERT statement of `insertRows`: a longer list takes several statements. */
-const ROWS_PER_INSERT = 100;
 
 /** Called with each edit just before the writer makes it (binding impact takes its "before" there). */
 export type EditObserver = (edit: RegistryEdit) => Promise<void>;
@@ -84,19 +83,18 @@ export class RegistryWriter {
    * stood before this transaction.
    */
   async bumpVersion(): Promise<RegistryState> {
-    await this.tx.query(`UPDATE ${REGISTRY_STATE.name} SET ${V.version} = ${V.version} + 1 WHERE ${V.id} = 1`);
-    return this.reader.registryState();
-  }
-
-  /**
-   * Tells every server instance, on commit, that this version committed
-   * (PostgreSQL NOTIFY: delivered only if the transaction commits, in commit
-   * order; the payload is just the version, far below NOTIFY's 8,000-byte cap).
-   * SQLite has one server per file, which learns of its own commits directly.
-   */
-  async announce(version: number): Promise<void> {
-    if (this.tx.sql.dialect !== 'postgres') return;
-    await this.tx.query('SELECT pg_notify(?, ?)', [CHANGE_CHANNEL, String(version)]);
+    // On PostgreSQL the same statement tells every server instance that this version committed: NOTIFY is
+    // delivered only if the transaction commits (a dry run, or a write that made no edit, rolls back and tells
+    // no one), in commit order; the payload is just the version, far below NOTIFY's 8,000-byte cap. SQLite has
+    // one server per file, which learns of its own commits directly.
+    const announce =
+      this.tx.sql.dialect === 'postgres' ? `, pg_notify(?, CAST(${V.version} AS text)) IS NULL AS announced` : '';
+    const [row] = await this.tx.query<RegistryStateRow>(
+      `UPDATE ${REGISTRY_STATE.name} SET ${V.version} = ${V.version} + 1 WHERE ${V.id} = 1 ` +
+        `RETURNING ${V.version}, ${V.typesVersion}${announce}`,
+      announce ? [CHANGE_CHANNEL] : [],
+    );
+    return { version: Number(row.version), typesVersion: Number(row.types_version) };
   }
 
   /** Bumps the counter that moves only when resource types change. */
@@ -149,12 +147,13 @@ export class RegistryWriter {
 
   // --- resources ----------------------------------------------------------------------
 
-  async insertResource(resource: ResourceInfo): Promise<ResourceRecord> {
+  /** Adds a resource; null (nothing written) when its name, ignoring case, is taken. */
+  async insertResource(resource: ResourceInfo): Promise<ResourceRecord | null> {
     const record = { ...resource, createdAt: this.at, updatedAt: this.at };
-    await this.edit({ kind: 'RESOURCE', before: null, after: record }, () =>
-      this.tx.manager.insert(ResourceEntity, { ...record, nameKey: nameKey(resource.name) }),
+    const made = await this.edit({ kind: 'RESOURCE', before: null, after: record }, () =>
+      insertIfNameFree(this.tx, RESOURCE, { ...record, nameKey: nameKey(resource.name) }),
     );
-    return record;
+    return made ? record : null;
   }
 
   /** Renames, describes or re-types a resource, keeping its id. */
@@ -189,12 +188,13 @@ export class RegistryWriter {
 
   // --- projects and links -------------------------------------------------------------
 
-  async insertProject(project: EntityState): Promise<ProjectRecord> {
+  /** Adds a project; null (nothing written) when its name, ignoring case, is taken. */
+  async insertProject(project: EntityState): Promise<ProjectRecord | null> {
     const record = { ...project, createdAt: this.at, updatedAt: this.at };
-    await this.edit({ kind: 'PROJECT', before: null, after: record }, () =>
-      this.tx.manager.insert(ProjectEntity, { ...record, nameKey: nameKey(project.name) }),
+    const made = await this.edit({ kind: 'PROJECT', before: null, after: record }, () =>
+      insertIfNameFree(this.tx, PROJECT, { ...record, nameKey: nameKey(project.name) }),
     );
-    return record;
+    return made ? record : null;
   }
 
   /** Renames or describes a project, keeping its id. */
@@ -256,13 +256,15 @@ export class RegistryWriter {
 
   // --- tools --------------------------------------------------------------------------
 
-  async insertTool(tool: EntityState, slots: readonly SlotDefinition[]): Promise<ToolRecord> {
+  /** Adds a tool with its slots; null (nothing written) when its name, ignoring case, is taken. */
+  async insertTool(tool: EntityState, slots: readonly SlotDefinition[]): Promise<ToolRecord | null> {
     const record = { ...tool, createdAt: this.at, updatedAt: this.at };
-    await this.edit({ kind: 'TOOL', before: null, after: { ...record, slots } }, async () => {
-      await this.tx.manager.insert(ToolEntity, { ...record, nameKey: nameKey(tool.name) });
+    const made = await this.edit({ kind: 'TOOL', before: null, after: { ...record, slots } }, async () => {
+      if (!(await insertIfNameFree(this.tx, TOOL, { ...record, nameKey: nameKey(tool.name) }))) return false;
       await this.insertSlots(tool.id, slots);
+      return true;
     });
-    return record;
+    return made ? record : null;
   }
 
   /** Replaces a tool's name, description and all its slots, keeping its id. */
@@ -350,7 +352,8 @@ export class RegistryWriter {
 
   /** Appends entries to the change log, in this transaction. */
   async appendChanges(entries: readonly ChangeRecord[]): Promise<void> {
-    await this.insertRows(
+    await insertRows(
+      this.tx,
       REGISTRY_CHANGE,
       entries.map((entry) => ({
         ...entry,
@@ -367,16 +370,18 @@ export class RegistryWriter {
    * An update that changes nothing (core/registry-edit.ts's changesNothing)
    * is not made: no row is written, and there is no edit to record.
    */
+  /** Makes an edit and records it; `make` answering false made nothing (a name taken), and nothing is recorded. */
   private async edit(edit: RegistryEdit, make: () => Promise<unknown>): Promise<boolean> {
     if (changesNothing(edit)) return false;
     await this.observer?.(edit);
-    await make();
+    if ((await make()) === false) return false;
     this.recorded.push(edit);
     return true;
   }
 
   private async insertParents(type: TypeNode): Promise<void> {
-    await this.insertRows(
+    await insertRows(
+      this.tx,
       RESOURCE_TYPE_PARENT,
       type.parentIds.map((parentId, ordinal) => ({ typeId: type.id, parentId, ordinal })),
     );
@@ -389,7 +394,8 @@ export class RegistryWriter {
   }
 
   private async insertSlots(toolId: string, slots: readonly SlotDefinition[]): Promise<void> {
-    await this.insertRows(
+    await insertRows(
+      this.tx,
       RESOURCE_SLOT,
       slots.map((slot, ordinal) => ({
         toolId,
@@ -402,29 +408,6 @@ export class RegistryWriter {
         required: slot.required,
       })),
     );
-  }
-
-  /**
-   * Inserts rows with every value bound as a parameter, so that a statement's
-   * text depends only on the table and the number of rows. (TypeORM's
-   * `insert` on SQLite writes numbers into the text: each change-log entry,
-   * with its version, was a statement of its own, prepared for one use; the
-   * evicted statements held about 40 MB of SQLite's memory outside the
-   * JavaScript heap until they were collected, and it stayed with the
-   * process.)
-   */
-  private async insertRows<C extends Record<string, string>>(
-    table: TableDefinition<C>,
-    rows: readonly { readonly [K in keyof C]: unknown }[],
-  ): Promise<void> {
-    const keys = Object.keys(table.columns) as (keyof C & string)[];
-    const columns = columnList(table.columns);
-    const row = `(${keys.map(() => '?').join(', ')})`;
-    for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
-      const chunk = rows.slice(start, start + ROWS_PER_INSERT);
-      const params = chunk.flatMap((r) => keys.map((key) => this.tx.sql.param(r[key])));
-      await this.tx.query(`INSERT INTO ${table.name} (${columns}) VALUES ${chunk.map(() => row).join(', ')}`, params);
-    }
   }
 }
 

@@ -53,18 +53,20 @@ function spyReader() {
       record('resourcesByRefs', refs);
       return refs.map((ref) => resource(ref.replace('n/', '')));
     },
-    slotsByToolIds: async (ids: readonly string[]) => {
+    slotsWithStaticResources: async (ids: readonly string[]) => {
       record('slots', ids);
-      return ids.map((toolId) => ({
+      // A tool named static-… has one slot, binding resource "fixed" statically.
+      const slots = ids.map((toolId) => ({
         toolId,
         ordinal: 0,
         name: 's',
         typeId: 'T',
         access: 'READ_ONLY',
-        binding: 'CONTEXTUAL',
-        staticResourceId: null,
+        binding: toolId.startsWith('static-') ? 'STATIC' : 'CONTEXTUAL',
+        staticResourceId: toolId.startsWith('static-') ? 'fixed' : null,
         required: true,
       }));
+      return { slots, staticResources: slots.some((x) => x.staticResourceId) ? [resource('fixed')] : [] };
     },
   } as unknown as RegistryReader;
   return { reader, batches, bumpTypes: () => (typesVersion += 1), bumpVersion: () => (typesVersion += 1) };
@@ -77,6 +79,20 @@ describe('ReadSession', () => {
     const found = await Promise.all(['b', 'missing', 'a', 'b'].map((id) => loaders.resourceById.load(id)));
     expect(batches.resourcesByIds).to.deep.equal([['b', 'missing', 'a']]);
     expect(found.map((r) => r?.id ?? null)).to.deep.equal(['b', null, 'a', 'b']);
+  });
+
+  it("answers loads of the resources static slots bind with what the slots' batch read, reading nothing more", async () => {
+    const { reader, batches } = spyReader();
+    const session = new ReadSession(reader, caches(reader));
+    const [slots] = await Promise.all(['static-1', 'static-2'].map((id) => session.slotsByToolId.load(id)));
+    expect(session.loadedResource('fixed')?.id, 'known at once').to.equal('fixed');
+    const [fixed, other] = await session.resourceById.loadMany([slots[0].staticResourceId!, 'other']);
+    expect([fixed, other].map((r) => (r instanceof Error ? 'error' : (r?.id ?? null)))).to.deep.equal([
+      'fixed',
+      'other',
+    ]);
+    expect(batches.slots).to.deep.equal([['static-1', 'static-2']]);
+    expect(batches.resourcesByIds, 'only the resource the slots did not bind').to.deep.equal([['other']]);
   });
 
   it('groups slots by tool in one batch', async () => {

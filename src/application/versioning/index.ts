@@ -97,7 +97,8 @@ export class RegistryVersioning {
   /**
    * Opens versioning over a migrated database. On SQLite this process owns the
    * file (a lock refuses a second server), so the version lives in memory; on
-   * PostgreSQL, where several instances share the database, it is read per request.
+   * PostgreSQL, where several instances share the database, it is read for each request, by a read sent after the
+   * request asked, shared by the requests that asked before it was sent (./registry-clock.ts).
    * `recordCache: false` (RECORD_CACHE=false): every session reads every record, and every list of names, from
    * the database. `answerParts: false` (EXECUTION=reference, which assembles no page): no answer part is kept.
    */
@@ -145,6 +146,16 @@ export class RegistryVersioning {
   /** A new read session for one request (or one unit of work). */
   session(): ReadSession {
     return new ReadSession(this.#reader, this.caches);
+  }
+
+  /**
+   * Version reads sent so far, the requests the one in flight answers, and those waiting for the next (PostgreSQL's
+   * shared clock; none on SQLite, where the version is kept in memory): for the tests and the benchmark.
+   */
+  versionReads(): { sent: number; answering: number; waiting: number } {
+    const clock = this.caches.clock;
+    if (!(clock instanceof SharedDatabaseClock)) return { sent: 0, answering: 0, waiting: 0 };
+    return { sent: clock.reads, answering: clock.answering, waiting: clock.waitingCount };
   }
 
   /** The counters now. */
@@ -195,7 +206,6 @@ export class RegistryVersioning {
         if (dryRun || writer.edits.length === 0) {
           throw new Rollback({ result, state: before, edits: writer.edits, dryRun, committed: false });
         }
-        await writer.announce(state.version);
         return { result, state, edits: writer.edits, dryRun, committed: true };
       });
     } catch (error) {

@@ -26,13 +26,15 @@ export interface CompatibleResourcesKey {
   readonly window: Window<string>;
 }
 
+const RESOURCE_KIND = throughCache<ResourceRecord | null>({
+  name: 'resource',
+  load: async (r, ids) => byKey(ids, await r.resourcesByIds(ids), (x) => x.id),
+  dependsOn: byIdDependency('resource'),
+  empty: null,
+});
+
 export const LOADER_KINDS = {
-  resource: throughCache<ResourceRecord | null>({
-    name: 'resource',
-    load: async (r, ids) => byKey(ids, await r.resourcesByIds(ids), (x) => x.id),
-    dependsOn: byIdDependency('resource'),
-    empty: null,
-  }),
+  resource: RESOURCE_KIND,
   resourceRef: throughCache<ResourceRecord | null>({
     name: 'resource-ref',
     load: async (r, refs) => byRef(refs, await r.resourcesByRefs(refs)),
@@ -65,7 +67,15 @@ export const LOADER_KINDS = {
   }),
   slots: throughCache<SlotRecord[]>({
     name: 'slots',
-    load: async (r, ids) => groupBy(ids, await r.slotsByToolIds(ids), (x) => x.toolId),
+    // With the resources their static slots bind, which this request's loads of them are then answered with.
+    load: async (r, ids, registry) => {
+      const { slots, staticResources } = await r.slotsWithStaticResources(ids);
+      registry.prime(
+        RESOURCE_KIND,
+        staticResources.map((resource) => [resource.id, resource] as const),
+      );
+      return groupBy(ids, slots, (x) => x.toolId);
+    },
     dependsOn: (id) => [DEPENDS.thing('tool', id)],
     empty: [],
   }),

@@ -32,6 +32,8 @@ export interface LoaderKind<K, V> {
   readonly record: (recorder: DependencyRecorder, registry: LoaderRegistry, key: K, value: V) => void;
   /** The answer for `key` when it is known without reading (see Loader.peek), else undefined. */
   readonly peek?: (registry: LoaderRegistry, key: K) => V | undefined;
+  /** How it reads through the record cache, for a kind made by `throughCache`. */
+  readonly cached?: CachedKind<V, K>;
 }
 
 /** A kind of record read through the record cache (see `throughCache`). */
@@ -156,6 +158,28 @@ export class LoaderRegistry {
   }
 
   /**
+   * Records of `kind` read along with another read of this request, at its
+   * pinned version (a page's records with the page, the static resources of
+   * slots with the slots): answered to this request's loads of the kind as if
+   * its batch had read them, and kept in the record cache. Keys the request
+   * has an answer for already keep it.
+   */
+  prime<V>(kind: LoaderKind<string, V>, entries: readonly (readonly [string, V | null])[]): void {
+    const cached = kind.cached;
+    const version = this.pin.state?.version;
+    if (!cached || version === undefined || entries.length === 0) return;
+    let answered = this.answers.get(cached.name);
+    if (!answered) this.answers.set(cached.name, (answered = new Map<string, LoadedAnswer>()));
+    const fresh: (readonly [string, V | null])[] = [];
+    for (const [key, value] of entries) {
+      if (answered.has(key)) continue;
+      answered.set(key, new LoadedAnswer(value, key, cached.dependsOn));
+      fresh.push([key, value]);
+    }
+    this.caches.records?.store(version, cached.name, fresh);
+  }
+
+  /**
    * A batch through the record cache: what is cached and still right at the
    * pinned version (no write since touched what it depends on, the same keys
    * the request records) is answered from memory, the rest is read in one
@@ -169,10 +193,14 @@ export class LoaderRegistry {
     const catchingUp = records ? changes.caughtUpTo(version) : undefined;
     if (catchingUp) await catchingUp;
     const cacheKeys = keys.map(keyOf);
-    const found = cacheKeys.map((key) =>
-      records?.entryOf<V>(version, name, key, (k, v, since) =>
-        changes.unchangedSinceKnown(since, dependsOn(k, v), version),
-      ),
+    let answered = this.answers.get(name);
+    // Answered already by this request: read along with another of its reads (`prime`).
+    const found = cacheKeys.map(
+      (key) =>
+        (answered?.get(key) as { readonly value: V } | undefined) ??
+        records?.entryOf<V>(version, name, key, (k, v, since) =>
+          changes.unchangedSinceKnown(since, dependsOn(k, v), version),
+        ),
     );
     const missing: K[] = [];
     const missingKeys: string[] = [];
@@ -192,7 +220,7 @@ export class LoaderRegistry {
       missingKeys.forEach((key, i) => loaded.set(key, new LoadedAnswer(values[i], key, dependsOn)));
     }
     // Kept for the synchronous `loaded…` reads, and for each load to record its answer's dependencies.
-    let answered = this.answers.get(name);
+    answered = this.answers.get(name);
     if (!answered) this.answers.set(name, (answered = new Map<string, LoadedAnswer>()));
     return cacheKeys.map((key, i) => {
       const entry = found[i];
@@ -230,6 +258,7 @@ export function throughCache<V, K = string>(kind: CachedKind<V, K>): LoaderKind<
       const value = registry.cachedNow(name, keyOf(key), dependsOn);
       return value === undefined ? undefined : ((value ?? empty) as V);
     },
+    cached: kind,
   };
 }
 

@@ -227,12 +227,20 @@ export class ReadSession implements VersionProbe {
 
   /**
    * A page of tools by name, optionally only those with a slot of one of the
-   * types: each item's id and name, from the name index alone (for their
-   * records, `recordsOf`). Read once per request for the same page (a page's
+   * types: each item's id and name (for their records, `recordsOf`: read with
+   * the page when it is read from the database, else from the record cache). Read once per request for the same page (a page's
    * skeleton and the page run whole read the same one).
    */
   pageTools(request: PageRequest, slotTypeIds: readonly string[] | null = null): Promise<Page<NamedItem>> {
-    return this.pageRead('tool', request, slotTypeIds, [], (reader) => reader.pageToolNames(request, slotTypeIds));
+    return this.pageRead('tool', request, slotTypeIds, [], async (reader) => {
+      // Read with their records, which this request's loads of them are then answered with (no statement more).
+      const page = await reader.pageTools(request, slotTypeIds);
+      this.loaders.prime(
+        LOADER_KINDS.tool,
+        page.items.map((tool) => [tool.id, tool] as const),
+      );
+      return { ...page, items: page.items.map(({ id, name }) => ({ id, name })) };
+    });
   }
 
   /** A page of projects by name, optionally only those linking a resource (ids and names, as pageTools). */

@@ -14,19 +14,75 @@ export interface RegistryClock {
   committed(state: RegistryState): void;
 }
 
+/** One caller waiting for the version: settled by the first read sent after it asked. */
+interface Waiter {
+  resolve(state: RegistryState): void;
+  reject(error: unknown): void;
+}
+
 /**
- * Several server instances share one PostgreSQL database, so each request
- * reads the counters (one cheap statement): another instance's write is seen
- * at once.
+ * Several server instances share one PostgreSQL database, so the counters are
+ * read from it (one cheap statement): another instance's write is seen at once.
+ *
+ * Concurrent requests share those reads, with one rule: a caller is answered
+ * only by a read sent after it asked. A read sees every write committed before
+ * the read was sent, so a request that starts after a commit on any instance
+ * still sees it. One read is in flight at a time, sent for everyone who asked
+ * in the same turn of the event loop; callers that ask while it is in flight
+ * wait for the next, sent as soon as it is back, for all of them (a read
+ * already in flight may have been sent before a commit they must see, so they
+ * never join it). Under N concurrent requests that is at most two reads per
+ * round trip instead of N; a lone request still costs one.
  */
 export class SharedDatabaseClock implements RegistryClock {
-  constructor(private readonly reader: RegistryReader) {}
+  /** A read is in flight, or about to be sent. */
+  private busy = false;
+  private waiting: Waiter[] = [];
+  /** Version reads sent so far (for the tests and the benchmark). */
+  reads = 0;
+
+  constructor(private readonly reader: Pick<RegistryReader, 'registryState'>) {}
+
+  /** Callers answered by the read in flight. */
+  answering = 0;
+
+  /** Callers waiting for a read not sent yet. */
+  get waitingCount(): number {
+    return this.waiting.length;
+  }
 
   current(): Promise<RegistryState> {
-    return this.reader.registryState();
+    return new Promise<RegistryState>((resolve, reject) => {
+      this.waiting.push({ resolve, reject });
+      if (this.busy) return;
+      // Sent once this turn's callers have asked too (a read sent after they asked: one for all of them).
+      this.busy = true;
+      queueMicrotask(() => this.send());
+    });
   }
 
   committed(): void {}
+
+  /** Sends one read for everyone waiting now; those who ask from here on wait for the next. */
+  private send(): void {
+    const batch = this.waiting;
+    this.waiting = [];
+    this.reads += 1;
+    this.answering = batch.length;
+    // (An async wrapper, so that a read that throws at once fails its batch like one that rejects.)
+    const read = async () => this.reader.registryState();
+    read().then(
+      (state) => this.settle(batch, (waiter) => waiter.resolve(state)),
+      (error: unknown) => this.settle(batch, (waiter) => waiter.reject(error)),
+    );
+  }
+
+  private settle(batch: readonly Waiter[], answer: (waiter: Waiter) => void): void {
+    this.answering = 0;
+    if (this.waiting.length > 0) this.send();
+    else this.busy = false;
+    for (const waiter of batch) answer(waiter);
+  }
 }
 
 /**

@@ -21,11 +21,11 @@ export interface KeysetPageSpec<Row, T, K> {
 }
 
 /**
- * A keyset page in two statements, sent together: the rows of the window,
- * from whichever end it is taken (one more than asked, to know whether more
- * follow), and the total with the number of rows outside the window on the
- * far side of the cursor the page starts from (to know whether more precede
- * it: 1 or 0). The second only when the window asks for the count.
+ * A keyset page in one statement: the rows of the window, from whichever end
+ * it is taken (one more than asked, to know whether more follow), each with
+ * the total and whether rows lie outside the window on the far side of the
+ * cursor the page starts from (to know whether more precede it), when the
+ * window asks for the count. An empty window asks for the count apart.
  */
 export async function keysetPage<Row, T, K>(db: ReadContext, page: KeysetPageSpec<Row, T, K>): Promise<Page<T>> {
   const { window } = page;
@@ -43,25 +43,30 @@ export async function keysetPage<Row, T, K>(db: ReadContext, page: KeysetPageSpe
         params: [...params, ...beyondStart.params],
       }
     : { sql: '0', params: [] };
-  // The rows and the count go out together; the count only when the caller reads what it answers.
-  const [rows, counted] = await Promise.all([
-    db.query<Row>(
-      `SELECT ${page.columns} FROM ${page.from}${where([...filters, ...bounds.where])} ` +
-        `ORDER BY ${page.key.map((column) => column + direction).join(', ')} LIMIT ?`,
-      [...params, ...bounds.params, window.size + 1],
-    ),
-    window.count === false
-      ? null
-      : db.query<{ n: number | string; outside: number | string }>(
-          // Each its own subquery: SQLite answers a bare COUNT(*) of a table from the b-tree (5 µs on 5,000
-          // tools), but scans every row once anything else shares its SELECT (70–90 µs).
-          `SELECT (SELECT COUNT(*) FROM ${page.from}${where(filters)}) AS n, ${outside.sql} AS outside`,
-          [...params, ...outside.params],
-        ),
-  ]);
-  const count = counted?.[0] ?? { n: -1, outside: 0 };
+  // The count (only when the caller reads what it answers) goes in the rows' statement, as columns of its own
+  // subqueries (each evaluated once). Only an empty window, which has no row to carry them, asks for it apart.
+  const counting = window.count !== false;
+  // Each its own subquery: SQLite answers a bare COUNT(*) of a table from the b-tree (5 µs on 5,000 tools), but
+  // scans every row once anything else shares its SELECT (70–90 µs).
+  const countColumns = `(SELECT COUNT(*) FROM ${page.from}${where(filters)}) AS page_total, ${outside.sql} AS page_outside`;
+  const countParams = [...params, ...outside.params];
+  const rows = await db.query<Row & Partial<Counted>>(
+    `SELECT ${page.columns}${counting ? `, ${countColumns}` : ''} FROM ${page.from}${where([...filters, ...bounds.where])} ` +
+      `ORDER BY ${page.key.map((column) => column + direction).join(', ')} LIMIT ?`,
+    [...(counting ? countParams : []), ...params, ...bounds.params, window.size + 1],
+  );
+  let count: Partial<Counted> = { page_total: -1, page_outside: 0 };
+  if (counting) {
+    count = rows.length > 0 ? rows[0] : (await db.query<Counted>(`SELECT ${countColumns}`, countParams))[0];
+  }
   const ascending = window.fromEnd ? rows.reverse() : rows;
-  return pageOf(ascending.map(page.map), window, Number(count.n), Number(count.outside));
+  return pageOf(ascending.map(page.map), window, Number(count.page_total), Number(count.page_outside));
+}
+
+/** The count columns of a page's statement: the total, and whether rows lie beyond the cursor it starts from. */
+interface Counted {
+  page_total: number | string;
+  page_outside: number | string | boolean;
 }
 
 /**

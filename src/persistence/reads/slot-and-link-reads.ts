@@ -1,6 +1,6 @@
 /** Reads of what ties things together: tools' slots, and projects' links to resources. */
 import type { Access, BindingMode } from '../../core/model';
-import type { LinkRecord, ProjectRecord, SlotRecord } from '../records';
+import type { LinkRecord, ProjectRecord, ResourceRecord, SlotRecord } from '../records';
 import {
   columnList,
   PROJECT,
@@ -27,7 +27,51 @@ export async function slotsByToolIds(db: ReadContext, toolIds: readonly string[]
     `SELECT ${columnList(S)} FROM ${RESOURCE_SLOT.name} WHERE ${db.sql.inList(S.toolId)} ORDER BY ${S.toolId}, ${S.ordinal}`,
     [db.sql.listParam(toolIds)],
   );
-  return rows.map((row) => ({
+  return rows.map((row) => toSlot(db, row));
+}
+
+/** A static resource's columns beside a slot's, each as `sr_…`. */
+const STATIC_RESOURCE_COLUMNS = Object.values(R)
+  .map((column) => `r.${column} AS sr_${column}`)
+  .join(', ');
+
+/**
+ * The slots of many tools, each tool's in declaration order, with the
+ * resources their static slots bind (each once), in one statement.
+ */
+export async function slotsWithStaticResources(
+  db: ReadContext,
+  toolIds: readonly string[],
+): Promise<{ slots: SlotRecord[]; staticResources: ResourceRecord[] }> {
+  if (toolIds.length === 0) return { slots: [], staticResources: [] };
+  const rows = await db.query<ResourceSlotRow & Record<`sr_${keyof ResourceRow}`, string | null>>(
+    `SELECT ${columnList(S, 's')}, ${STATIC_RESOURCE_COLUMNS} FROM ${RESOURCE_SLOT.name} s ` +
+      `LEFT JOIN ${RESOURCE.name} r ON r.${R.id} = s.${S.staticResourceId} ` +
+      `WHERE ${db.sql.inList(`s.${S.toolId}`)} ORDER BY s.${S.toolId}, s.${S.ordinal}`,
+    [db.sql.listParam(toolIds)],
+  );
+  const staticResources = new Map<string, ResourceRecord>();
+  for (const row of rows) {
+    if (row.sr_id === null || staticResources.has(row.sr_id)) continue;
+    staticResources.set(
+      row.sr_id,
+      toResource({
+        id: row.sr_id,
+        name: row.sr_name!,
+        name_key: row.sr_name_key!,
+        short_name: row.sr_short_name!,
+        type_id: row.sr_type_id!,
+        description: row.sr_description,
+        created_at: row.sr_created_at!,
+        updated_at: row.sr_updated_at!,
+      }),
+    );
+  }
+  return { slots: rows.map((row) => toSlot(db, row)), staticResources: [...staticResources.values()] };
+}
+
+function toSlot(db: ReadContext, row: ResourceSlotRow): SlotRecord {
+  return {
     toolId: row.tool_id,
     ordinal: Number(row.ordinal),
     name: row.name,
@@ -36,7 +80,7 @@ export async function slotsByToolIds(db: ReadContext, toolIds: readonly string[]
     binding: row.binding as BindingMode,
     staticResourceId: row.static_resource_id,
     required: db.sql.bool(row.required),
-  }));
+  };
 }
 
 /** The linked resources of many projects, each project's ordered by resource name. */

@@ -1,0 +1,50 @@
+/** The INSERT statements of a write transaction, with every value a parameter. */
+import type { WriteTransaction } from './database';
+import { columnList, type TableDefinition } from './tables';
+
+/** Rows per INSERT statement of `insertRows`: a longer list takes several statements. */
+const ROWS_PER_INSERT = 100;
+
+/**
+ * Inserts rows with every value bound as a parameter, so that a statement's
+ * text depends only on the table and the number of rows. (TypeORM's
+ * `insert` on SQLite writes numbers into the text: each change-log entry,
+ * with its version, was a statement of its own, prepared for one use; the
+ * evicted statements held about 40 MB of SQLite's memory outside the
+ * JavaScript heap until they were collected, and it stayed with the
+ * process.)
+ */
+export async function insertRows<C extends Record<string, string>>(
+  tx: WriteTransaction,
+  table: TableDefinition<C>,
+  rows: readonly { readonly [K in keyof C]: unknown }[],
+): Promise<void> {
+  const keys = Object.keys(table.columns) as (keyof C & string)[];
+  const columns = columnList(table.columns);
+  const row = `(${keys.map(() => '?').join(', ')})`;
+  for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
+    const chunk = rows.slice(start, start + ROWS_PER_INSERT);
+    const params = chunk.flatMap((r) => keys.map((key) => tx.sql.param(r[key])));
+    await tx.query(`INSERT INTO ${table.name} (${columns}) VALUES ${chunk.map(() => row).join(', ')}`, params);
+  }
+}
+
+/**
+ * Inserts a named thing's row unless its name (its name_key, unique) is
+ * taken, in one statement: the check the unique constraint makes anyway,
+ * without a read before it. Says whether it inserted; the caller reads who
+ * holds the name only then (CONFLICT's message).
+ */
+export async function insertIfNameFree<C extends Record<string, string> & { nameKey: string; id: string }>(
+  tx: WriteTransaction,
+  table: TableDefinition<C>,
+  row: { readonly [K in keyof C]: unknown },
+): Promise<boolean> {
+  const keys = Object.keys(table.columns) as (keyof C & string)[];
+  const inserted = await tx.query(
+    `INSERT INTO ${table.name} (${columnList(table.columns)}) VALUES (${keys.map(() => '?').join(', ')}) ` +
+      `ON CONFLICT (${table.columns.nameKey}) DO NOTHING RETURNING ${table.columns.id}`,
+    keys.map((key) => tx.sql.param(row[key])),
+  );
+  return inserted.length > 0;
+}
