@@ -27,7 +27,7 @@ import { registerBodyDeadlines } from './body-deadline';
 import { registerCors } from './cors';
 import { DirectExecution } from './direct-execution';
 import { Authenticator } from './authentication';
-import { DashboardBundle, defaultDashboardDir, registerDashboard } from './dashboard';
+import { DashboardBundle, dashboardSignInOf, defaultDashboardDir, registerDashboard } from './dashboard';
 import { defaultGraphiqlDir, GraphiqlBundle, graphiqlPageHeaders, registerGraphiqlAssets } from './graphiql';
 import {
   BODY_LIMIT_BYTES,
@@ -219,7 +219,11 @@ function registerGraphQLRoute(
 
 /** GET /dashboard and its files; a missing bundle is reported at start-up, as GraphiQL's is. */
 function registerDashboardRoutes(fastify: FastifyInstance, deps: HttpDependencies): void {
-  const dashboard = new DashboardBundle(deps.dashboardDir ?? defaultDashboardDir(), deps.logger);
+  const dashboard = new DashboardBundle(
+    deps.dashboardDir ?? defaultDashboardDir(),
+    deps.logger,
+    dashboardSignInOf(deps.config.oidc),
+  );
   dashboard.load();
   registerDashboard(fastify, dashboard);
 }
