@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { extname, resolve } from 'node:path';
 import type { Logger } from 'pino';
+import type { OidcConfig } from '../config';
 import { registerBundleAssets, WebBundle, type BundleManifest } from './web-bundle';
 
 /**
@@ -51,6 +52,37 @@ export const DASHBOARD_CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/**
+ * What the page needs to sign in with OpenID Connect (authorization code +
+ * PKCE, a public client): set when OIDC_ISSUER and OIDC_DASHBOARD_CLIENT_ID
+ * are. The page gets it in data attributes of its #dashboard element.
+ */
+export interface DashboardSignIn {
+  /** OIDC_ISSUER: where the page finds the provider (its discovery document). */
+  readonly issuer: string;
+  /** OIDC_DASHBOARD_CLIENT_ID. */
+  readonly clientId: string;
+  /** OIDC_AUDIENCE: the page asks for an access token for it (the `resource` parameter). */
+  readonly audience: string;
+}
+
+/** The dashboard's sign-in, from the OIDC settings: null unless both the issuer and the dashboard's client are set. */
+export function dashboardSignInOf(oidc: OidcConfig | null | undefined): DashboardSignIn | null {
+  if (!oidc?.dashboardClientId) return null;
+  return { issuer: oidc.issuer, clientId: oidc.dashboardClientId, audience: oidc.audience };
+}
+
+/**
+ * The policy with sign-in: the page also fetches the provider's discovery
+ * document and exchanges the code at its token endpoint, so connect-src adds
+ * the issuer's origin (and nothing else).
+ */
+export function dashboardContentSecurityPolicy(signIn: DashboardSignIn | null): string {
+  if (!signIn) return DASHBOARD_CONTENT_SECURITY_POLICY;
+  const origin = new URL(signIn.issuer).origin;
+  return DASHBOARD_CONTENT_SECURITY_POLICY.replace("connect-src 'self'", `connect-src 'self' ${origin}`);
+}
+
 /** Answered, with status 503, while the bundle is not built. */
 export const DASHBOARD_NOT_BUILT_PAGE = `<!doctype html>
 <html lang="en">
@@ -72,14 +104,18 @@ export function defaultDashboardDir(): string {
 
 /** The built dashboard bundle; its page() is the HTML for GET /dashboard. */
 export class DashboardBundle extends WebBundle {
-  constructor(dir: string, log?: Pick<Logger, 'warn'>) {
+  constructor(
+    dir: string,
+    log?: Pick<Logger, 'warn'>,
+    readonly signIn: DashboardSignIn | null = null,
+  ) {
     super(
       dir,
       {
         title: 'The dashboard',
         route: `GET ${DASHBOARD_PATH}`,
         buildCommand: 'npm run build:dashboard',
-        renderPage,
+        renderPage: (manifest, prefix) => renderPage(manifest, prefix, signIn),
         notBuiltPage: DASHBOARD_NOT_BUILT_PAGE,
       },
       log,
@@ -98,12 +134,25 @@ export function assetPrefix(path: string): string {
   return depth <= 0 ? 'dashboard/' : '../'.repeat(depth - 1);
 }
 
+/** Text for an HTML attribute's double-quoted value. */
+function attribute(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** The #dashboard element's sign-in attributes (none without sign-in). */
+function signInAttributes(signIn: DashboardSignIn | null): string {
+  if (!signIn) return '';
+  return ` data-oidc-issuer="${attribute(signIn.issuer)}" data-oidc-client-id="${attribute(
+    signIn.clientId,
+  )}" data-oidc-audience="${attribute(signIn.audience)}"`;
+}
+
 /**
  * The page. Asset URLs are relative (see assetPrefix), and so is the root the
  * app finds its views and the GraphQL endpoint from (data-root), so the page
  * also works behind a proxy that serves this server under a path prefix.
  */
-function renderPage(manifest: BundleManifest, prefix: string): string {
+function renderPage(manifest: BundleManifest, prefix: string, signIn: DashboardSignIn | null): string {
   const asset = (name: string) => `${prefix || './'}${name}`;
   return `<!doctype html>
 <html lang="en">
@@ -117,7 +166,7 @@ function renderPage(manifest: BundleManifest, prefix: string): string {
 <script defer src="${asset(manifest.script)}"></script>
 </head>
 <body>
-<div id="dashboard" data-root="${prefix || './'}"><p class="boot">Loading the dashboard…</p></div>
+<div id="dashboard" data-root="${prefix || './'}"${signInAttributes(signIn)}><p class="boot">Loading the dashboard…</p></div>
 <noscript>The dashboard needs JavaScript. The GraphQL endpoint is /graphql.</noscript>
 </body>
 </html>
@@ -132,13 +181,14 @@ function renderPage(manifest: BundleManifest, prefix: string): string {
  * year, gzipped when accepted.
  */
 export function registerDashboard(fastify: FastifyInstance, bundle: DashboardBundle): void {
+  const policy = dashboardContentSecurityPolicy(bundle.signIn);
   const page = async (request: FastifyRequest, reply: FastifyReply) => {
     const html = bundle.page(assetPrefix(request.url));
     return reply
       .code(bundle.isNotBuiltPage(html) ? 503 : 200)
       .header('content-type', 'text/html; charset=utf-8')
       .header('cache-control', 'no-cache')
-      .header('content-security-policy', DASHBOARD_CONTENT_SECURITY_POLICY)
+      .header('content-security-policy', policy)
       .header('x-content-type-options', 'nosniff')
       .header('referrer-policy', 'no-referrer')
       .send(html);

@@ -16,7 +16,7 @@ import type { Tracing } from '../observability/tracing';
 import { packageRoot, type BuildInfo } from '../version';
 import { registerBodyDeadlines } from './body-deadline';
 import { registerCors } from './cors';
-import { DashboardBundle, defaultDashboardDir, registerDashboard } from './dashboard';
+import { DashboardBundle, dashboardSignInOf, defaultDashboardDir, registerDashboard } from './dashboard';
 import {
   defaultGraphiqlDir,
   GraphiqlBundle,
@@ -151,7 +151,11 @@ function registerGraphQLRoute(fastify: FastifyInstance, pipeline: Pipeline, live
 
 /** GET /dashboard and its files; a missing bundle is reported at start-up, as GraphiQL's is. */
 function registerDashboardRoutes(fastify: FastifyInstance, deps: HttpDependencies): void {
-  const dashboard = new DashboardBundle(deps.dashboardDir ?? defaultDashboardDir(), deps.logger);
+  const dashboard = new DashboardBundle(
+    deps.dashboardDir ?? defaultDashboardDir(),
+    deps.logger,
+    dashboardSignInOf(deps.config.oidc),
+  );
   dashboard.load();
   registerDashboard(fastify, dashboard);
 }

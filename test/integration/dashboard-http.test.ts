@@ -103,6 +103,37 @@ describe('dashboard over HTTP', function () {
     expect((await get(`${server.origin}/dashboard/tool/x`)).status).to.equal(404);
   });
 
+  it('with sign-in configured, names the provider and client in the page, and lets it connect to the issuer only', async () => {
+    const issuer = 'https://id.example.test/realms/a&b';
+    const signedIn = await startServer(sqlite, {
+      demoData: true,
+      oidc: {
+        issuer,
+        audience: 'https://registry.example.test/',
+        jwksUrl: null,
+        subjectClaim: 'sub',
+        groupsClaim: 'groups',
+        dashboardClientId: 'registry-dashboard',
+      },
+    });
+    try {
+      const res = await get(`${signedIn.origin}/dashboard/tools`, { accept: 'text/html' });
+      expect(res.status).to.equal(200);
+      const policy = String(res.headers['content-security-policy']);
+      expect(policy).to.include("connect-src 'self' https://id.example.test;");
+      expect(policy.replace(' https://id.example.test', '')).to.equal(DASHBOARD_CONTENT_SECURITY_POLICY);
+      const html = res.body.toString('utf8');
+      expect(html).to.include('data-oidc-issuer="https://id.example.test/realms/a&amp;b"');
+      expect(html).to.include('data-oidc-client-id="registry-dashboard"');
+      expect(html).to.include('data-oidc-audience="https://registry.example.test/"');
+    } finally {
+      await signedIn.close();
+    }
+    // Without sign-in the page names no provider.
+    const plain = (await get(`${server.origin}/dashboard`, { accept: 'text/html' })).body.toString('utf8');
+    expect(plain).not.to.include('data-oidc');
+  });
+
   it('serves the hashed script and stylesheet cached for a year, gzipped when the client accepts it', async () => {
     expect(manifest.script).to.match(/^dashboard-[A-Z0-9]+\.js$/);
     expect(manifest.stylesheet).to.match(/^dashboard-[A-Z0-9]+\.css$/);
