@@ -5,7 +5,7 @@ import { Doorkeeper } from './doorkeeper';
 import { jsonBodyText } from './request-state';
 import type { VersionProbe } from '../application/versioning';
 import type { Access, RequestReport } from '../graphql/context';
-import { readRefusal } from '../graphql/authorization';
+import { readRefusal } from '../core/access';
 import { reportCacheHit } from './report';
 import {
   addVary,

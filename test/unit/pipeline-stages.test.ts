@@ -1,11 +1,11 @@
-// The pipeline's stages that Apollo's plugins and the direct path share: the read rule, and the report.
+// The pipeline's stages that Apollo's plugins and the direct path share: the read rule (core/access.ts), and the report.
 import { expect } from 'chai';
 import { parse, type OperationDefinitionNode } from 'graphql';
-import { ownerOfEverything } from '../../src/core/access';
+import { ownerOfEverything, readRefusal } from '../../src/core/access';
 import { UnauthenticatedError } from '../../src/core/errors';
 import { readAccessError } from '../../src/engine/read-access';
 import { reportCacheHit, reportErrors, reportOperation } from '../../src/engine/report';
-import { authChecker, READ, readRefusal } from '../../src/graphql/authorization';
+import { authChecker, READ } from '../../src/graphql/authorization';
 import type { Access, RequestContext, RequestReport } from '../../src/graphql/context';
 
 const reader: Access = { canRead: true, presented: 'none', principal: null, failure: null };
