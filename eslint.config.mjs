@@ -37,7 +37,7 @@ export default tseslint.config(
     },
   },
   {
-    // What the server keeps per request lives on the request (src/http/request-state.ts), never in a WeakMap or
+    // What the server keeps per request lives on the request (src/engine/request-state.ts), never in a WeakMap or
     // WeakSet keyed by it: V8's young-generation GC keeps such an entry's value alive until a full collection, so
     // every request's state was promoted to the old generation (about a third of a unique request's CPU).
     files: ['src/**/*.ts'],
@@ -47,12 +47,12 @@ export default tseslint.config(
         {
           selector:
             'NewExpression[callee.name=/^Weak(Map|Set)$/] TSTypeReference[typeName.name=/^(FastifyRequest|FastifyReply|IncomingMessage)$/]',
-          message: 'Keep per-request state on the request (src/http/request-state.ts), not in a WeakMap keyed by it.',
+          message: 'Keep per-request state on the request (src/engine/request-state.ts), not in a WeakMap keyed by it.',
         },
         {
           selector:
             'TSTypeReference[typeName.name=/^Weak(Map|Set)$/] TSTypeReference[typeName.name=/^(FastifyRequest|FastifyReply|IncomingMessage)$/]',
-          message: 'Keep per-request state on the request (src/http/request-state.ts), not in a WeakMap keyed by it.',
+          message: 'Keep per-request state on the request (src/engine/request-state.ts), not in a WeakMap keyed by it.',
         },
       ],
     },

@@ -52,6 +52,28 @@ export function ownsEverything(principal: Principal): boolean {
   return includesRole(roleOn(principal.builtIn, EVERY_NAMESPACE), 'OWNER');
 }
 
+/** What the read rule reads of a caller: whether it may read, and why its credential was refused, if it was. */
+export interface ReadStanding {
+  /** Reads are open, or it carries a credential that checks out (src/engine/authentication.ts). */
+  readonly canRead: boolean;
+  readonly failure: string | null;
+}
+
+/**
+ * The read rule, the one place it is written: null when the caller may read,
+ * else why not (a credential that did not check out, and which check; or none
+ * where reads need one). Every read path asks it: the fields' authChecker
+ * (type-graphql's and the direct resolvers'), the engine before any
+ * operation runs (src/engine/read-access.ts), introspection included, the
+ * direct path, the response cache and subscriptions.
+ */
+export function readRefusal(caller: ReadStanding): string | null {
+  if (caller.canRead) return null;
+  return caller.failure !== null
+    ? `not authenticated: ${caller.failure}`
+    : "reading the registry needs a token: send Authorization: Bearer <a read, admin or API token, or a signed-in user's JWT>";
+}
+
 /** The principals whose grants a principal holds: itself and its groups. */
 export function grantHolders(principal: Principal): string[] {
   return [principal.id, ...principal.groups];

@@ -147,7 +147,9 @@ export class CompiledExecution<TContext extends object> {
   /**
    * The requests (by context) whose compiled run had errors in runReady: when the same request then comes to execute
    * (through the full pipeline, for graphql-js's exact errors), the compiled code is not run a second time. Only
-   * failed runs are kept, and each entry goes with its request (see the `requestOf` option).
+   * failed runs are kept, and each entry goes with its request (see the `requestOf` option). The key is the request's
+   * report, which holds nothing of its session: unlike a request's scope, what such an entry keeps alive through a
+   * young-generation collection (see src/engine/request-state.ts) is a few bytes, and only for a run with errors.
    */
   private readonly declined = new WeakSet<object>();
 

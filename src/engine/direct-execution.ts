@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import type { CompiledExecution, ReadyQuery } from './compiled-execution';
 import type { RequestContext } from '../graphql/context';
 import type { RequestLimits } from './admission';
-import { readRefusal } from '../graphql/authorization';
+import { readRefusal } from '../core/access';
 import { reportOperation } from './report';
 import { passesCsrfPrevention } from './http-caching';
 

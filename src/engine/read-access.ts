@@ -1,11 +1,11 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { GraphQLError } from 'graphql';
-import { readRefusal } from '../graphql/authorization';
+import { readRefusal } from '../core/access';
 import type { Access, RequestContext } from '../graphql/context';
 
 /**
  * The read stage: a request that may not read (the read rule,
- * graphql/authorization.ts's readRefusal) is refused before any operation
+ * readRefusal in core/access.ts) is refused before any operation
  * runs, with 401, whatever the operation, so introspection is covered too.
  * Field-level checks stay the rule; this closes what has no resolver of ours.
  */

@@ -6,12 +6,11 @@ import type { Authenticator } from './authentication';
 import { scopeSlot, type RequestScope } from './request-state';
 
 /**
- * Makes each request's scope (who asks, its read session, its report, its
- * GraphQL context) and
- * keeps it on the request (./request-state.ts) for its life. `prepare` makes
- * it, authenticating the request: at once for no token and the static tokens
- * (no promise), or after a lookup for an API token or a JWT. `scopeOf` then
- * gives it to everything that runs for the request.
+ * Makes each request's scope (who asks, its read session, its report, its one
+ * GraphQL context) and keeps it on the request (./request-state.ts) for its
+ * life. `prepare` makes it, authenticating the request: at once for no token
+ * and the static tokens (no promise), or after a lookup for an API token or a
+ * JWT. `scopeOf` then gives it to everything that runs for the request.
  */
 export function requestScopes(
   authenticator: Authenticator,

@@ -5,6 +5,7 @@ import { Doorkeeper } from './doorkeeper';
 import { jsonBodyText } from './request-state';
 import type { VersionProbe } from '../application/versioning';
 import type { Access, RequestReport } from '../graphql/context';
+import { readRefusal } from '../core/access';
 import { reportCacheHit } from './report';
 import {
   addVary,
@@ -218,8 +219,9 @@ export function withResponseCache(
     const scope = scopeOf(request);
     const get = request.method === 'GET';
     if (get) addVary(reply, ['Accept', 'Authorization']);
-    const key =
-      scope.access.canRead && (!get || passesCsrfPrevention(request)) ? cacheableKey(request, scope.access) : null;
+    // Only a caller who may read (the read rule) is answered from the cache; any other goes on to be refused.
+    const mayRead = readRefusal(scope.access) === null;
+    const key = mayRead && (!get || passesCsrfPrevention(request)) ? cacheableKey(request, scope.access) : null;
     const tags = get && key ? ifNoneMatch(request) : NO_TAGS;
     const tag = get && key ? requestTag(key) : null;
 

@@ -1,4 +1,5 @@
 import type { AuthCheckerFn } from 'type-graphql';
+import { readRefusal } from '../core/access';
 import { ForbiddenError, UnauthenticatedError } from '../core/errors';
 import type { Access, RequestContext } from './context';
 
@@ -34,18 +35,4 @@ function writeNeedsCredential(access: Access): string {
   return access.failure !== null
     ? `not authenticated: ${access.failure}`
     : "changing the registry needs a token: send Authorization: Bearer <an admin or API token, or a signed-in user's JWT>";
-}
-
-/**
- * The read rule, the one place it is written: null when the caller may read,
- * else why not (a credential that did not check out, and which check; or none
- * where reads need one). Every read path asks it: the fields' authChecker
- * (type-graphql's and the direct resolvers'), and the engine before any
- * operation runs (src/engine/read-access.ts), introspection included.
- */
-export function readRefusal(access: Access): string | null {
-  if (access.canRead) return null;
-  return access.failure !== null
-    ? `not authenticated: ${access.failure}`
-    : "reading the registry needs a token: send Authorization: Bearer <a read, admin or API token, or a signed-in user's JWT>";
 }

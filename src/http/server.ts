@@ -60,8 +60,9 @@ export interface HttpDependencies {
 }
 
 /**
- * Fastify with Apollo at /graphql (GraphiQL for a browser's GET), the
- * dashboard at /dashboard, health endpoints, and GraphQL-shaped JSON errors for everything that fails before
+ * Fastify with the request pipeline at /graphql (src/engine/pipeline.ts;
+ * GraphiQL for a browser's GET), the dashboard at /dashboard, health
+ * endpoints, and GraphQL-shaped JSON errors for everything that fails before
  * GraphQL runs.
  */
 export async function createHttpServer(

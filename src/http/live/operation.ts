@@ -18,7 +18,7 @@ import { randomUUID } from 'node:crypto';
 import type { Services } from '../../application/services';
 import type { ReadSession } from '../../application/versioning';
 import type { AppConfig } from '../../config';
-import { readRefusal } from '../../graphql/authorization';
+import { readRefusal } from '../../core/access';
 import type { Access, RequestContext } from '../../graphql/context';
 import type { CapacityRefusal, SubscriptionCapacity } from './capacity';
 import { documentBytes } from '../../engine/document-cache';

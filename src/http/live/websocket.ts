@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ExecutionArgs, GraphQLError } from 'graphql';
 import type { Context } from 'graphql-ws';
 import { makeHandler, type Extra } from 'graphql-ws/use/@fastify/websocket';
-import { readRefusal } from '../../graphql/authorization';
+import { readRefusal } from '../../core/access';
 import type { Access } from '../../graphql/context';
 import type { ReadSession } from '../../application/versioning';
 import type { Authenticator } from '../../engine/authentication';
