@@ -99,7 +99,12 @@ export const VARIABLES = {
     'sqlite:<path>, sqlite::memory:, or postgres://...',
     (value) => parseDatabaseUrl(value ?? DEFAULT_DATABASE_URL),
   ),
-  demoData: variable('DEMO_DATA', 'true', "Load the seed's example into a new database", parseBoolean),
+  demoData: variable(
+    'DEMO_DATA',
+    'true',
+    "Load the demo (the seed's example and the docs' shop) into a new database",
+    parseBoolean,
+  ),
   adminToken: variable('ADMIN_TOKEN', null, 'The token that may change the registry, as actor admin', optionalText),
   adminTokens: variable('ADMIN_TOKENS', null, 'More admin tokens, named for the change log: name:token,...', (v) =>
     parseNamedTokens(v),

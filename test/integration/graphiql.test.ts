@@ -286,10 +286,14 @@ describe('GraphiQL', function () {
         .and.include('"fs-directory"');
       const body = await response.json();
       expect(body.errors).to.equal(undefined);
-      expect(body.data.tools.edges[0].node.resourceSlots.map((s: { name: string }) => s.name)).to.deep.equal([
-        'repo',
-        'config',
-        'output',
+      // The demo's tools by name: the shop's acme/migrate, then demo/mixed.
+      const tools = body.data.tools.edges.map((e: { node: { name: string; resourceSlots: { name: string }[] } }) => [
+        e.node.name,
+        e.node.resourceSlots.map((slot) => slot.name),
+      ]);
+      expect(tools).to.deep.equal([
+        ['acme/migrate', ['db']],
+        ['demo/mixed', ['repo', 'config', 'output']],
       ]);
     });
 
