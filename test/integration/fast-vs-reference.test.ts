@@ -5,7 +5,13 @@ import fc from 'fast-check';
 import { buildSchema, Kind, OperationTypeNode, type OperationDefinitionNode } from 'graphql';
 import type { DatabaseConfig } from '../../src/config';
 import { describeEachBackend, sqlite } from '../support/backends';
-import { compareAll, describeDifferences, repeated, type ComparedRequest } from '../support/engine-comparison';
+import {
+  compareAll,
+  describeDifferences,
+  noteStartTime,
+  repeated,
+  type ComparedRequest,
+} from '../support/engine-comparison';
 import { build, everyKindOfOperation, mutationFor, refresh, registry } from '../support/generated-registry';
 import { collectOperations, type CollectedOperation } from '../support/operation-corpus';
 import { propertyCases } from '../support/property';
@@ -57,6 +63,7 @@ describeEachBackend('EXECUTION=fast answers as EXECUTION=reference does, on the 
       startServer(backend, { database: a, execution: 'fast', adminToken: ADMIN_TOKEN }),
       startServer(backend, { database: b, execution: 'reference', adminToken: ADMIN_TOKEN }),
     ]);
+    await Promise.all([fast, reference].map((server) => noteStartTime(server, principals[0].headers)));
     pool = await readPool(fast);
   });
 

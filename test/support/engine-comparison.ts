@@ -35,11 +35,22 @@ export interface Difference {
  * Every other header is compared: content-type, content-length, cache-control, etag, vary, x-registry-cache…
  */
 /**
- * The one value of a body left out: an API token's lastUsedAt, the moment each server's own copy of the data
- * noted the token's first use (by the clock, and without a registry version: access.service.ts). Its length is
- * the same on both, so content-length is still compared.
+ * The values of a body left out, each a moment of one server's own clock (so of the same length on both, and
+ * content-length is still compared):
+ * - an API token's lastUsedAt: when each server's copy of the data noted the token's first use (without a
+ *   registry version: access.service.ts);
+ * - the createdAt of a configured grant (the admin token's, `config:` ids): when that server started.
  */
 const UNCOMPARED_VALUE = /"lastUsedAt":"[^"]*"/g;
+const startTimes = new WeakMap<TestServer, string>();
+
+/** Learns when the server started (its configured grants' createdAt), to leave it out of its answers. */
+export async function noteStartTime(server: TestServer, admin: Record<string, string>): Promise<void> {
+  const d = await server.data(`{ viewer { grants { id createdAt } } }`, undefined, admin);
+  const configured = (d.viewer.grants as { id: string; createdAt: string }[]).find((g) => g.id.startsWith('config:'));
+  if (!configured) throw new Error('the admin holds no configured grant');
+  startTimes.set(server, configured.createdAt);
+}
 
 export const UNCOMPARED_HEADERS = new Set(['date', 'x-request-id', 'keep-alive', 'connection']);
 
@@ -71,7 +82,9 @@ export async function send(server: TestServer, request: ComparedRequest): Promis
   response.headers.forEach((value, name) => {
     if (!UNCOMPARED_HEADERS.has(name)) headers[name] = value;
   });
-  const body = (await response.text()).replace(UNCOMPARED_VALUE, '"lastUsedAt":"(not compared)"');
+  let body = (await response.text()).replace(UNCOMPARED_VALUE, '"lastUsedAt":"(not compared)"');
+  const started = startTimes.get(server);
+  if (started) body = body.replaceAll(`"${started}"`, '"(server start)"');
   return { status: response.status, headers, body };
 }
 
