@@ -102,8 +102,16 @@ describeEachBackend('EXECUTION=fast answers as EXECUTION=reference does, on the 
   it(`generated queries over the whole schema (${generated.label})`, async function () {
     this.timeout(120_000);
     const queries = generateQueries(schema, pool, generated.numRuns, generated.seed);
-    const requests = queries.flatMap((query, i) =>
-      repeated({ label: `generated #${i}`, method: 'POST', query, as: sender(i) }),
+    const requests = queries.flatMap(({ query, variables }, i) =>
+      variables.flatMap((values, n) =>
+        repeated({
+          label: `generated #${i}${n > 0 ? ` (values ${n + 1})` : ''}`,
+          method: 'POST',
+          query,
+          variables: values,
+          as: sender(i),
+        }),
+      ),
     );
     const result = await compareAll(fast, reference, requests);
     console.log(`      ${fastRuns()}; ${requests.length} requests; ${result.withErrors} answers with errors`);
