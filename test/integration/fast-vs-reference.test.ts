@@ -36,9 +36,10 @@ type Principal = NonNullable<ComparedRequest['as']>;
  * those of engine-comparison's UNCOMPARED_HEADERS) and the body text compared, on each backend.
  *
  * The data: the demo registry, a generated registry beside it, then one real write of each kind (so the change
- * log holds updates and deletes), written by a first server (see databasesFor). Nothing is written afterwards: mutations are sent as dry runs (rolled back, nothing stored), and those that cannot be
- * (no dryRun argument) are not sent. Each operation is sent by one principal, in turn: the admin, anonymous, an API
- * token that is EDITOR of one namespace, and now and then a token the server does not know.
+ * log holds updates and deletes), written by a first server (see databasesFor). Nothing is written afterwards:
+ * mutations are sent as dry runs (rolled back, nothing stored), and those that cannot be (no dryRun argument) are
+ * not sent. Each operation is sent by one principal, in turn: the admin, anonymous, an API token that is EDITOR of
+ * one namespace, and now and then a token the server does not know.
  */
 describeEachBackend('EXECUTION=fast answers as EXECUTION=reference does, on the same data', (backend) => {
   let fast: TestServer;
