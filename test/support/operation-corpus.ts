@@ -7,11 +7,11 @@ import ts from 'typescript';
  * Every GraphQL operation the integration suite and the shipped clients write down, collected from the source
  * files themselves, so that the list is the same on every run and needs no earlier run of the suite:
  *
- * - each string and template literal in test/integration, test/support, examples and web/ (the dashboard's
- *   operations, GraphiQL's default document, the client examples) that parses as a GraphQL document with at
- *   least one operation; a template's `${X}` is filled in when X is a constant of that file, or one it imports
- *   from a relative path (fragments such as IMPACT_FRAGMENT, selections such as IMPACT), else the literal is
- *   left out and counted (its text is built at run time, e.g. from a loop variable);
+ * - each string and template literal in test/integration, test/support, examples, scripts/bench (the benchmark's
+ *   workloads: the fast engine's own ground) and web/ (the dashboard's operations, GraphiQL's default document)
+ *   that parses as a GraphQL document with at least one operation; a template's `${X}` is filled in when X is a
+ *   constant of that file, or one it imports from a relative path (fragments such as IMPACT_FRAGMENT, selections
+ *   such as IMPACT), else the literal is left out and counted (its text is built at run time, e.g. in a loop);
  * - each operation of the .graphql files under examples/.
  *
  * What this leaves out: documents built at run time (counted as `unresolved`), and the variables each test
@@ -32,7 +32,14 @@ export interface OperationCorpus {
 }
 
 const ROOT = resolve(__dirname, '../..');
-const TS_FOLDERS = ['test/integration', 'test/support', 'examples', 'web/dashboard/operations', 'web/graphiql'];
+const TS_FOLDERS = [
+  'test/integration',
+  'test/support',
+  'examples',
+  'web/dashboard/operations',
+  'web/graphiql',
+  'scripts/bench',
+];
 const GRAPHQL_FOLDERS = ['examples'];
 
 /** The corpus, in a stable order (by file, then position; each document and operation once). */
