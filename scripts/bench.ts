@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: the performance benchmark of the registry server (see the
- * README's Performance section). Builds or reuses a synthetic registry, runs
+ * docs/benchmark.md). Builds or reuses a synthetic registry, runs
  * the production build on it, measures the loads with autocannon, and prints
  * a Markdown table, the target checks and the JSON report's path. Exits 1 when
  * any load had an error answer (never because of a missed target).

@@ -108,7 +108,7 @@ const TYPE_WORDS = [
   'image',
 ];
 
-/** Probabilities that shape the data; see the README's Performance section. */
+/** Probabilities that shape the data; see docs/benchmark.md. */
 const MIX = {
   /** Chance that a non-root type has one extra parent from any lower level (and then, again, a second). */
   extraParent: 0.25,
