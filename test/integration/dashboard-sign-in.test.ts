@@ -1,7 +1,8 @@
 // The dashboard's sign-in in Chromium, against a real OpenID Provider (oidc-provider, test/support/oidc-provider.ts)
 // started here on loopback: the authorization-code flow with PKCE of its public client, through the provider's own
 // sign-in page, back to the page it started from; who is signed in; the change buttons asking viewer.can, a
-// refused one saying why; signing out. With UPDATE_SCREENSHOT=1 (npm run screenshots) it writes the pictures.
+// refused one saying why; signing out. Then a development server with no token configured, whose token box says
+// everyone may write. With UPDATE_SCREENSHOT=1 (npm run screenshots) it writes the pictures.
 import { expect } from 'chai';
 import { rmSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -158,5 +159,37 @@ describe('dashboard in Chromium: signing in with OpenID Connect (a real provider
     await page.locator('button.sign-in').waitFor();
     await page.locator('.danger-zone .delete-refused', { hasText: 'sign in' }).waitFor();
     expect(await page.locator('button.token-button').innerText()).to.equal('Token: none');
+  });
+});
+
+describe('dashboard in Chromium: a development server with no token configured', function () {
+  this.timeout(120_000);
+  let server: TestServer;
+  let browser: BrowserContext;
+  let profile: string;
+
+  before(async function () {
+    this.timeout(180_000);
+    await ensureDashboardBuilt();
+    ({ browser, profile } = await launch(this));
+    server = await startServer(sqlite, { demoData: true });
+  });
+
+  after(async () => {
+    await browser?.close();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+    await server?.close();
+  });
+
+  it('says everyone may change the registry, calls nobody admin, offers no sign-in, and allows the changes', async () => {
+    const page = browser.pages()[0] ?? (await browser.newPage());
+    await page.goto(`${server.origin}/dashboard/resources/local%2Fshared-config`);
+    await page.locator('button.token-button', { hasText: 'Token: none (open)' }).click();
+    const status = await page.locator('.token-status', { hasText: 'everyone may change the registry' }).innerText();
+    expect(status).to.include('names them anonymous');
+    expect(status).not.to.match(/admin/i);
+    expect(await page.locator('button.sign-in').count()).to.equal(0);
+    await page.locator('.danger-zone .muted', { hasText: 'A dry run shows' }).waitFor();
+    expect(await page.locator('.danger-zone button').getAttribute('aria-disabled')).to.equal(null);
   });
 });
