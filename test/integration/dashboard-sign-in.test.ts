@@ -193,3 +193,51 @@ describe('dashboard in Chromium: a development server with no token configured',
     expect(await page.locator('.danger-zone button').getAttribute('aria-disabled')).to.equal(null);
   });
 });
+
+describe('dashboard in Chromium: a sign-in that expires', function () {
+  this.timeout(120_000);
+  let provider: TestOidcProvider;
+  let server: TestServer;
+  let browser: BrowserContext;
+  let profile: string;
+
+  before(async function () {
+    this.timeout(180_000);
+    await ensureDashboardBuilt();
+    ({ browser, profile } = await launch(this));
+    // Access tokens that last 3 s.
+    provider = await startOidcProvider({ users: { alice: {} }, accessTokenTtlSeconds: 3 });
+    server = await startServer(sqlite, {
+      demoData: true,
+      adminToken: ADMIN_TOKEN,
+      oidc: {
+        issuer: provider.issuer,
+        audience: provider.audience,
+        jwksUrl: null,
+        subjectClaim: 'sub',
+        groupsClaim: 'groups',
+        dashboardClientId: provider.clientId,
+      },
+    });
+    provider.allowRedirect(`${server.origin}/dashboard`);
+  });
+
+  after(async () => {
+    await browser?.close();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+    await server?.close();
+    await provider?.close();
+  });
+
+  it('forgets the token when it expires, and says so', async () => {
+    const page = browser.pages()[0] ?? (await browser.newPage());
+    await page.goto(`${server.origin}/dashboard`);
+    await page.locator('button.sign-in').click();
+    await throughProvider(page, 'alice', provider.issuer);
+    await page.locator('.signed-in .principal', { hasText: 'user:alice' }).waitFor();
+    // Its expires_in passes: signed out, with why.
+    await page.locator('.sign-in-ended', { hasText: 'Your sign-in expired' }).waitFor();
+    await page.locator('button.sign-in').waitFor();
+    expect(await page.locator('.signed-in').count()).to.equal(0);
+  });
+});

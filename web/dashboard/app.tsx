@@ -165,8 +165,8 @@ export function App() {
             </div>
           )}
           {signIn.error && (
-            <div className="banner" role="alert">
-              Sign-in failed: {signIn.error}
+            <div className="banner sign-in-ended" role="alert">
+              {signIn.error}
             </div>
           )}
           <main id="main" tabIndex={-1}>

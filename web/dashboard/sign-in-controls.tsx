@@ -5,6 +5,7 @@
  * here when the page loads.
  */
 import { useEffect, useMemo, useState } from 'react';
+import { onReadRefused } from './api';
 import { replaceUrl, useSignedIn, useViewer } from './hooks';
 import {
   describeSignInError,
@@ -15,13 +16,14 @@ import {
   startSignIn,
   type SignInSettings,
 } from './sign-in';
+import { isSignedIn, onSignInExpired } from './token';
 
 export interface SignIn {
   /** The server's sign-in settings, or null when it offers none. */
   readonly settings: SignInSettings | null;
   /** Whether the way back from the provider is being finished (the code exchanged). */
   readonly finishing: boolean;
-  /** Why the last sign-in failed, if it did. */
+  /** Why the last sign-in failed or ended, if it did (a sentence). */
   readonly error: string | null;
   readonly setError: (error: string | null) => void;
 }
@@ -37,10 +39,23 @@ export function useSignIn(): SignIn {
       () => setFinishing(false),
       (failure: unknown) => {
         setFinishing(false);
-        setError(describeSignInError(failure));
+        setError(`Sign-in failed: ${describeSignInError(failure)}.`);
       },
     );
   }, [settings]);
+  // A sign-in ends when its token expires, or when the server no longer takes it: the page says so.
+  useEffect(() => {
+    const stopExpiry = onSignInExpired(() => setError('Your sign-in expired: sign in again to make changes.'));
+    const stopRefused = onReadRefused((refusal) => {
+      if (!isSignedIn()) return;
+      signOut();
+      setError(`The server no longer accepts your sign-in (${refusal.message}): sign in again.`);
+    });
+    return () => {
+      stopExpiry();
+      stopRefused();
+    };
+  }, []);
   return { settings, finishing, error, setError };
 }
 
@@ -56,7 +71,7 @@ export function SignInControls({ signIn }: { signIn: SignIn }) {
       signIn.setError(null);
       startSignIn(settings).catch((failure: unknown) => {
         setLeaving(false);
-        signIn.setError(describeSignInError(failure));
+        signIn.setError(`Sign-in failed: ${describeSignInError(failure)}.`);
       });
     };
     return (

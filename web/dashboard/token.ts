@@ -67,8 +67,22 @@ export function setSignedInToken(token: string | null, expiresInSeconds: number 
   expiry = null;
   signedIn = token || null;
   if (token && expiresInSeconds !== null)
-    expiry = setTimeout(() => setSignedInToken(null), Math.max(0, expiresInSeconds * 1000));
+    expiry = setTimeout(
+      () => {
+        setSignedInToken(null);
+        for (const listener of expiryListeners) listener();
+      },
+      Math.max(0, expiresInSeconds * 1000),
+    );
   changed();
+}
+
+const expiryListeners = new Set<Listener>();
+
+/** Called when a sign-in's token expires (and is forgotten). */
+export function onSignInExpired(listener: Listener): () => void {
+  expiryListeners.add(listener);
+  return () => expiryListeners.delete(listener);
 }
 
 export function subscribeToken(listener: Listener): () => void {
