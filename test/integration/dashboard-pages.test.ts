@@ -169,14 +169,14 @@ describe('dashboard pages in Chromium', function () {
   it('offers every change without a token, refused with the reason, each still reachable from the keyboard', async () => {
     await page.goto(`${server.origin}/dashboard/projects/web`);
     await page.locator('table.links').waitFor();
-    await page.locator('.refusal-note', { hasText: 'needs an admin token' }).waitFor();
+    await page.locator('.refusal-note', { hasText: 'needs you to enter a token' }).waitFor();
     for (const name of ['Rename…', 'Add a description…', 'Link a resource…', 'Change alias…', 'Unlink…'])
       expect(await page.locator('main button[aria-disabled="true"]', { hasText: name }).count(), name).to.equal(1);
     // Tab reaches them (a disabled button would be skipped), and Enter opens nothing.
     await page.locator('button', { hasText: 'Rename…' }).focus();
     await page.keyboard.press('Tab');
     expect(await focused(page)).to.match(
-      /^Add a description…: not available\. Changing the registry needs an admin token/,
+      /^Add a description…: not available\. Changing the registry needs you to enter a token/,
     );
     await page.keyboard.press('Enter');
     expect(await page.locator('[role="dialog"][aria-modal="true"]').count()).to.equal(0);

@@ -128,8 +128,9 @@ describe('dashboard in Chromium', function () {
     expect(rows[1]).to.include('acme/web-repo').and.include('tied: nothing picks one').and.include('git-checkout');
     // The fix is a button per tied resource; without a token it says why it is not available.
     const fix = panel.locator('.fix-buttons button', { hasText: 'Bind to acme/app-repo' });
+    await panel.locator('.fix-buttons button[title*="needs you to enter a token"]').first().waitFor();
     expect(await fix.getAttribute('aria-disabled')).to.equal('true');
-    expect(await fix.getAttribute('title')).to.include('admin token');
+    expect(await fix.getAttribute('title')).to.include('it needs the EDITOR role on * (names without a namespace');
     // The panel fits at 1280 px: nothing in it is wider than it.
     const overflow = await panel.evaluate((el: any) => el.scrollWidth - el.clientWidth);
     expect(overflow, 'no horizontal overflow').to.be.at.most(0);
@@ -301,17 +302,19 @@ describe('dashboard in Chromium', function () {
     await page.locator('table.links', { hasText: 'web' }).waitFor();
     // Without a token the changes are there but refused, each saying why.
     const refused = page.locator('button[aria-disabled="true"]', { hasText: 'Delete acme/docs-repo' });
-    expect(await refused.getAttribute('title')).to.include('admin token');
+    await page.locator('.danger-zone .delete-refused', { hasText: 'needs you to enter a token' }).waitFor();
+    expect(await refused.getAttribute('title')).to.include('it needs the EDITOR role on the namespace acme');
     await refused.click({ force: true });
     expect(await page.locator('[role="dialog"][aria-modal="true"]').count(), 'a refused button opens nothing').to.equal(
       0,
     );
-    expect(await page.locator('.refusal-note').innerText()).to.include('admin token');
+    expect(await page.locator('.refusal-note').innerText()).to.include('needs you to enter a token');
 
     await page.locator('button.token-button').click();
     await page.locator('#token-box input[type="password"]').fill(ADMIN_TOKEN);
     await page.keyboard.press('Enter');
-    await page.locator('button.token-button', { hasText: 'Token: admin' }).waitFor();
+    // The button names the token's principal (ADMIN_TOKEN is token:admin).
+    await page.locator('button.token-button', { hasText: 'Token: token:admin' }).waitFor();
     expect(await page.evaluate(`sessionStorage.getItem('registry-dashboard.token')`)).to.equal(ADMIN_TOKEN);
     await page.locator('#token-box').press('Escape');
     await page.locator('button:not([aria-disabled])', { hasText: 'Delete acme/docs-repo' }).waitFor();
@@ -588,12 +591,16 @@ describe('dashboard in Chromium: a server that needs a token to read', function 
     await waitForStatus(page, 'demo', 'demo/mixed', 'DEFERRED');
     await page.locator('.badge[data-state="live"]').waitFor();
     expect(await page.locator('.banner').count()).to.equal(0);
-    await page.locator('.token-status', { hasText: 'may read but not change' }).waitFor();
+    await page.locator('.token-status', { hasText: 'This token is token:read.' }).waitFor();
 
     await page.goto(`${server.origin}/dashboard/resources/acme%2Fapp-repo`);
     await page.locator('table.links', { hasText: 'demo' }).waitFor();
     // The read token may not change anything: every change is refused, and the page says why.
-    await page.locator('.refusal-note', { hasText: 'may read the registry but not change it' }).waitFor();
+    await page
+      .locator('.refusal-note', {
+        hasText: 'token:read may not change this resource: it needs the EDITOR role on the namespace acme.',
+      })
+      .waitFor();
     for (const name of ['Unlink', 'Delete', 'Rename'])
       expect(await page.locator('button', { hasText: name }).first().getAttribute('aria-disabled'), name).to.equal(
         'true',

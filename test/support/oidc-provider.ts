@@ -32,6 +32,12 @@ export interface TestOidcProvider {
   signIn(subject: string, options?: { resource?: string }): Promise<{ accessToken: string; idToken: string }>;
   /** Starts signing with a new key, still publishing the old one (a rotation), without a restart of anything. */
   rotateKeys(): Promise<void>;
+  /**
+   * Lets the public client redirect to `uri` too (and so, from its origin,
+   * call the token endpoint: CORS), e.g. the dashboard of a server started
+   * after the provider. Sessions and grants so far are forgotten.
+   */
+  allowRedirect(uri: string): void;
   /** How many times its keys were fetched (the JWKS endpoint served). */
   readonly jwksFetches: number;
   close(): Promise<void>;
@@ -75,7 +81,7 @@ export async function startOidcProvider(
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const audience = options.audience ?? 'https://registry.test/';
-  const redirectUris = [...(options.redirectUris ?? []), `${issuer}/test-callback`];
+  const redirectUris: string[] = [...(options.redirectUris ?? []), `${issuer}/test-callback`];
   const keys: JWK[] = [await newSigningKey()];
 
   const build = () => {
@@ -100,6 +106,10 @@ export async function startOidcProvider(
       signInThrough(issuer, `${issuer}/test-callback`, subject, signInOptions.resource ?? audience),
     async rotateKeys() {
       keys.unshift(await newSigningKey());
+      provider = build();
+    },
+    allowRedirect(uri) {
+      redirectUris.push(uri);
       provider = build();
     },
     get jwksFetches() {

@@ -18,19 +18,15 @@ import { cellKey, entryMayChangeMatrix, updateMatrix, type MatrixModel } from '.
 import {
   changeCountsDocument,
   DOCUMENTS,
+  MAX_CAN_PER_REQUEST,
   MAX_COUNTS_PER_REQUEST,
+  viewerCanDocument,
   type ChangeEntry,
   type LiveEntry,
   type MatrixQuery,
 } from '../../web/dashboard/operations';
 import { centreOn, fitView, panBy, transformOf, zoomAt, ZOOM } from '../../web/dashboard/pan-zoom';
-import {
-  accessAfterRefusal,
-  accessFromCheck,
-  REFUSAL,
-  viewerFromWriteAccess,
-  type WriteAccess,
-} from '../../web/dashboard/permissions';
+import { ALLOWED, CHECKING, namespaceOf, permissionOf, refusalReason, UNKNOWN } from '../../web/dashboard/permissions';
 import { EMPTY_MATRIX, formatRoute, legacyRoute, OVERVIEW, parseRoute, type Route } from '../../web/dashboard/route';
 import { depths, layoutTypes } from '../../web/dashboard/type-layout';
 import { article, describeTime, listOf, plural, relativeTime } from '../../web/dashboard/words';
@@ -65,6 +61,12 @@ describe('dashboard: GraphQL documents', () => {
     TYPE_TOOLS: { type: 't', first: 20 },
     RESOURCES: { first: 50 },
     CHANGES: { first: 100 },
+    VIEWER_CAN: Object.fromEntries(
+      [...Array(MAX_CAN_PER_REQUEST).keys()].flatMap((i) => [
+        [`o${i}`, 'deleteResource'],
+        [`r${i}`, 'acme/r'],
+      ]),
+    ),
   };
 
   for (const [name, document] of Object.entries(DOCUMENTS)) {
@@ -81,6 +83,13 @@ describe('dashboard: GraphQL documents', () => {
     expect(changeCountsDocument(2)).to.include('c1: changes(first: 1, filter: $f1) { totalCount }');
     expect(() => changeCountsDocument(16)).to.throw(RangeError);
     expect(() => changeCountsDocument(0)).to.throw(RangeError);
+  });
+
+  it('asks viewer.can at most 15 times a request (the alias limit), and refuses more', () => {
+    expect(MAX_CAN_PER_REQUEST).to.equal(QUERY_LIMITS.aliases);
+    expect(viewerCanDocument(2)).to.include('c1: can(operation: $o1, ref: $r1)');
+    expect(() => viewerCanDocument(16)).to.throw(RangeError);
+    expect(() => viewerCanDocument(0)).to.throw(RangeError);
   });
 });
 
@@ -449,29 +458,35 @@ describe('dashboard: words', () => {
 });
 
 describe('dashboard: what the viewer may change', () => {
-  it("allows every change to an admin token, and refuses each other state with that state's reason", () => {
-    expect(viewerFromWriteAccess('admin').can('updateLink', 'p')).to.deep.equal({ allowed: true, reason: null });
-    for (const state of ['no-token', 'checking', 'read-only', 'refused', 'unknown'] as const) {
-      const permission = viewerFromWriteAccess(state).can('linkResource', null);
-      expect(permission.allowed, state).to.equal(false);
-      expect(permission.reason).to.equal(REFUSAL[state]);
-    }
-    expect(REFUSAL['no-token']).to.include('admin token');
+  const alice = { principal: 'user:alice', signInAvailable: true };
+
+  it("turns viewer.can's answer into a permission: allowed, refused with who and what it needs, or not known", () => {
+    expect(permissionOf(true, 'deleteResource', 'globex/db', alice)).to.deep.equal(ALLOWED);
+    expect(permissionOf(false, 'deleteResource', 'globex/db', alice)).to.deep.equal({
+      allowed: false,
+      reason: 'user:alice may not delete this resource: it needs the EDITOR role on the namespace globex.',
+    });
+    expect(permissionOf(undefined, 'deleteResource', 'globex/db', alice)).to.equal(CHECKING);
+    expect(permissionOf(null, 'deleteResource', 'globex/db', alice)).to.equal(UNKNOWN);
   });
 
-  it("reads the write check's answer, and a refused write", () => {
-    const checks: [string | null, WriteAccess][] = [
-      [null, 'admin'],
-      ['CONFLICT', 'admin'],
-      ['BAD_USER_INPUT', 'admin'],
-      ['FORBIDDEN', 'read-only'],
-      ['UNAUTHENTICATED', 'refused'],
-      ['INTERNAL_SERVER_ERROR', 'unknown'],
-    ];
-    for (const [code, access] of checks) expect(accessFromCheck(code), String(code)).to.equal(access);
-    expect(accessAfterRefusal('FORBIDDEN', 'admin')).to.equal('read-only');
-    expect(accessAfterRefusal('UNAUTHENTICATED', 'admin')).to.equal('refused');
-    expect(accessAfterRefusal('CONFLICT', 'admin')).to.equal('admin');
+  it('names the namespace the server checks: the first segment of a name, else the global scope *', () => {
+    expect(namespaceOf('updateLink', 'acme/web')).to.equal('acme');
+    expect(namespaceOf('updateProject', 'demo')).to.equal('*');
+    expect(namespaceOf('updateResourceType', 'acme/kind')).to.equal('*', 'resource types are global');
+    expect(refusalReason('updateProject', 'demo', alice)).to.include('EDITOR role on * (names without a namespace');
+  });
+
+  it('says how to get a credential when there is none, with sign-in only where the server offers it', () => {
+    const none = refusalReason('linkResource', 'acme/web', { principal: null, signInAvailable: true });
+    expect(none).to.match(/^Changing the registry needs you to sign in, or enter a token/);
+    expect(none).to.include('the EDITOR role on the namespace acme');
+    expect(refusalReason('linkResource', 'acme/web', { principal: null, signInAvailable: false })).to.match(
+      /^Changing the registry needs you to enter a token/,
+    );
+    // Nothing calls a credential "admin": the server's principal says who it is.
+    for (const principal of [null, 'token:ci', 'anonymous'])
+      expect(refusalReason('updateTool', 'x', { principal, signInAvailable: false })).not.to.match(/admin/i);
   });
 });
 

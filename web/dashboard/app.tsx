@@ -1,7 +1,7 @@
 /**
  * The dashboard's shell: the header (sections, search, connection badge,
- * token box), the live connection every page listens to, what the viewer may
- * change, and the page the URL names.
+ * who is signed in, token box), the live connection every page listens to,
+ * what the viewer may change, and the page the URL names.
  *
  * Start-up: the page first finds the newest version in the change log, then
  * loads its page and subscribes to registryChanged after that version, so
@@ -9,16 +9,17 @@
  * page asks again). A new token starts everything afresh.
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import { describeError, graphqlSocketUrl, isAbort, onReadRefused, onWriteRefused, request, RequestError } from './api';
+import { describeError, graphqlSocketUrl, isAbort, onReadRefused, onWriteRefused } from './api';
 import { DialogHost, ErrorNotice, Link, Loading } from './components';
-import { AccessContext, LiveContext, navigate, useRoute, useToken, type Live } from './hooks';
+import { LiveContext, navigate, useRoute, useSignedIn, useToken, useViewer, ViewerContext, type Live } from './hooks';
 import { LiveFeed, type LiveStatus } from './live';
 import { fetchNewestVersion } from './log-client';
-import { WRITE_ACCESS_CHECK, type LiveEntry } from './operations';
-import { accessAfterRefusal, accessFromCheck, viewerFromWriteAccess, type WriteAccess } from './permissions';
+import type { LiveEntry } from './operations';
 import { legacyRoute, OVERVIEW, sectionOf, type Route } from './route';
 import { Search } from './search';
-import { setToken } from './token';
+import { SignInControls, useSignIn } from './sign-in-controls';
+import { getPastedToken, setToken } from './token';
+import { ViewerStore, type PrincipalState } from './viewer';
 import { HistoryView } from './views/history';
 import { MatrixView } from './views/matrix';
 import { OverviewView } from './views/overview';
@@ -28,29 +29,20 @@ import { ResourcesView } from './views/resources';
 import { ToolsView, ToolView } from './views/tools';
 import { TypesView, TypeView } from './views/types';
 
-function useWriteAccess(token: string | null): WriteAccess {
-  const [access, setAccess] = useState<WriteAccess>(token ? 'checking' : 'no-token');
+/** One store of what the viewer may do per credential, asked afresh when a write is refused. */
+function useViewerStore(token: string | null, signInAvailable: boolean): ViewerStore {
+  // A new credential is a new viewer: `token` is what tells them apart.
+  const store = useMemo(() => new ViewerStore(signInAvailable), [token, signInAvailable]);
   useEffect(() => {
-    if (!token) {
-      setAccess('no-token');
-      return;
-    }
-    setAccess('checking');
-    let live = true;
-    request(WRITE_ACCESS_CHECK).then(
-      () => live && setAccess(accessFromCheck(null)),
-      (error: unknown) => {
-        if (live) setAccess(accessFromCheck(error instanceof RequestError ? (error.code ?? 'UNKNOWN') : 'UNKNOWN'));
-      },
-    );
-    // A write refused later says more than the check did (the token was revoked, say).
-    const stop = onWriteRefused((error) => setAccess((current) => accessAfterRefusal(error.code, current)));
+    store.start();
+    // A write refused later says more than the answers did (a grant was revoked, say).
+    const stop = onWriteRefused(() => store.forget());
     return () => {
-      live = false;
       stop();
+      store.stop();
     };
-  }, [token]);
-  return access;
+  }, [store]);
+  return store;
 }
 
 /** Links of the earlier dashboard kept its pages in the fragment (#/resource/x): they still land where they meant. */
@@ -72,7 +64,8 @@ const SECTIONS: readonly (readonly [string, string, Route])[] = [
 export function App() {
   const token = useToken();
   const route = useRoute();
-  const writeAccess = useWriteAccess(token);
+  const signIn = useSignIn();
+  const viewer = useViewerStore(token, signIn.settings !== null);
   const [needsToken, setNeedsToken] = useState(false);
   const [tokenBoxOpen, setTokenBoxOpen] = useState(false);
   useEffect(
@@ -131,10 +124,6 @@ export function App() {
   }, []);
   const reconnect = useCallback(() => feed.current?.reconnectNow(), []);
   const live = useMemo<Live>(() => ({ status, listen, reconnect }), [status, listen, reconnect]);
-  const access = useMemo(
-    () => ({ token, writeAccess, viewer: viewerFromWriteAccess(writeAccess) }),
-    [token, writeAccess],
-  );
   const section = sectionOf(route);
 
   // The window's title names the page, so history and tabs tell pages apart.
@@ -143,7 +132,7 @@ export function App() {
   }, [route]);
 
   return (
-    <AccessContext.Provider value={access}>
+    <ViewerContext.Provider value={viewer}>
       <LiveContext.Provider value={live}>
         <DialogHost>
           <a className="skip-link" href="#main" onClick={skipToMain}>
@@ -163,31 +152,32 @@ export function App() {
             <Search />
             <div className="top-right">
               <ConnectionBadge status={status} onReconnect={reconnect} />
-              <TokenBox
-                token={token}
-                access={writeAccess}
-                open={tokenBoxOpen}
-                setOpen={setTokenBoxOpen}
-                needsToken={needsToken}
-              />
+              <SignInControls signIn={signIn} />
+              <TokenBox token={token} open={tokenBoxOpen} setOpen={setTokenBoxOpen} needsToken={needsToken} />
             </div>
           </header>
           {needsToken && (
             <div className="banner" role="alert">
-              This server needs a token to read (it has a READ_TOKEN).{' '}
+              This server needs a token to read.{' '}
               {token
-                ? 'The token in the token box was not accepted.'
-                : 'Enter the read or admin token in the token box.'}
+                ? 'The token in use was not accepted.'
+                : `${signIn.settings ? 'Sign in, or enter' : 'Enter'} a token in the token box.`}
+            </div>
+          )}
+          {signIn.error && (
+            <div className="banner sign-in-ended" role="alert">
+              {signIn.error}
             </div>
           )}
           <main id="main" tabIndex={-1}>
-            {start === null && <Loading what="the registry" />}
-            {start?.error && <ErrorNotice>{start.error}</ErrorNotice>}
-            {start?.version != null && <View key={token ?? ''} route={route} />}
+            {signIn.finishing && <Loading what="your sign-in" />}
+            {!signIn.finishing && start === null && <Loading what="the registry" />}
+            {!signIn.finishing && start?.error && <ErrorNotice>{start.error}</ErrorNotice>}
+            {!signIn.finishing && start?.version != null && <View key={token ?? ''} route={route} />}
           </main>
         </DialogHost>
       </LiveContext.Provider>
-    </AccessContext.Provider>
+    </ViewerContext.Provider>
   );
 }
 
@@ -267,23 +257,37 @@ function ConnectionBadge({ status, onReconnect }: { status: LiveStatus; onReconn
   );
 }
 
-const ACCESS_TEXT: Record<WriteAccess, string> = {
-  'no-token': 'Read-only: no token. Enter an admin token to change the registry.',
-  checking: 'Checking the token…',
-  admin: 'This token may change the registry: every change is previewed (a dry run) before it is made.',
-  'read-only': 'This token may read but not change the registry.',
-  refused: 'The server does not accept this token for changes.',
-  unknown: 'Could not check what this token may do.',
-};
+/** What the token box says of the credential in use. */
+function accessText(token: string | null, who: PrincipalState): string {
+  if (who.state === 'loading') return 'Checking the token…';
+  if (who.state === 'failed')
+    return who.code === 'UNAUTHENTICATED'
+      ? 'The server does not accept this token.'
+      : 'Could not find out who this token is.';
+  if (who.principal === 'anonymous')
+    return 'No token is configured on this server (development): everyone may change the registry, and the change log names them anonymous.';
+  if (who.principal === null) return 'No token: you may read. Each change button says what it needs.';
+  return `${token ? 'This token is' : 'You are'} ${who.principal}. Each change button says whether it may make that change; every change is previewed (a dry run) before it is made.`;
+}
+
+/** The token button's label: who the token is, once known. */
+function tokenLabel(token: string | null, who: PrincipalState): string {
+  if (!token) return who.state === 'known' && who.principal === 'anonymous' ? 'Token: none (open)' : 'Token: none';
+  return who.state === 'known' && who.principal ? `Token: ${who.principal}` : 'Token: set';
+}
 
 function TokenBox(props: {
   token: string | null;
-  access: WriteAccess;
   open: boolean;
   setOpen: (open: boolean) => void;
   needsToken: boolean;
 }) {
-  const { token, access, open, setOpen, needsToken } = props;
+  const { token, open, setOpen, needsToken } = props;
+  const who = useViewer().who;
+  // Signed in, the box is for a token to use instead once signed out.
+  const signedIn = useSignedIn();
+  const label = signedIn ? 'Token' : tokenLabel(token, who);
+  const pasted = signedIn ? getPastedToken() : token;
   const [text, setText] = useState('');
   const button = useRef<HTMLButtonElement>(null);
   const input = useRef<HTMLInputElement>(null);
@@ -300,13 +304,12 @@ function TokenBox(props: {
     setToken(text);
     setText('');
   };
-  const label = token ? (access === 'admin' ? 'Token: admin' : 'Token: set') : 'Token: none';
   return (
     <div className="token">
       <button
         type="button"
         ref={button}
-        className={`token-button${access === 'admin' ? ' admin' : ''}${needsToken ? ' needed' : ''}`}
+        className={`token-button${needsToken ? ' needed' : ''}`}
         aria-expanded={open}
         aria-controls="token-box"
         onClick={() => setOpen(!open)}
@@ -328,7 +331,7 @@ function TokenBox(props: {
         >
           <form onSubmit={submit}>
             <label className="field">
-              <span>{token ? 'Replace the token' : 'Token'}</span>
+              <span>{pasted ? 'Replace the token' : 'Token'}</span>
               <input
                 ref={input}
                 type="password"
@@ -336,14 +339,14 @@ function TokenBox(props: {
                 autoComplete="off"
                 spellCheck={false}
                 onChange={(e) => setText(e.target.value)}
-                placeholder="paste a read or admin token"
+                placeholder="paste an API token or a configured token"
               />
             </label>
             <div className="token-buttons">
               <button type="submit" disabled={!text.trim()}>
                 Use token
               </button>
-              <button type="button" disabled={!token} onClick={() => setToken(null)}>
+              <button type="button" disabled={!pasted} onClick={() => setToken(null)}>
                 Forget token
               </button>
               <button type="button" onClick={close}>
@@ -352,11 +355,11 @@ function TokenBox(props: {
             </div>
           </form>
           <p className="token-status" role="status">
-            {ACCESS_TEXT[access]}
+            {signedIn ? 'You are signed in: a token entered here is used once you sign out.' : accessText(token, who)}
           </p>
           <p className="muted small-print">
             Kept in this tab only (sessionStorage), sent to this server as Authorization: Bearer and on the live
-            connection.
+            connection. A sign-in, while it lasts, is used instead.
           </p>
         </div>
       )}

@@ -424,7 +424,7 @@ const OPERATION = {
 export function ThingActions(props: { thing: Editable; onRenamed: (name: string) => void }) {
   // (The page says once why its changes are not available: see EditsNote.)
   const { thing, onRenamed } = props;
-  const permission = useCan(OPERATION[thing.kind], thing.id);
+  const permission = useCan(OPERATION[thing.kind], thing.name);
   const open = useDialog();
   return (
     <>
@@ -455,6 +455,6 @@ export function ThingActions(props: { thing: Editable; onRenamed: (name: string)
 }
 
 /** Says once, under a page's title, why the page's changes are not available (nothing when they are). */
-export function EditsNote({ kind, id }: { kind: EditableKind; id: string }) {
-  return <RefusalNote permission={useCan(OPERATION[kind], id)} />;
+export function EditsNote({ kind, name }: { kind: EditableKind; name: string }) {
+  return <RefusalNote permission={useCan(OPERATION[kind], name)} />;
 }

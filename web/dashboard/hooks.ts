@@ -12,9 +12,10 @@ import {
 import { dashboardRoot, describeError, isAbort } from './api';
 import type { LiveStatus } from './live';
 import type { LiveEntry } from './operations';
-import { viewerFromWriteAccess, type Operation, type Permission, type Viewer, type WriteAccess } from './permissions';
+import type { Operation, Permission } from './permissions';
 import { formatRoute, parseRoute, type Route } from './route';
-import { getToken, subscribeToken } from './token';
+import { getToken, isSignedIn, subscribeToken } from './token';
+import { ViewerStore } from './viewer';
 
 const NAVIGATED = 'dashboard:navigate';
 
@@ -52,6 +53,12 @@ export function hrefOf(route: Route): string {
   const rootPath = dashboardRoot().pathname;
   const path = formatRoute(route);
   return path === '' ? rootPath.replace(/\/$/, '') : rootPath + path;
+}
+
+/** Replaces the page's URL (path and query) without a new history entry, and tells the router. */
+export function replaceUrl(url: string): void {
+  window.history.replaceState(null, '', url);
+  window.dispatchEvent(new Event(NAVIGATED));
 }
 
 /**
@@ -95,26 +102,24 @@ export function useToken(): string | null {
   return useSyncExternalStore(subscribeToken, getToken);
 }
 
-/** What the page knows about access: the token, what it may do, and who is looking as far as edits go. */
-export interface Access {
-  readonly token: string | null;
-  readonly writeAccess: WriteAccess;
-  readonly viewer: Viewer;
+/** Whether the token in use is a sign-in's. */
+export function useSignedIn(): boolean {
+  return useSyncExternalStore(subscribeToken, isSignedIn);
 }
 
-export const AccessContext = createContext<Access>({
-  token: null,
-  writeAccess: 'no-token',
-  viewer: viewerFromWriteAccess('no-token'),
-});
+/** Who is looking and what they may change, for the credential in use (one store per credential: app.tsx). */
+export const ViewerContext = createContext<ViewerStore>(new ViewerStore(false));
 
-export function useAccess(): Access {
-  return useContext(AccessContext);
+/** The viewer's store, re-rendering the caller whenever an answer arrives. */
+export function useViewer(): ViewerStore {
+  const store = useContext(ViewerContext);
+  useSyncExternalStore(store.subscribe, () => store.version);
+  return store;
 }
 
-/** Whether the viewer may run `operation` on the thing `ref` names, and why not. */
-export function useCan(operation: Operation, ref: string | null): Permission {
-  return useContext(AccessContext).viewer.can(operation, ref);
+/** Whether the viewer may run `operation` on the thing named `ref` (the server's viewer.can), and why not. */
+export function useCan(operation: Operation, ref: string): Permission {
+  return useViewer().can(operation, ref);
 }
 
 /** The live connection: its state, and a way to hear every batch of change-log entries. */

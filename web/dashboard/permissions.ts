@@ -2,21 +2,15 @@
  * What the viewer may change, and, when not, why: every edit button asks
  * here, and is shown disabled with the reason rather than hidden.
  *
- * Today the server tells only whether a token may write at all: the
- * dashboard runs a dry run that stores nothing (WRITE_ACCESS_CHECK), and
- * reads its answer (accessFromCheck), and a write refused later
- * (FORBIDDEN, UNAUTHENTICATED) updates what it knows (accessAfterRefusal).
- * When the server answers `viewer { can(operation, ref) }`, a Viewer built
- * from that answer replaces viewerFromWriteAccess, and nothing else changes:
- * the buttons already ask per operation and per thing.
+ * The server answers `viewer { can(operation, ref) }` with the same check
+ * its mutation runs (viewer.ts asks it, in batches); this module turns an
+ * answer into a Permission with a sentence a person can act on: who is
+ * asking, the role the change needs and on which namespace.
  *
  * No DOM here: the tests import this module.
  */
 
-/** What the dashboard knows of the token's right to write. */
-export type WriteAccess = 'no-token' | 'checking' | 'admin' | 'read-only' | 'refused' | 'unknown';
-
-/** The changes the dashboard makes, by their mutation's name (what `viewer.can` will be asked). */
+/** The changes the dashboard makes, by their mutation's name (what `viewer.can` is asked). */
 export type Operation =
   | 'linkResource'
   | 'unlinkResource'
@@ -35,39 +29,79 @@ export interface Permission {
 
 /** Who is looking, as far as edits go. */
 export interface Viewer {
-  /** Whether the viewer may run `operation` on the thing `ref` names (null: no one thing, e.g. a new link). */
-  can(operation: Operation, ref: string | null): Permission;
+  /** Whether the viewer may run `operation` on the thing named `ref` (a tool, project or resource, or a type). */
+  can(operation: Operation, ref: string): Permission;
 }
 
-const ALLOWED: Permission = { allowed: true, reason: null };
+export const ALLOWED: Permission = { allowed: true, reason: null };
 
-/** Why nothing may be changed, for each state short of "admin". */
-export const REFUSAL: Readonly<Record<Exclude<WriteAccess, 'admin'>, string>> = {
-  'no-token': 'Changing the registry needs an admin token: enter one with the Token button at the top right.',
-  checking: 'Checking what your token may do…',
-  'read-only': 'Your token may read the registry but not change it.',
-  refused: 'The server does not accept your token for changes.',
-  unknown: 'Could not find out whether your token may change the registry; reload to try again.',
+/** What each operation changes, for the reason's sentence. */
+const CHANGES: Readonly<Record<Operation, string>> = {
+  linkResource: 'link resources to this project',
+  unlinkResource: 'unlink resources from this project',
+  updateLink: "change this project's links",
+  deleteResource: 'delete this resource',
+  updateProject: 'change this project',
+  updateResource: 'change this resource',
+  updateResourceType: 'change resource types',
+  updateTool: 'change this tool',
 };
 
-/** Today's viewer: the same answer for every operation and thing, from what the token may do. */
-export function viewerFromWriteAccess(access: WriteAccess): Viewer {
-  const permission: Permission = access === 'admin' ? ALLOWED : { allowed: false, reason: REFUSAL[access] };
+/** The namespace the server checks an operation on: a name's first segment when it has a `/`, else `*`. */
+export function namespaceOf(operation: Operation, ref: string): string {
+  if (operation === 'updateResourceType') return '*';
+  const slash = ref.indexOf('/');
+  return slash > 0 ? ref.slice(0, slash) : '*';
+}
+
+function where(namespace: string): string {
+  return namespace === '*'
+    ? 'on * (names without a namespace are in the global scope)'
+    : `on the namespace ${namespace}`;
+}
+
+/** What the viewer is known as, from `viewer { principal }`, and whether the page can sign in. */
+export interface Who {
+  /** user:<subject>, token:<name>, anonymous, or null (no credential). */
+  readonly principal: string | null;
+  /** Whether this server lets the dashboard sign in (OpenID Connect). */
+  readonly signInAvailable: boolean;
+}
+
+/** Why `who` may not run `operation` on `ref`, when the server answered no. */
+export function refusalReason(operation: Operation, ref: string, who: Who): string {
+  const needs = `it needs the EDITOR role ${where(namespaceOf(operation, ref))}`;
+  if (who.principal === null) {
+    const how = who.signInAvailable
+      ? 'sign in, or enter a token with the Token button at the top right'
+      : 'enter a token with the Token button at the top right';
+    return `Changing the registry needs you to ${how}: to ${CHANGES[operation]}, ${needs}.`;
+  }
+  return `${who.principal} may not ${CHANGES[operation]}: ${needs}.`;
+}
+
+/** While the answer is on its way. */
+export const CHECKING: Permission = { allowed: false, reason: 'Checking what you may change…' };
+
+/** When the server could not be asked. */
+export const UNKNOWN: Permission = {
+  allowed: false,
+  reason: 'Could not find out whether you may change this; reload to try again.',
+};
+
+/** The Permission for the server's answer (undefined: not known yet; null: asking failed). */
+export function permissionOf(
+  answer: boolean | null | undefined,
+  operation: Operation,
+  ref: string,
+  who: Who,
+): Permission {
+  if (answer === undefined) return CHECKING;
+  if (answer === null) return UNKNOWN;
+  return answer ? ALLOWED : { allowed: false, reason: refusalReason(operation, ref, who) };
+}
+
+/** A viewer who may change nothing, for the same reason everywhere (before the server is asked, or without it). */
+export function viewerRefusing(permission: Permission): Viewer {
   return { can: () => permission };
-}
-
-/** What the write-access dry run's answer says: its error code, or null when it succeeded. */
-export function accessFromCheck(code: string | null): WriteAccess {
-  // The dry run stores nothing: CONFLICT (the name is taken) or bad input still means the token may write.
-  if (code === null || code === 'CONFLICT' || code === 'BAD_USER_INPUT') return 'admin';
-  if (code === 'FORBIDDEN') return 'read-only';
-  if (code === 'UNAUTHENTICATED') return 'refused';
-  return 'unknown';
-}
-
-/** What a write refused with `code` says of the token (anything else leaves what is known as it was). */
-export function accessAfterRefusal(code: string | null, current: WriteAccess): WriteAccess {
-  if (code === 'FORBIDDEN') return 'read-only';
-  if (code === 'UNAUTHENTICATED') return 'refused';
-  return current;
 }

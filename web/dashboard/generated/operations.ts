@@ -205,6 +205,11 @@ export type UpdateToolInput = {
   readonly resourceSlots: ReadonlyArray<ResourceSlotInput>;
 };
 
+export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ViewerQuery = { readonly viewer: { readonly principal: string | null, readonly groups: ReadonlyArray<string> } };
+
 export type ImpactFragment = { readonly totalCount: number, readonly truncated: boolean, readonly complete: boolean, readonly changes: ReadonlyArray<{ readonly toolId: string, readonly toolName: string, readonly projectId: string | null, readonly projectName: string | null, readonly slotName: string, readonly before: { readonly status: SlotStatus, readonly reason: FailureReason | null, readonly resourceName: string | null }, readonly after: { readonly status: SlotStatus, readonly reason: FailureReason | null, readonly resourceName: string | null } }> };
 
 export type LinkResourceMutationVariables = Exact<{
@@ -276,11 +281,6 @@ export type UpdateToolMutationVariables = Exact<{
 
 
 export type UpdateToolMutation = { readonly updateTool: { readonly dryRun: boolean, readonly registryVersion: number, readonly impact: { readonly totalCount: number, readonly truncated: boolean, readonly complete: boolean, readonly changes: ReadonlyArray<{ readonly toolId: string, readonly toolName: string, readonly projectId: string | null, readonly projectName: string | null, readonly slotName: string, readonly before: { readonly status: SlotStatus, readonly reason: FailureReason | null, readonly resourceName: string | null }, readonly after: { readonly status: SlotStatus, readonly reason: FailureReason | null, readonly resourceName: string | null } }> } } };
-
-export type WriteAccessCheckMutationVariables = Exact<{ [key: string]: never; }>;
-
-
-export type WriteAccessCheckMutation = { readonly createProject: { readonly dryRun: boolean } };
 
 export type EntriesOfVersionQueryVariables = Exact<{
   since: number;

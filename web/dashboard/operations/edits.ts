@@ -130,18 +130,6 @@ export const UPDATE_TOOL = /* GraphQL */ `
   ${IMPACT_FRAGMENT}
 `;
 
-/**
- * Whether the token may change the registry: a dry run that stores nothing. A token that may not is
- * UNAUTHENTICATED or FORBIDDEN; any other answer (the project exists: CONFLICT) means it may.
- */
-export const WRITE_ACCESS_CHECK = /* GraphQL */ `
-  mutation WriteAccessCheck {
-    createProject(input: { name: "dashboard/write-access-check" }, dryRun: true) {
-      dryRun
-    }
-  }
-`;
-
 /** The entries a committed change wrote: those of its version (the entries after the version before it). */
 export const ENTRIES_OF_VERSION = /* GraphQL */ `
   query EntriesOfVersion($since: Int!) {

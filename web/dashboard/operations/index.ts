@@ -8,10 +8,12 @@
  *
  * No DOM here: the tests import this module.
  */
+import * as access from './access';
 import * as edits from './edits';
 import * as log from './log';
 import * as reads from './reads';
 
+export * from './access';
 export * from './edits';
 export * from './log';
 export * from './reads';
@@ -28,7 +30,7 @@ export type LiveEntry = RegistryChangedSubscription['registryChanged'];
 export type { ChangeFilter };
 
 /** Every fixed document (fragments are part of the documents that spread them), for the tests. */
-export const DOCUMENTS: Readonly<Record<string, string>> = documentsOf([reads, log, edits]);
+export const DOCUMENTS: Readonly<Record<string, string>> = documentsOf([access, reads, log, edits]);
 
 function documentsOf(modules: readonly object[]): Record<string, string> {
   const documents: Record<string, string> = {};
@@ -36,5 +38,6 @@ function documentsOf(modules: readonly object[]): Record<string, string> {
     for (const [name, value] of Object.entries(module) as [string, unknown][])
       if (typeof value === 'string' && !name.endsWith('_FRAGMENT')) documents[name] = value;
   documents.CHANGE_COUNTS = log.changeCountsDocument(log.MAX_COUNTS_PER_REQUEST);
+  documents.VIEWER_CAN = access.viewerCanDocument(access.MAX_CAN_PER_REQUEST);
   return documents;
 }

@@ -275,8 +275,8 @@ function FixButtons(props: {
   declared: DeclaredSlot | null;
 }) {
   const { slot, project, declared } = props;
-  const canUpdate = useCan('updateLink', project.id);
-  const canLink = useCan('linkResource', project.id);
+  const canUpdate = useCan('updateLink', project.name);
+  const canLink = useCan('linkResource', project.name);
   const open = useDialog();
   const tied = slot.candidates.filter((c) => c.rejection === 'AMBIGUOUS' && c.resource);
   const holder = slot.candidates.find(

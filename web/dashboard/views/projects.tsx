@@ -89,7 +89,7 @@ export function ProjectView({ name }: { name: string }) {
       >
         {name}
       </PageTitle>
-      {project && <EditsNote kind="project" id={project.id} />}
+      {project && <EditsNote kind="project" name={project.name} />}
       {loaded.error && <ErrorNotice>{loaded.error}</ErrorNotice>}
       {loaded.loading && !loaded.data && !loaded.error && <Loading what="the project" />}
       {loaded.data && !project && (
@@ -150,9 +150,9 @@ export function ProjectView({ name }: { name: string }) {
 
 /** The project's linked resources, with the changes that can be made to them. */
 function Links({ project }: { project: Project }) {
-  const canLink = useCan('linkResource', project.id);
-  const canUpdate = useCan('updateLink', project.id);
-  const canUnlink = useCan('unlinkResource', project.id);
+  const canLink = useCan('linkResource', project.name);
+  const canUpdate = useCan('updateLink', project.name);
+  const canUnlink = useCan('unlinkResource', project.name);
   const open = useDialog();
   const links = project.resources;
   return (

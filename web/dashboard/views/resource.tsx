@@ -70,7 +70,7 @@ export function ResourceView({ name }: { name: string }) {
       >
         {name}
       </PageTitle>
-      {resource && <EditsNote kind="resource" id={resource.id} />}
+      {resource && <EditsNote kind="resource" name={resource.name} />}
       {loaded.error && <ErrorNotice>{loaded.error}</ErrorNotice>}
       {loaded.loading && !loaded.data && !loaded.error && <Loading what="the resource" />}
       {loaded.data && !resource && (
@@ -88,11 +88,46 @@ export function ResourceView({ name }: { name: string }) {
   );
 }
 
+/** A project that links the resource, with its alias, and the changes to the link (the project's to allow). */
+function LinkRow({ resource, project, alias }: { resource: string; project: string; alias: string | null }) {
+  const open = useDialog();
+  const canUpdateLink = useCan('updateLink', project);
+  const canUnlink = useCan('unlinkResource', project);
+  return (
+    <tr>
+      <th scope="row">
+        <ProjectLink name={project} />
+      </th>
+      <td>{alias ? <code>{alias}</code> : <span className="muted">none</span>}</td>
+      <td className="row-actions">
+        <ActionButton
+          className="small"
+          permission={canUpdateLink}
+          context={`of ${resource} in ${project}`}
+          onClick={(from) =>
+            open(from, (close) => <AliasDialog project={project} resource={resource} current={alias} onClose={close} />)
+          }
+        >
+          {alias ? 'Change alias…' : 'Set alias…'}
+        </ActionButton>
+        <ActionButton
+          className="danger small"
+          permission={canUnlink}
+          context={`${resource} from ${project}`}
+          onClick={(from) =>
+            open(from, (close) => <UnlinkDialog project={project} resource={resource} onClose={close} />)
+          }
+        >
+          Unlink…
+        </ActionButton>
+      </td>
+    </tr>
+  );
+}
+
 function ResourceDetails({ resource }: { resource: ResourceDetail }) {
   const open = useDialog();
-  const canUnlink = useCan('unlinkResource', resource.id);
-  const canUpdateLink = useCan('updateLink', resource.id);
-  const canDelete = useCan('deleteResource', resource.id);
+  const canDelete = useCan('deleteResource', resource.name);
   const chain = [resource.type.name, ...resource.type.ancestors.map((a) => a.name)];
   const links = resource.usedBy.links;
   const statics = resource.usedBy.staticBindings;
@@ -150,43 +185,7 @@ function ResourceDetails({ resource }: { resource: ResourceDetail }) {
           </thead>
           <tbody>
             {links.map((l) => (
-              <tr key={l.project.id}>
-                <th scope="row">
-                  <ProjectLink name={l.project.name} />
-                </th>
-                <td>{l.alias ? <code>{l.alias}</code> : <span className="muted">none</span>}</td>
-                <td className="row-actions">
-                  <ActionButton
-                    className="small"
-                    permission={canUpdateLink}
-                    context={`of ${resource.name} in ${l.project.name}`}
-                    onClick={(from) =>
-                      open(from, (close) => (
-                        <AliasDialog
-                          project={l.project.name}
-                          resource={resource.name}
-                          current={l.alias}
-                          onClose={close}
-                        />
-                      ))
-                    }
-                  >
-                    {l.alias ? 'Change alias…' : 'Set alias…'}
-                  </ActionButton>
-                  <ActionButton
-                    className="danger small"
-                    permission={canUnlink}
-                    context={`${resource.name} from ${l.project.name}`}
-                    onClick={(from) =>
-                      open(from, (close) => (
-                        <UnlinkDialog project={l.project.name} resource={resource.name} onClose={close} />
-                      ))
-                    }
-                  >
-                    Unlink…
-                  </ActionButton>
-                </td>
-              </tr>
+              <LinkRow key={l.project.id} resource={resource.name} project={l.project.name} alias={l.alias} />
             ))}
           </tbody>
         </table>
@@ -228,7 +227,14 @@ function ResourceDetails({ resource }: { resource: ResourceDetail }) {
         >
           Delete {resource.name}…
         </ActionButton>
-        <span className="muted">A dry run shows what it would do first.</span>
+        {canDelete.allowed ? (
+          <span className="muted">A dry run shows what it would do first.</span>
+        ) : (
+          // The button says it to those who hear the page; this says it to those who see it.
+          <span className="muted delete-refused" aria-hidden="true">
+            {canDelete.reason}
+          </span>
+        )}
       </div>
     </>
   );

@@ -87,7 +87,7 @@ export function ToolView({ name }: { name: string }) {
       >
         {name}
       </PageTitle>
-      {tool && <EditsNote kind="tool" id={tool.id} />}
+      {tool && <EditsNote kind="tool" name={tool.name} />}
       {loaded.error && <ErrorNotice>{loaded.error}</ErrorNotice>}
       {loaded.loading && !loaded.data && !loaded.error && <Loading what="the tool" />}
       {loaded.data && !tool && (

@@ -491,7 +491,7 @@ export function TypeView({ name }: { name: string }) {
       >
         {name}
       </PageTitle>
-      {type && <EditsNote kind="type" id={type.id} />}
+      {type && <EditsNote kind="type" name={type.name} />}
       {loaded.error && <ErrorNotice>{loaded.error}</ErrorNotice>}
       {loaded.loading && !loaded.data && !loaded.error && <Loading what="the type" />}
       {loaded.data && !type && (
