@@ -13,7 +13,6 @@ const caches = (reader: RegistryReader) => {
   return {
     hierarchy: new HierarchyCache(),
     records: new RecordCache(),
-    parts: new RecordCache(),
     names: null,
     clock: new SharedDatabaseClock(reader),
     changes,
@@ -93,7 +92,6 @@ describe('ReadSession', () => {
     const first = new ReadSession(reader, {
       hierarchy: cache,
       records: new RecordCache(),
-      parts: new RecordCache(),
       names: null,
       clock: new SharedDatabaseClock(reader),
       changes: new ChangeIndex(0, () => Promise.resolve([])),
@@ -103,7 +101,6 @@ describe('ReadSession', () => {
     const second = new ReadSession(reader, {
       hierarchy: cache,
       records: new RecordCache(),
-      parts: new RecordCache(),
       names: null,
       clock: new SharedDatabaseClock(reader),
       changes: new ChangeIndex(0, () => Promise.resolve([])),
@@ -116,7 +113,6 @@ describe('ReadSession', () => {
     await new ReadSession(reader, {
       hierarchy: cache,
       records: new RecordCache(),
-      parts: new RecordCache(),
       names: null,
       clock: new SharedDatabaseClock(reader),
       changes: new ChangeIndex(0, () => Promise.resolve([])),
