@@ -36,8 +36,11 @@ import { passesOwnRules } from '../graphql/validation';
  * wrapper. The schema's types, descriptions and fields are type-graphql's:
  * only the `resolve` functions of the eligible fields are replaced.
  *
- * It reads type-graphql's metadata storage of resolvers after `buildSchema`
- * built it; a field resolver whose metadata it does not recognise is left alone,
+ * It reads type-graphql's metadata storage of resolvers (their methods'
+ * parameters, roles and middleware: what no public API of type-graphql
+ * gives) after `buildSchema` built it, and nothing of its input types (those
+ * come from the schema and src/graphql/inputs/input-classes.ts); a field
+ * resolver whose metadata it does not recognise is left alone,
  * and `callFieldResolversDirectly` returns what it replaced (the tests pin the list).
  */
 
