@@ -16,7 +16,8 @@ import {
 import { loadDemoData } from './demo/demo-data';
 import { CompiledExecution, type ExecutionCheck } from './engine/compiled-execution';
 import type { RequestContext } from './graphql/context';
-import { engineParts, REQUEST_ASSEMBLY } from './engine/execution-mode';
+import { ANSWER_PARTS_BYTES, ANSWER_PARTS_CACHE, AnswerPartStore } from './engine/answer-parts';
+import { engineParts, requestAssembly } from './engine/execution-mode';
 import { buildRegistrySchema } from './engine/executable-schema';
 import { Authenticator } from './engine/authentication';
 import { createHttpServer } from './http/server';
@@ -104,10 +105,7 @@ export async function bootstrap(config: AppConfig, options: BootstrapOptions = {
 
     // The engine is chosen here, once (EXECUTION): see src/engine/execution-mode.ts.
     const engine = engineParts(config.execution);
-    const versioning = await RegistryVersioning.open(db, {
-      recordCache: config.recordCache,
-      answerParts: engine.pageAssembly,
-    });
+    const versioning = await RegistryVersioning.open(db, { recordCache: config.recordCache });
     const { services, changeListener } = await startServices(config, versioning, logger, observers.metrics);
     observers.metrics?.watch({
       recordCaches: () => versioning.cacheFigures(),
@@ -128,7 +126,10 @@ export async function bootstrap(config: AppConfig, options: BootstrapOptions = {
       enabled: engine.compiledQueries,
       check: options.executionCheck,
       compileAfter: options.compileAfter,
-      assembly: engine.pageAssembly ? REQUEST_ASSEMBLY : undefined,
+      // EXECUTION=reference assembles no page: no answer part is kept.
+      assembly: engine.pageAssembly
+        ? requestAssembly(new AnswerPartStore(versioning.keptCache(ANSWER_PARTS_CACHE, ANSWER_PARTS_BYTES)))
+        : undefined,
       // A request's report is its own, and Apollo's copy of its context keeps it.
       requestOf: (context) => context.report,
       tracer: observers.tracing,

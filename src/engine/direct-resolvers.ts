@@ -11,6 +11,7 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { getMetadataStorage, type AuthCheckerFn } from 'type-graphql';
+import type { InputClass as DeclaredInputClass } from '../graphql/inputs/input-classes';
 import { passesOwnRules } from '../graphql/validation';
 
 /**
@@ -35,8 +36,11 @@ import { passesOwnRules } from '../graphql/validation';
  * wrapper. The schema's types, descriptions and fields are type-graphql's:
  * only the `resolve` functions of the eligible fields are replaced.
  *
- * It reads type-graphql's public metadata storage after `buildSchema` built
- * it; a field resolver whose metadata it does not recognise is left alone,
+ * It reads type-graphql's metadata storage of resolvers (their methods'
+ * parameters, roles and middleware: what no public API of type-graphql
+ * gives) after `buildSchema` built it, and nothing of its input types (those
+ * come from the schema and src/graphql/inputs/input-classes.ts); a field
+ * resolver whose metadata it does not recognise is left alone,
  * and `callFieldResolversDirectly` returns what it replaced (the tests pin the list).
  */
 
@@ -50,13 +54,6 @@ interface ParamMetadata {
   readonly name?: string;
   readonly validateSettings?: unknown;
   readonly validateFn?: unknown;
-}
-
-/** What type-graphql records of an input type: its class, its GraphQL name, and its fields' property and schema names. */
-interface InputTypeMetadata {
-  readonly target: new () => Record<string, unknown>;
-  readonly name: string;
-  readonly fields: readonly { readonly name: string; readonly schemaName: string }[];
 }
 
 /** What type-graphql records of a root query, once its schema is built. */
@@ -208,12 +205,10 @@ function directResolver(
 export function callRootQueriesDirectly<TContext extends object>(
   schema: GraphQLSchema,
   resolverClasses: readonly unknown[],
+  inputClasses: Readonly<Record<string, DeclaredInputClass>>,
   authChecker: AuthCheckerFn<TContext>,
 ): DirectField[] {
-  const storage = getMetadataStorage() as unknown as {
-    queries: readonly QueryMetadata[];
-    inputTypes: readonly InputTypeMetadata[];
-  };
+  const storage = getMetadataStorage() as unknown as { queries: readonly QueryMetadata[] };
   const queryType = schema.getQueryType();
   if (!queryType) return [];
   const fields = queryType.getFields();
@@ -244,7 +239,7 @@ export function callRootQueriesDirectly<TContext extends object>(
       params.map((param) => {
         if (param.kind !== 'arg') return param.kind as 'context' | 'info';
         const arg = field.args.find((a) => a.name === param.name);
-        return { arg: param.name!, input: arg ? inputClassOf(arg, storage.inputTypes) : null };
+        return { arg: param.name!, input: arg ? inputClassOf(arg, inputClasses) : null };
       }),
       metadata.roles ?? null,
       authChecker,
@@ -262,25 +257,29 @@ interface InputClass {
 }
 
 /**
- * The input class of an argument that is an input object or a list of them,
- * when the conversion is one level (every field a scalar or an enum, each
- * property named as its field, a constructor of no arguments); else null.
+ * The input class of an argument that is an input object or a list of them
+ * (found by the input type's name in `inputClasses`, the schema's own list,
+ * src/graphql/inputs/input-classes.ts), when the conversion is one level
+ * (every field a scalar or an enum, a constructor of no arguments); else
+ * null. Its fields are the schema's, in the schema's order (type-graphql's
+ * order of the class's fields); the inputs name no field otherwise than its
+ * property (the test of the list checks that too).
  */
-function inputClassOf(arg: GraphQLArgument, inputTypes: readonly InputTypeMetadata[]): InputClass | null {
+function inputClassOf(
+  arg: GraphQLArgument,
+  inputClasses: Readonly<Record<string, DeclaredInputClass>>,
+): InputClass | null {
   const nullable = getNullableType(arg.type);
   const item = isListType(nullable) ? getNullableType(nullable.ofType) : nullable;
-  if (!isInputObjectType(item)) return null;
-  const metadata = inputTypes.find((type) => type.name === item.name);
-  if (!metadata || metadata.target.length > 0) return null;
+  if (!isInputObjectType(item) || !Object.hasOwn(inputClasses, item.name)) return null;
+  const target = inputClasses[item.name] as new () => Record<string, unknown>;
+  if (target.length > 0) return null;
   const schemaFields = Object.values(item.getFields());
   const flat = schemaFields.every((f) => {
     const named = getNamedType(f.type);
     return (isScalarType(named) || isEnumType(named)) && !isListType(getNullableType(f.type));
   });
-  const sameNames =
-    metadata.fields.length === schemaFields.length &&
-    metadata.fields.every((f) => f.name === f.schemaName && f.name in item.getFields());
-  return flat && sameNames ? { target: metadata.target, fields: metadata.fields.map((f) => f.name) } : null;
+  return flat ? { target, fields: schemaFields.map((f) => f.name) } : null;
 }
 
 /** A plain value, which type-graphql passes to the method as it is and `validateArgument` does not look at. */

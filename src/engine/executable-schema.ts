@@ -1,5 +1,6 @@
 import type { GraphQLSchema } from 'graphql';
 import { authChecker } from '../graphql/authorization';
+import { INPUT_CLASSES } from '../graphql/inputs/input-classes';
 import { buildTypeGraphqlSchema, RESOLVERS } from '../graphql/schema';
 import { callFieldResolversDirectly, callRootQueriesDirectly } from './direct-resolvers';
 import { shareTime } from './fair-share';
@@ -16,7 +17,7 @@ export async function buildRegistrySchema(options: { directResolvers?: boolean }
     // Field resolvers that need nothing of type-graphql's per-call wrapper are called directly (./direct-resolvers.ts).
     callFieldResolversDirectly(schema, RESOLVERS);
     // So are root queries whose arguments come as plain values (their authorization still checked on each call).
-    callRootQueriesDirectly(schema, RESOLVERS, authChecker);
+    callRootQueriesDirectly(schema, RESOLVERS, INPUT_CLASSES, authChecker);
   }
   // Then every resolver shares the thread fairly with other requests (./fair-share.ts).
   return shareTime(schema);

@@ -1,5 +1,6 @@
 import type { ExecutionMode } from '../config';
 import type { RequestContext } from '../graphql/context';
+import type { AnswerPartStore } from './answer-parts';
 import type { AssemblyHost } from './page-assembly';
 
 /** What each engine runs (see EXECUTION_MODES in src/config.ts): the one place EXECUTION is read. */
@@ -20,11 +21,12 @@ export function engineParts(mode: ExecutionMode): EngineParts {
   return { compiledQueries: fast, pageAssembly: fast, directResolvers: fast, directPath: fast };
 }
 
-/** What assembling pages from kept parts needs of a request's context (./page-assembly.ts). */
-export const REQUEST_ASSEMBLY: AssemblyHost<RequestContext> = {
+/** What assembling pages from kept parts needs (./page-assembly.ts): the store of parts, and a request's context. */
+export const requestAssembly = (parts: AnswerPartStore): AssemblyHost<RequestContext> => ({
+  parts,
   sessionOf: (context) => context.session,
   withSession: (context, session) => ({ ...context, session }),
   // Reading and writing are all an item's answer can differ by (no field of a tool, project or resource reads who
   // asks): no field shows more to a writer, but none is assumed not to.
   audienceOf: (context) => `${context.access.canRead ? 'r' : '-'}${context.access.principal ? 'w' : '-'}`,
-};
+});

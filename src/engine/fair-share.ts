@@ -39,35 +39,56 @@ export const CALLS_PER_TURN = 100;
 /** How long a heavy request's own loops (see pauseIfDue) run before they let the event loop serve others. */
 export const SLICE_MS = 1;
 
-/** A heavy request's place in the schedule, kept on its context while it executes. */
-export interface FairShare extends ThreadShare {
+/**
+ * A request's share of the thread: made once with its context (./request-scope.ts), where it stays; idle (every
+ * resolver call runs at once) unless admission starts it for a heavy request, until the answer is complete.
+ */
+export class FairShare implements ThreadShare {
+  /** Whether the request runs as a heavy one now (between `start` and `stop`). */
+  heavy = false;
   /** Resolver calls it may still make in this turn. */
-  budget: number;
+  budget = CALLS_PER_TURN;
   /** Calls waiting for a later turn, first in first out: each is let go once. */
-  readonly waiting: (() => void)[];
+  readonly waiting: (() => void)[] = [];
   /** Whether a turn is already scheduled. */
-  scheduled: boolean;
+  scheduled = false;
   /** When its own loops last yielded (performance.now()), for pauseIfDue. */
-  since: number;
+  since = 0;
   /** The turn its own loops wait for, for pauseIfDue. */
-  turn: Promise<void> | null;
+  turn: Promise<void> | null = null;
+
+  /** The request starts executing as a heavy one: it shares the thread from now on, with a fresh budget. */
+  start(): void {
+    this.heavy = true;
+    this.budget = CALLS_PER_TURN;
+    this.since = performance.now();
+  }
+
+  /** Its answer is complete: it no longer shares the thread (calls already waiting still get their turns). */
+  stop(): void {
+    this.heavy = false;
+  }
+
+  pauseIfDue(): Promise<void> | undefined {
+    return this.heavy ? pauseIfDue(this) : undefined;
+  }
 }
 
-/** A context that may hold a heavy request's share (only heavy requests have one). */
+/** A context that may hold a request's share (one made by ./request-scope.ts does). */
 interface SharingContext {
-  fairShare?: FairShare;
+  readonly fairShare?: ThreadShare;
 }
 
-/** A new share for a heavy request that starts executing now. */
+/** The request's share of the thread held by `context`, if it has one the engine made. */
+export function fairShareOf(context: SharingContext): FairShare | undefined {
+  const share = context.fairShare;
+  return share instanceof FairShare ? share : undefined;
+}
+
+/** A share already started, as admission starts a heavy request's (for tests). */
 export function newFairShare(): FairShare {
-  const share: FairShare = {
-    budget: CALLS_PER_TURN,
-    waiting: [],
-    scheduled: false,
-    since: performance.now(),
-    turn: null,
-    pauseIfDue: () => pauseIfDue(share),
-  };
+  const share = new FairShare();
+  share.start();
   return share;
 }
 
@@ -103,8 +124,8 @@ function turnFor(share: FairShare): Promise<void> | null {
  * For long loops in a heavy request's own code (e.g. the binding matrix's
  * rows): a promise of the next turn once SLICE_MS has passed since the last, else nothing.
  */
-export function pauseIfDue(share: FairShare | undefined): Promise<void> | undefined {
-  if (!share || (!share.turn && performance.now() - share.since < SLICE_MS)) return undefined;
+function pauseIfDue(share: FairShare): Promise<void> | undefined {
+  if (!share.turn && performance.now() - share.since < SLICE_MS) return undefined;
   share.turn ??= new Promise<void>((resume) =>
     setImmediate(() => {
       share.turn = null;
@@ -122,8 +143,9 @@ function sharing<TSource, TContext, TArgs>(
   resolve: GraphQLFieldResolver<TSource, TContext, TArgs>,
 ): GraphQLFieldResolver<TSource, TContext, TArgs> {
   const wrapped: GraphQLFieldResolver<TSource, TContext, TArgs> = (source, args, context, info) => {
-    const share = (context as SharingContext | undefined)?.fairShare;
-    const turn = share ? turnFor(share) : null;
+    // Only the engine's share has `heavy` set (see fairShareOf): a plain read here, as this runs for every call.
+    const share = (context as { readonly fairShare?: FairShare } | undefined)?.fairShare;
+    const turn = share?.heavy ? turnFor(share) : null;
     if (!turn) return resolve(source, args, context, info);
     return turn.then(() => resolve(source, args, context, info));
   };

@@ -9,7 +9,8 @@ import {
   type OperationDefinitionNode,
   type SelectionNode,
 } from 'graphql';
-import type { AnswerPart, ReadSession } from '../application/versioning';
+import type { ReadSession } from '../application/versioning';
+import type { AnswerPart, AnswerPartStore } from './answer-parts';
 import { bodyWithParts, markerOf } from './page-assembly-body';
 import {
   connectionOfItems,
@@ -46,11 +47,11 @@ import {
  *   session: their reads are batched together as the whole query's would
  *   be, and what each part read (its dependencies) is its own.
  *
- * A part is kept (ReadSession.keepParts) under its selection's text, the
+ * A part is kept (AnswerPartStore.keep, ./answer-parts.ts) under its selection's text, the
  * values of the variables that selection uses, and who asks (read or write
  * access), at the request's registry version, with its dependencies; a later
  * request uses it only when no write since touched any of them
- * (ReadSession.parts, the change index that serves the response and record
+ * (AnswerPartStore.find, checked by the change index that serves the response and record
  * caches). The answer is the skeleton's JSON with each item's part written
  * in its place: JSON.stringify of an object is the same text as its
  * members' JSON put together, so the body is the text graphql-js's answer
@@ -71,8 +72,10 @@ export interface CompiledRun {
   ): Promise<ExecutionResult> | ExecutionResult;
 }
 
-/** What assembly needs of a request's context. */
+/** What assembly needs: the store of kept parts, and what it needs of a request's context. */
 export interface AssemblyHost<TContext> {
+  /** The parts kept across requests. */
+  readonly parts: AnswerPartStore;
   /** The request's read session. */
   sessionOf(context: TContext): ReadSession;
   /** The same context with another session (a fork of its own). */
@@ -224,7 +227,7 @@ export class PageAssembly<TContext> {
       // Kept by the item's own id (a string that keeps its hash) within a group for the page's kind, audience and values.
       const group = `${page.kind}|${audience}|${valuesOf(page.variables, variables)}`;
       const ids = mine.map((index) => items[index].id);
-      const kept = await session.parts(group, ids);
+      const kept = await this.host.parts.find(session, group, ids);
       for (let k = 0; k < mine.length; k++) {
         const found = kept[k];
         if (found) parts[mine[k]] = found.bytes;
@@ -267,7 +270,7 @@ export class PageAssembly<TContext> {
       keep.push([item.id, part]);
       this.stats.partsComputed += 1;
     });
-    for (const [group, keep] of byGroup) session.keepParts(group, keep);
+    for (const [group, keep] of byGroup) this.host.parts.keep(session, group, keep);
   }
 
   /** One item's part: its selection, run in a fork of the request's session; null when it did not come out plainly. */

@@ -3,6 +3,7 @@ import type { ReadSession } from '../application/versioning';
 import type { Services } from '../application/services';
 import type { Access, RequestContext, RequestReport } from '../graphql/context';
 import type { Authenticator } from './authentication';
+import { FairShare } from './fair-share';
 import { scopeSlot, type RequestScope } from './request-state';
 
 /**
@@ -29,7 +30,15 @@ export function requestScopes(
       errorCodes: [],
       cache: 'bypass',
     };
-    const context: RequestContext = { requestId: request.id, access, services, session, log: request.log, report };
+    const context: RequestContext = {
+      requestId: request.id,
+      access,
+      services,
+      session,
+      log: request.log,
+      report,
+      fairShare: new FairShare(),
+    };
     scopeSlot.set(request, { access, session, report, context });
   };
   return {

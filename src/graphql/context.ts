@@ -61,6 +61,10 @@ export interface RequestContext {
    * (Server-Sent Events) says when it can take more (see ChangeFeed).
    */
   readonly transport?: { readonly ready?: () => Promise<void> | null };
-  /** A heavy request's share of the thread while it executes (set by the engine: src/engine/fair-share.ts); none for other requests. */
-  fairShare?: ThreadShare;
+  /**
+   * The request's share of the thread, made with the context by the engine (src/engine/fair-share.ts): a heavy
+   * request's resolvers with long loops of their own pause through it; it never pauses any other. None for a
+   * subscription.
+   */
+  readonly fairShare?: ThreadShare;
 }

@@ -1,9 +1,12 @@
 import { expect } from 'chai';
-import { isObjectType, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isInputObjectType, isObjectType, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
 import { BadInputError } from '../../src/core/errors';
 import { authChecker, UnauthenticatedError } from '../../src/graphql/authorization';
 import { callFieldResolversDirectly, callRootQueriesDirectly } from '../../src/engine/direct-resolvers';
 import { BindingParamInput } from '../../src/graphql/inputs/binding-param.input';
+import { INPUT_CLASSES } from '../../src/graphql/inputs/input-classes';
 import { buildTypeGraphqlSchema, RESOLVERS } from '../../src/graphql/schema';
 
 /** Field resolvers called without type-graphql's per-call wrapper (src/engine/direct-resolvers.ts). */
@@ -81,6 +84,25 @@ const OUTCOME = {
 };
 
 /** Root queries called without type-graphql's wrapper when their arguments are plain values (src/engine/direct-resolvers.ts). */
+describe('the input classes arguments are converted into', () => {
+  it('lists every input type of the built schema, each by the name of its own class', async () => {
+    const schema = await buildTypeGraphqlSchema();
+    const inputTypes = Object.values(schema.getTypeMap())
+      .filter((type) => isInputObjectType(type) && !type.name.startsWith('__'))
+      .map((type) => type.name)
+      .sort();
+    expect(Object.keys(INPUT_CLASSES).sort()).to.deep.equal(inputTypes);
+    for (const [name, target] of Object.entries(INPUT_CLASSES)) expect(target.name, name).to.equal(name);
+  });
+
+  it('declares no input field under another name than its property (the conversion sets the schema names)', () => {
+    const dir = join(__dirname, '..', '..', 'src', 'graphql', 'inputs');
+    for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts'))) {
+      expect(readFileSync(join(dir, file), 'utf8'), file).not.to.match(/@Field\([^@]*?[{,]\s*name\s*:/);
+    }
+  });
+});
+
 describe('root queries called directly', () => {
   let wrapped: GraphQLSchema;
   let direct: GraphQLSchema;
@@ -88,7 +110,7 @@ describe('root queries called directly', () => {
   before(async () => {
     wrapped = await buildTypeGraphqlSchema();
     direct = await buildTypeGraphqlSchema();
-    replaced = callRootQueriesDirectly(direct, RESOLVERS, authChecker);
+    replaced = callRootQueriesDirectly(direct, RESOLVERS, INPUT_CLASSES, authChecker);
   });
 
   /** A context whose binding service records what it was asked, and a resolve info for resolveBindings. */

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { buildSchema, getIntrospectionQuery, graphql } from 'graphql';
 import DataLoader from 'dataloader';
-import { CALLS_PER_TURN, newFairShare, shareTime } from '../../src/engine/fair-share';
+import { CALLS_PER_TURN, FairShare, newFairShare, shareTime } from '../../src/engine/fair-share';
 import { Lane, LaneFullError } from '../../src/engine/admission/heavy-lane';
 
 describe('fair share', () => {
@@ -61,7 +61,8 @@ describe('fair share', () => {
         if (running) setImmediate(other);
       };
       setImmediate(other);
-      const contextValue = heavy ? { fairShare: newFairShare() } : {};
+      // Every request's context holds a share; only a started one (a heavy request's) yields.
+      const contextValue = { fairShare: heavy ? newFairShare() : new FairShare() };
       const result = await graphql({ schema, source: '{ items { n } }', contextValue });
       running = false;
       expect(result.errors).to.equal(undefined);
@@ -87,6 +88,21 @@ describe('fair share', () => {
         expect(others).to.be.at.most(1);
       }
     }
+  });
+});
+
+describe("fair share: a request's share, made with its context", () => {
+  it('pauses only between start and stop', async () => {
+    const share = new FairShare();
+    expect(share.pauseIfDue(), 'idle').to.equal(undefined);
+    share.start();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const pause = share.pauseIfDue();
+    expect(pause, 'heavy, with its slice spent').to.be.an.instanceOf(Promise);
+    await pause;
+    share.stop();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(share.pauseIfDue(), 'stopped').to.equal(undefined);
   });
 });
 

@@ -11,7 +11,12 @@ describe('page assembly: which queries qualify', () => {
   });
 
   const stats = (): AssemblyStats => ({ assembled: 0, partsUsed: 0, partsComputed: 0, declined: 0 });
-  const host = { sessionOf: () => undefined as never, withSession: () => undefined, audienceOf: () => 'r-' };
+  const host = {
+    parts: undefined as never,
+    sessionOf: () => undefined as never,
+    withSession: () => undefined,
+    audienceOf: () => 'r-',
+  };
   /** The plan of a query, and the documents it compiled (skeleton first, then each connection's part). */
   function plan(query: string) {
     const compiled: string[] = [];

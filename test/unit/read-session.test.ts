@@ -13,7 +13,6 @@ const caches = (reader: RegistryReader) => {
   return {
     hierarchy: new HierarchyCache(),
     records: new RecordCache(),
-    parts: new RecordCache(),
     names: null,
     clock: new SharedDatabaseClock(reader),
     changes,
@@ -109,7 +108,6 @@ describe('ReadSession', () => {
     const first = new ReadSession(reader, {
       hierarchy: cache,
       records: new RecordCache(),
-      parts: new RecordCache(),
       names: null,
       clock: new SharedDatabaseClock(reader),
       changes: new ChangeIndex(0, () => Promise.resolve([])),
@@ -119,7 +117,6 @@ describe('ReadSession', () => {
     const second = new ReadSession(reader, {
       hierarchy: cache,
       records: new RecordCache(),
-      parts: new RecordCache(),
       names: null,
       clock: new SharedDatabaseClock(reader),
       changes: new ChangeIndex(0, () => Promise.resolve([])),
@@ -132,7 +129,6 @@ describe('ReadSession', () => {
     await new ReadSession(reader, {
       hierarchy: cache,
       records: new RecordCache(),
-      parts: new RecordCache(),
       names: null,
       clock: new SharedDatabaseClock(reader),
       changes: new ChangeIndex(0, () => Promise.resolve([])),

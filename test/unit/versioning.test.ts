@@ -59,7 +59,6 @@ describe('the read session (the only way to read the registry)', () => {
       clock,
       hierarchy: new HierarchyCache(),
       records: new RecordCache(),
-      parts: new RecordCache(),
       names: null,
       changes,
       access: new AccessCache(reader, changes),
@@ -122,11 +121,10 @@ describe('the read session (the only way to read the registry)', () => {
     'access',
     'dependencies',
     'unchangedSince',
-    // A fork pins and reads through the same loaders; kept parts are in memory, read after pinning.
+    // A fork pins and reads through the same loaders; freshness pins, then asks the change index in memory.
     'fork',
     'recordDependencies',
-    'parts',
-    'keepParts',
+    'freshness',
   ];
   const INTERNALS = ['read', 'pageRead', 'loaderOf', 'refLoader'];
 

@@ -27,10 +27,9 @@ import { LocalClock, SharedDatabaseClock, type RegistryClock } from './registry-
 import { ReadSession } from './read-session';
 import type { SessionCaches } from './session-caches';
 
-import { ANSWER_PARTS_BYTES } from './answer-parts';
-
-export { ReadSession, type VersionProbe } from './read-session';
-export type { AnswerPart } from './answer-parts';
+export { ReadSession, type Freshness, type VersionProbe } from './read-session';
+export type { DependencyKey } from './dependencies';
+export type { RecordCache } from './record-cache';
 export { loaded, loadManyNow, loadNow, type Loader } from './loader';
 export type { CompatibleResourcesKey } from './loader-kinds';
 
@@ -69,9 +68,17 @@ class Rollback<T> extends Error {
   }
 }
 
+/** How much a shared cache holds, as it counts: entries and bytes. */
+export interface CacheUsage {
+  readonly entries: number;
+  readonly bytes: number;
+}
+
 /** The registry version, its caches, its read sessions and its writes. */
 export class RegistryVersioning {
   private readonly caches: SessionCaches;
+  /** The version-keyed caches a caller keeps of its own (`keptCache`), by name. */
+  private readonly kept = new Map<string, RecordCache>();
   readonly #reader: RegistryReader;
 
   private constructor(
@@ -79,16 +86,15 @@ export class RegistryVersioning {
     reader: RegistryReader,
     clock: RegistryClock,
     startVersion: number,
-    kept: { readonly recordCache: boolean; readonly answerParts: boolean },
+    recordCache: boolean,
   ) {
     this.#reader = reader;
     const changes = new ChangeIndex(startVersion, (after, upTo, limit) => reader.changesAfter(after, upTo, limit));
     this.caches = {
       clock,
       hierarchy: new HierarchyCache(),
-      records: kept.recordCache ? new RecordCache() : null,
-      parts: kept.answerParts ? new RecordCache(ANSWER_PARTS_BYTES) : null,
-      names: kept.recordCache ? new NameIndexes(changes) : null,
+      records: recordCache ? new RecordCache() : null,
+      names: recordCache ? new NameIndexes(changes) : null,
       changes,
       access: new AccessCache(reader, changes),
     };
@@ -100,44 +106,45 @@ export class RegistryVersioning {
    * PostgreSQL, where several instances share the database, it is read for each request, by a read sent after the
    * request asked, shared by the requests that asked before it was sent (./registry-clock.ts).
    * `recordCache: false` (RECORD_CACHE=false): every session reads every record, and every list of names, from
-   * the database. `answerParts: false` (EXECUTION=reference, which assembles no page): no answer part is kept.
+   * the database.
    */
-  static async open(
-    db: Database,
-    options: { recordCache?: boolean; answerParts?: boolean } = {},
-  ): Promise<RegistryVersioning> {
+  static async open(db: Database, options: { recordCache?: boolean } = {}): Promise<RegistryVersioning> {
     const reader = new RegistryReader(db.read, db.sql);
     const clock = db.dialect === 'sqlite' ? await LocalClock.start(reader) : new SharedDatabaseClock(reader);
-    return new RegistryVersioning(db, reader, clock, (await clock.current()).version, {
-      recordCache: options.recordCache !== false,
-      answerParts: options.answerParts !== false,
-    });
+    return new RegistryVersioning(db, reader, clock, (await clock.current()).version, options.recordCache !== false);
   }
 
-  /** Forgets the cached records, answer parts and name lists (for tests that count what a request reads from the database). */
+  /**
+   * A version-keyed cache of `name` within `bytes`, for what a caller keeps
+   * across requests itself (checked against a session's `freshness`); made on
+   * first ask, then the same one. `clearRecordCache` clears it, and the
+   * figures and usage show it under its name.
+   */
+  keptCache(name: string, bytes: number): RecordCache {
+    let cache = this.kept.get(name);
+    if (!cache) this.kept.set(name, (cache = new RecordCache(bytes)));
+    return cache;
+  }
+
+  /** Forgets the cached records, the kept caches and name lists (for tests that count what a request reads from the database). */
   clearRecordCache(): void {
     this.caches.records?.clear();
-    this.caches.parts?.clear();
+    for (const cache of this.kept.values()) cache.clear();
     this.caches.names?.clear();
   }
 
   /** How much the shared caches hold (entries and bytes as they count them), for the debug route and tests. */
-  cacheUsage(): Record<'records' | 'parts', { entries: number; bytes: number }> & { names: number } {
+  cacheUsage(): { records: CacheUsage; names: number; kept: Record<string, CacheUsage> } {
     const usage = (cache: RecordCache | null) => ({ entries: cache?.size ?? 0, bytes: cache?.bytes ?? 0 });
-    return {
-      records: usage(this.caches.records),
-      parts: usage(this.caches.parts),
-      names: this.caches.names?.size ?? 0,
-    };
+    const kept: Record<string, CacheUsage> = {};
+    for (const [name, cache] of this.kept) kept[name] = usage(cache);
+    return { records: usage(this.caches.records), names: this.caches.names?.size ?? 0, kept };
   }
 
-  /** Hits, misses and evictions so far, and the bytes held now, of the record and answer-part caches (for the metrics). */
+  /** Hits, misses and evictions so far, and the bytes held now, of the record cache and the kept caches (for the metrics). */
   cacheFigures(): Record<string, { hits: number; misses: number; evictions: number; bytes: number }> {
     const figures: Record<string, { hits: number; misses: number; evictions: number; bytes: number }> = {};
-    for (const [name, cache] of [
-      ['records', this.caches.records],
-      ['parts', this.caches.parts],
-    ] as const) {
+    for (const [name, cache] of [['records', this.caches.records] as const, ...this.kept]) {
       if (cache) figures[name] = { ...cache.counts, bytes: cache.bytes };
     }
     return figures;

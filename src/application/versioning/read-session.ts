@@ -18,7 +18,6 @@ import type {
 } from '../../persistence/records';
 import type { NamedTable, RegistryReader } from '../../persistence/registry-reader';
 import { AccessReads } from './access-reads';
-import { findParts, keepParts, type AnswerPart } from './answer-parts';
 import { DEPENDS, type DependencyKey, type Named } from './dependencies';
 import { DependencyRecorder } from './dependency-recorder';
 import { loaded, type Loader } from './loader';
@@ -27,10 +26,15 @@ import { LoaderRegistry, SessionLoader, type LoaderKind } from './loader-registr
 import type { SessionCaches } from './session-caches';
 import { VersionPin } from './version-pin';
 
-export type { AnswerPart } from './answer-parts';
 export type { Loader } from './loader';
 export type { CompatibleResourcesKey } from './loader-kinds';
 export type { SessionCaches } from './session-caches';
+
+/** The version a session reads at, and whether what was computed earlier is still right at it (ReadSession.freshness). */
+export interface Freshness {
+  readonly version: number;
+  readonly unchangedSince: (since: number, dependencies: readonly DependencyKey[]) => boolean;
+}
 
 /** What the response cache needs to know of a request: the version it pinned, and the version now. */
 export interface VersionProbe {
@@ -121,24 +125,22 @@ export class ReadSession implements VersionProbe {
   }
 
   /**
-   * The kept parts of `kind` for `keys`, right at the pinned version (no
-   * write since each was computed touched what it read), or undefined where
-   * none is; the answer then depends on what each part found read.
+   * The pinned version (pinned first), and a check, answered at once, of
+   * whether something computed at an earlier version that read
+   * `dependencies` is still right at it: no write since touched any of them.
+   * For what a caller keeps across requests in a version-keyed cache of its
+   * own (RegistryVersioning.keptCache); what it then uses, it records here
+   * (`recordDependencies`).
    */
-  async parts(kind: string, keys: readonly string[]): Promise<(AnswerPart | undefined)[]> {
+  async freshness(): Promise<Freshness> {
     const { version } = await this.pin.pin();
-    const { changes, parts } = this.caches;
-    if (!parts) return keys.map(() => undefined);
+    const { changes } = this.caches;
     const catchingUp = changes.caughtUpTo(version);
     if (catchingUp) await catchingUp;
-    return findParts(parts, changes, this.recorder, { version, kind, keys });
-  }
-
-  /** Keeps parts computed at this session's pinned version, for later requests. */
-  keepParts(kind: string, entries: readonly (readonly [string, AnswerPart])[]): void {
-    const version = this.pin.state?.version;
-    if (version === undefined || !this.caches.parts) return;
-    keepParts(this.caches.parts, version, kind, entries);
+    return {
+      version,
+      unchangedSince: (since, dependencies) => changes.unchangedSinceKnown(since, dependencies, version),
+    };
   }
 
   // --- the version -----------------------------------------------------------

@@ -11,8 +11,6 @@ export interface SessionCaches {
   readonly hierarchy: HierarchyCache;
   /** Null when records are not cached (RECORD_CACHE=false): every record is read from the database. */
   readonly records: RecordCache | null;
-  /** Parts of answers kept for later requests (./answer-parts.ts); null when records are not cached either. */
-  readonly parts: RecordCache | null;
   /** Every tool, project and resource by name, for pages with no filter; null when records are not cached either. */
   readonly names: NameIndexes | null;
   /** Which version last touched each dependency key. */

@@ -1,7 +1,7 @@
 /** Admission: the limits every operation passes before it runs, and a heavy one's place in the heavy lane. */
 import type { DocumentNode, GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import type { RequestContext } from '../../graphql/context';
-import { newFairShare } from '../fair-share';
+import { fairShareOf } from '../fair-share';
 import { argumentProblems } from './argument-checks';
 import { estimateCost } from './cost';
 import { enterOrRefuse, HEAVY_COST, HEAVY_QUEUE_LIMIT, Lane } from './heavy-lane';
@@ -38,9 +38,9 @@ export class RequestLimits {
 
   /**
    * Throws the GraphQLError that refuses the operation, or admits it: for a
-   * heavy one, once it has its place in the lane, with a share of the thread
-   * on its context. The function returned ends the admission (gives back the
-   * lane's place, drops the share); call it once the answer is complete.
+   * heavy one, once it has its place in the lane, with its context's share of
+   * the thread started. The function returned ends the admission (gives back the
+   * lane's place, stops the share); call it once the answer is complete.
    */
   admit(request: OperationToAdmit): Promise<() => void> {
     return this.tracer ? this.tracer.stage('admission', () => this.admitNow(request)) : this.admitNow(request);
@@ -58,9 +58,10 @@ export class RequestLimits {
     if (verdict.cost === null || verdict.cost < HEAVY_COST) return NOTHING_TO_END;
     // A heavy request waits for its turn, then shares the thread as it runs (../fair-share.ts).
     const leave = await enterOrRefuse(this.heavyLane);
-    contextValue.fairShare = newFairShare();
+    const share = fairShareOf(contextValue);
+    share?.start();
     return () => {
-      contextValue.fairShare = undefined;
+      share?.stop();
       leave();
     };
   }
