@@ -47,7 +47,7 @@ async function main(): Promise<number> {
   if (options.sizes) {
     const report = await runGrowth(ROOT, options, options.sizes);
     writeJson(options.out, report);
-    console.log(`\n## Resolve growth with registry size\n\n${growthTable(report)}\n`);
+    console.log(`\n## Resolve growth with registry size (${options.backend})\n\n${growthTable(report)}\n`);
     console.log(`Targets (informational):\n${targetLines(report.targets)}\n`);
     return finish(report.errors, errorLines(report.steps.map((s) => s.resolve)), options.out, report.elapsedMs);
   }
@@ -61,7 +61,7 @@ async function main(): Promise<number> {
 
   const report = await runFull(ROOT, options);
   writeJson(options.out, report);
-  console.log(`\n## Benchmark\n\n${fullTable(report)}\n`);
+  console.log(`\n## Benchmark (${options.backend})\n\n${fullTable(report)}\n`);
   if (report.impacts.length > 0) console.log(`${impactTable(report.impacts)}\n`);
   if (report.delivery.length > 0) console.log(`${deliveryTable(report.delivery)}\n`);
   if (report.fairness) console.log(`${fairnessTable(report.fairness)}\n`);

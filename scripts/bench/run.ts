@@ -20,6 +20,7 @@ import { startPacedClient } from './paced-client';
 import { openSubscribers, startReplayer } from './subscribers';
 import { hasErrors, NO_CACHE, runLoad, type LoadDefinition, type LoadResult, type LoadSettings } from './loads';
 import { loadRegistryModel, type RegistryModel } from './model';
+import { postgresTemplate, workingDatabase } from './postgres-registry';
 import { formatSize, type BenchOptions } from './options';
 import {
   BENCH_ADMIN_TOKEN,
@@ -97,6 +98,8 @@ interface PreparedRegistry {
   readonly info: RegistryInfo;
   readonly pairs: ReturnType<typeof chooseResolvePairs>['pairs'];
   readonly mix: ResolveMix;
+  /** With --backend postgres: the admin URL and the template database each server run copies. */
+  readonly postgres: { readonly adminUrl: string; readonly template: string } | null;
 }
 
 async function prepareRegistry(root: string, options: BenchOptions, size: number): Promise<PreparedRegistry> {
@@ -111,7 +114,18 @@ async function prepareRegistry(root: string, options: BenchOptions, size: number
   if (pairs.length === 0)
     throw new Error(`no tool × project pair resolves in the ${formatSize(size)} registry; nothing to measure`);
   progress(`resolve pairs: ${describeMix(mix)}`);
+  const postgres =
+    options.backend === 'postgres'
+      ? {
+          adminUrl: options.postgresUrl,
+          template: await postgresTemplate(options.postgresUrl, cached.path, {
+            regenerate: options.regenerate || cached.generatedMs !== null,
+            log: progress,
+          }),
+        }
+      : null;
   return {
+    postgres,
     cached,
     model,
     pairs,
@@ -137,24 +151,41 @@ function workingCopy(root: string, source: string): string {
   return path;
 }
 
-/** Starts the server on a working copy, runs `work`, and always stops it and removes the copy. */
+/** Starts the server on a working copy (a file, or a PostgreSQL database), runs `work`, and always stops it and removes the copy. */
 async function withServer<T>(
   root: string,
   registry: PreparedRegistry,
   work: (server: RegistryServer) => Promise<T>,
   serverOptions: { readonly freeReads?: boolean; readonly env?: Record<string, string> } = {},
 ): Promise<T> {
+  if (registry.postgres) {
+    const database = await workingDatabase(registry.postgres.adminUrl, registry.postgres.template);
+    try {
+      return await serve(root, database.url, work, serverOptions);
+    } finally {
+      await database.drop();
+    }
+  }
   const file = workingCopy(root, registry.cached.path);
   try {
-    const server = await startRegistryServer(root, file, serverOptions);
-    progress(`server pid ${server.process.pid} ready in ${(server.startupMs / 1000).toFixed(2)} s`);
-    try {
-      return await work(server);
-    } finally {
-      await server.process.stop();
-    }
+    return await serve(root, file, work, serverOptions);
   } finally {
     removeDatabaseFiles(file);
+  }
+}
+
+async function serve<T>(
+  root: string,
+  database: string,
+  work: (server: RegistryServer) => Promise<T>,
+  serverOptions: { readonly freeReads?: boolean; readonly env?: Record<string, string> },
+): Promise<T> {
+  const server = await startRegistryServer(root, database, serverOptions);
+  progress(`server pid ${server.process.pid} ready in ${(server.startupMs / 1000).toFixed(2)} s`);
+  try {
+    return await work(server);
+  } finally {
+    await server.process.stop();
   }
 }
 
@@ -776,7 +807,7 @@ export async function runGrowth(root: string, options: BenchOptions, sizes: read
     options,
     steps,
     p50Ratio,
-    targets: growthTargets(steps, p50Ratio),
+    targets: growthTargets(steps, p50Ratio, options.backend),
     errors: steps.some((s) => hasErrors(s.resolve)),
     elapsedMs: performance.now() - started,
   };
