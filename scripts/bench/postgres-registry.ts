@@ -60,7 +60,11 @@ export async function postgresTemplate(
   const url = databaseUrl(adminUrl, building);
   // The server's own migrations make the schema (and the access rows they seed).
   const db = await Database.open({ kind: 'postgres', url });
-  await db.close();
+  try {
+    await db.migrate();
+  } finally {
+    await db.close();
+  }
   const rows = await copyTables(sqlitePath, url);
   await withClient(adminUrl, (admin) => admin.query(`ALTER DATABASE ${building} RENAME TO ${name}`));
   options.log?.(
