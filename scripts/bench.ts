@@ -49,7 +49,12 @@ async function main(): Promise<number> {
     writeJson(options.out, report);
     console.log(`\n## Resolve growth with registry size (${options.backend})\n\n${growthTable(report)}\n`);
     console.log(`Targets (informational):\n${targetLines(report.targets)}\n`);
-    return finish(report.errors, errorLines(report.steps.map((s) => s.resolve)), options.out, report.elapsedMs);
+    return finish(
+      report.errors,
+      errorLines(report.steps.flatMap((s) => [s.resolve, s.uniqueDashboard, s.matrix].filter((l) => l !== undefined))),
+      options.out,
+      report.elapsedMs,
+    );
   }
 
   if (options.metrics) {

@@ -140,9 +140,12 @@ export interface GrowthStep {
   readonly startupMs: number;
   readonly rssMaxBytes: number;
   readonly resolve: LoadResult;
+  /** The unique dashboard page and the matrix past the response cache (absent from older reports). */
+  readonly uniqueDashboard?: LoadResult;
+  readonly matrix?: LoadResult;
 }
 
-/** The report of a growth run (`--sizes`): the resolve load at each size. */
+/** The report of a growth run (`--sizes`): the resolve load, the unique dashboard page and the matrix at each size. */
 export interface GrowthReport {
   readonly kind: 'growth';
   readonly date: string;
@@ -514,6 +517,22 @@ export function growthTable(report: GrowthReport): string {
       `| ${formatSize(step.registry.size)} | ${int(step.registry.counts.resources)} | ${int(step.registry.counts.types)} | ${int(load.requestsPerSecond)} | ${ms(load.latencyMs.p50)} | ${ms(load.latencyMs.p99)} | ${growth} | ${load.sqlPerRequest == null ? '—' : load.sqlPerRequest.toFixed(2)} | ${(step.startupMs / 1000).toFixed(2)} | ${mb(step.rssMaxBytes)} | ${cpu(load)} | ${totalErrors(load)} |`,
     );
   }
+  const others = report.steps.flatMap((step) =>
+    [step.uniqueDashboard, step.matrix].flatMap((load) =>
+      load
+        ? [
+            `| ${formatSize(step.registry.size)} | ${load.name} | ${int(load.requestsPerSecond)} | ${ms(load.latencyMs.p50)} | ${ms(load.latencyMs.p99)} | ${load.sqlPerRequest == null ? '—' : load.sqlPerRequest.toFixed(2)} | ${cpu(load)} | ${totalErrors(load)} |`,
+          ]
+        : [],
+    ),
+  );
+  if (others.length > 0)
+    lines.push(
+      '',
+      '| Size | Load | req/s | p50 (ms) | p99 (ms) | SQL / request | CPU cores: server / client / others | Errors |',
+      '|---|---|---:|---:|---:|---:|---:|---:|',
+      ...others,
+    );
   lines.push(
     '',
     `Resolve p50 grows ${report.p50Ratio === null ? '—' : `${report.p50Ratio.toFixed(2)}×`} from the smallest to the largest size.`,

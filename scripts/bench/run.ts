@@ -775,7 +775,7 @@ function startScraper(origin: string): { stop(): Promise<{ scrapes: number; fail
   };
 }
 
-/** The resolve load alone, once per registry size. */
+/** The resolve load, the unique dashboard page and the matrix (each past the response cache), once per registry size. */
 export async function runGrowth(root: string, options: BenchOptions, sizes: readonly number[]): Promise<GrowthReport> {
   const started = performance.now();
   const steps: GrowthStep[] = [];
@@ -786,14 +786,36 @@ export async function runGrowth(root: string, options: BenchOptions, sizes: read
       // Past the response cache, so the growth is the resolution engine's, not the cache's; and after one pass
       // over every pair, so each size is compared in its steady state rather than by how many first reads it has.
       await prime(running, registry);
-      const resolve = await measured(resolveLoad(running, registry, random, true), settings(options, running));
-      const rss = Math.max(resolve.rssMaxBytes ?? 0, rssBytes(running.process.pid) ?? 0);
+      const at = settings(options, running);
+      const resolve = await measured(resolveLoad(running, registry, random, true), at);
+      // The unique dashboard page and the matrix past the response cache, at each size too.
+      const pages = dashboardRequests(registry.model);
+      const uniqueDashboard = await measured(
+        uniqueDashboardLoad('unique-dashboard', running, pages, random, `growth-${size}-d`),
+        at,
+      );
+      const matrices = matrixRequests(registry.model, random.derive('matrix'));
+      const matrix = await measured(
+        {
+          name: 'matrix (no cache)',
+          url: running.graphqlUrl,
+          next: () => random.pick(matrices),
+          verify: verifyMatrix,
+          verifyEvery: 10,
+          headers: NO_CACHE,
+        },
+        at,
+      );
+      const loads = [resolve, uniqueDashboard, matrix];
+      const rss = Math.max(...loads.map((load) => load.rssMaxBytes ?? 0), rssBytes(running.process.pid) ?? 0);
       steps.push({
         registry: registry.info,
         resolvePairs: registry.mix,
         startupMs: running.startupMs,
         rssMaxBytes: rss,
         resolve,
+        uniqueDashboard,
+        matrix,
       });
     });
   }
@@ -808,7 +830,7 @@ export async function runGrowth(root: string, options: BenchOptions, sizes: read
     steps,
     p50Ratio,
     targets: growthTargets(steps, p50Ratio, options.backend),
-    errors: steps.some((s) => hasErrors(s.resolve)),
+    errors: steps.some((s) => [s.resolve, s.uniqueDashboard, s.matrix].some((load) => load && hasErrors(load))),
     elapsedMs: performance.now() - started,
   };
 }
