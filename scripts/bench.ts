@@ -20,6 +20,7 @@ import {
   targetLines,
   writeJson,
 } from './bench/report';
+import { peerTable, runPeer } from './bench/peer';
 import { progress, runFull, runGrowth, runMetricsOverhead } from './bench/run';
 
 const ROOT = resolve(__dirname, '..');
@@ -55,6 +56,14 @@ async function main(): Promise<number> {
       options.out,
       report.elapsedMs,
     );
+  }
+
+  if (options.peer) {
+    const report = await runPeer(ROOT, options);
+    writeJson(options.out, report as never);
+    console.log(`\n## Against PostGraphile 4 (PostgreSQL, cold)\n\n${peerTable(report)}\n`);
+    console.log(`Targets (informational):\n${targetLines(report.targets)}\n`);
+    return finish(report.errors, errorLines(report.rounds.flatMap((r) => [r.ours, r.theirs])), options.out, 0);
   }
 
   if (options.metrics) {

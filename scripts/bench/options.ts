@@ -26,6 +26,8 @@ export interface BenchOptions {
   readonly backend: 'sqlite' | 'postgres';
   /** With `backend` postgres: the server to make the databases on (a user that may create databases). */
   readonly postgresUrl: string;
+  /** Peer mode: this server against PostGraphile 4 on the same PostgreSQL tables, cold (needs backend postgres). */
+  readonly peer: boolean;
 }
 
 export const DEFAULT_SIZE = 50_000;
@@ -48,6 +50,9 @@ export const USAGE = `Usage: npm run bench -- [options]
                    between runs, a fresh copy per server), every mode and load run on it
   --postgres-url U the PostgreSQL server for --backend postgres (default BENCH_POSTGRES_URL, else
                    postgres://postgres@127.0.0.1:5432/postgres)
+  --peer           peer mode (with --backend postgres): this server, cold (RECORD_CACHE=false, no response
+                   cache), against PostGraphile 4 (scripts/bench/peers/postgraphile, npm ci there first) on the
+                   same tables: the 50-tool page and a single tool, answers compared first, A/B over two rounds
   --metrics        metrics mode: only floor and resolve, on servers with METRICS=true (scraped every
                    second) and with it off, in turn, and the ratio of each to metrics off
   --help           this text`;
@@ -76,6 +81,7 @@ export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): Be
         metrics: { type: 'boolean', default: false },
         backend: { type: 'string', default: 'sqlite' },
         'postgres-url': { type: 'string' },
+        peer: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -97,6 +103,9 @@ export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): Be
   const backend = values.backend;
   if (backend !== 'sqlite' && backend !== 'postgres')
     throw new UsageError(`--backend must be sqlite or postgres (got "${backend}")`);
+  if (values.peer && backend !== 'postgres') throw new UsageError('--peer needs --backend postgres');
+  if (values.peer && (sizes || values.metrics))
+    throw new UsageError('--peer cannot be combined with --sizes or --metrics');
   if (values['postgres-url'] !== undefined && backend !== 'postgres')
     throw new UsageError('--postgres-url needs --backend postgres');
 
@@ -113,6 +122,7 @@ export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): Be
     metrics: values.metrics === true,
     backend,
     postgresUrl: values['postgres-url'] ?? DEFAULT_POSTGRES_URL,
+    peer: values.peer === true,
   };
 }
 

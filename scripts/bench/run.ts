@@ -92,7 +92,7 @@ export function progress(message: string): void {
 }
 
 /** Everything the loads need from one registry. */
-interface PreparedRegistry {
+export interface PreparedRegistry {
   readonly cached: CachedRegistry;
   readonly model: RegistryModel;
   readonly info: RegistryInfo;
@@ -102,7 +102,7 @@ interface PreparedRegistry {
   readonly postgres: { readonly adminUrl: string; readonly template: string } | null;
 }
 
-async function prepareRegistry(root: string, options: BenchOptions, size: number): Promise<PreparedRegistry> {
+export async function prepareRegistry(root: string, options: BenchOptions, size: number): Promise<PreparedRegistry> {
   const cached = await cachedRegistry(join(root, 'bench-results', 'cache'), size, options.seed, options.regenerate);
   progress(
     cached.generatedMs === null
@@ -152,10 +152,10 @@ function workingCopy(root: string, source: string): string {
 }
 
 /** Starts the server on a working copy (a file, or a PostgreSQL database), runs `work`, and always stops it and removes the copy. */
-async function withServer<T>(
+export async function withServer<T>(
   root: string,
   registry: PreparedRegistry,
-  work: (server: RegistryServer) => Promise<T>,
+  work: (server: RegistryServer, database: string) => Promise<T>,
   serverOptions: { readonly freeReads?: boolean; readonly env?: Record<string, string> } = {},
 ): Promise<T> {
   if (registry.postgres) {
@@ -177,20 +177,20 @@ async function withServer<T>(
 async function serve<T>(
   root: string,
   database: string,
-  work: (server: RegistryServer) => Promise<T>,
+  work: (server: RegistryServer, database: string) => Promise<T>,
   serverOptions: { readonly freeReads?: boolean; readonly env?: Record<string, string> },
 ): Promise<T> {
   const server = await startRegistryServer(root, database, serverOptions);
   progress(`server pid ${server.process.pid} ready in ${(server.startupMs / 1000).toFixed(2)} s`);
   try {
-    return await work(server);
+    return await work(server, database);
   } finally {
     await server.process.stop();
   }
 }
 
 /** Load settings against the registry server, or (with `targetPid`) against the http baseline. */
-function settings(options: BenchOptions, server: RegistryServer | null, targetPid?: number): LoadSettings {
+export function settings(options: BenchOptions, server: RegistryServer | null, targetPid?: number): LoadSettings {
   return {
     durationSeconds: options.durationSeconds,
     warmupSeconds: options.warmupSeconds,
@@ -432,7 +432,7 @@ async function prime(
   );
 }
 
-async function measured<E>(load: LoadDefinition<E>, loadSettings: LoadSettings): Promise<LoadResult> {
+export async function measured<E>(load: LoadDefinition<E>, loadSettings: LoadSettings): Promise<LoadResult> {
   progress(`${load.name}: ${loadSettings.warmupSeconds} s warm-up, ${loadSettings.durationSeconds} s measured…`);
   const result = await runLoad(load, loadSettings);
   progress(
