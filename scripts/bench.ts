@@ -63,7 +63,12 @@ async function main(): Promise<number> {
     writeJson(options.out, report as never);
     console.log(`\n## Against PostGraphile 4 (PostgreSQL, cold)\n\n${peerTable(report)}\n`);
     console.log(`Targets (informational):\n${targetLines(report.targets)}\n`);
-    return finish(report.errors, errorLines(report.rounds.flatMap((r) => [r.ours, r.theirs])), options.out, 0);
+    return finish(
+      report.errors,
+      errorLines(report.rounds.flatMap((r) => [r.ours, r.theirs])),
+      options.out,
+      report.elapsedMs,
+    );
   }
 
   if (options.metrics) {

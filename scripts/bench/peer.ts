@@ -157,10 +157,12 @@ export interface PeerReport {
   }[];
   readonly targets: TargetCheck[];
   readonly errors: boolean;
+  readonly elapsedMs: number;
 }
 
 export async function runPeer(root: string, options: BenchOptions): Promise<PeerReport> {
   if (options.backend !== 'postgres') throw new Error('--peer needs --backend postgres');
+  const started = performance.now();
   const registry = await prepareRegistry(root, options, options.size);
   const names = registry.model.tools.map((t) => t.name).slice(0, 200);
   return withServer(
@@ -212,6 +214,7 @@ export async function runPeer(root: string, options: BenchOptions): Promise<Peer
           rounds,
           targets: peerTargets(rounds),
           errors: rounds.some((r) => hasErrorsIn(r.ours) || hasErrorsIn(r.theirs)),
+          elapsedMs: performance.now() - started,
         };
       } finally {
         await peer.process.stop();
