@@ -20,6 +20,7 @@ import {
   targetLines,
   writeJson,
 } from './bench/report';
+import { peerTable, runPeer } from './bench/peer';
 import { progress, runFull, runGrowth, runMetricsOverhead } from './bench/run';
 
 const ROOT = resolve(__dirname, '..');
@@ -47,9 +48,27 @@ async function main(): Promise<number> {
   if (options.sizes) {
     const report = await runGrowth(ROOT, options, options.sizes);
     writeJson(options.out, report);
-    console.log(`\n## Resolve growth with registry size\n\n${growthTable(report)}\n`);
+    console.log(`\n## Resolve growth with registry size (${options.backend})\n\n${growthTable(report)}\n`);
     console.log(`Targets (informational):\n${targetLines(report.targets)}\n`);
-    return finish(report.errors, errorLines(report.steps.map((s) => s.resolve)), options.out, report.elapsedMs);
+    return finish(
+      report.errors,
+      errorLines(report.steps.flatMap((s) => [s.resolve, s.uniqueDashboard, s.matrix].filter((l) => l !== undefined))),
+      options.out,
+      report.elapsedMs,
+    );
+  }
+
+  if (options.peer) {
+    const report = await runPeer(ROOT, options);
+    writeJson(options.out, report as never);
+    console.log(`\n## Against PostGraphile 4 (PostgreSQL, cold)\n\n${peerTable(report)}\n`);
+    console.log(`Targets (informational):\n${targetLines(report.targets)}\n`);
+    return finish(
+      report.errors,
+      errorLines(report.rounds.flatMap((r) => [r.ours, r.theirs])),
+      options.out,
+      report.elapsedMs,
+    );
   }
 
   if (options.metrics) {
@@ -61,7 +80,7 @@ async function main(): Promise<number> {
 
   const report = await runFull(ROOT, options);
   writeJson(options.out, report);
-  console.log(`\n## Benchmark\n\n${fullTable(report)}\n`);
+  console.log(`\n## Benchmark (${options.backend})\n\n${fullTable(report)}\n`);
   if (report.impacts.length > 0) console.log(`${impactTable(report.impacts)}\n`);
   if (report.delivery.length > 0) console.log(`${deliveryTable(report.delivery)}\n`);
   if (report.fairness) console.log(`${fairnessTable(report.fairness)}\n`);

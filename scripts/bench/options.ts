@@ -1,6 +1,7 @@
 /** The benchmark's command line: `npm run bench -- [options]`, parsed with node's util.parseArgs. */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { DEFAULT_POSTGRES_URL } from './postgres-registry';
 
 /** What one benchmark run does. */
 export interface BenchOptions {
@@ -21,6 +22,12 @@ export interface BenchOptions {
   readonly regenerate: boolean;
   /** When set, only floor and resolve run, on servers with METRICS=true and with it off, in turn (metrics mode). */
   readonly metrics: boolean;
+  /** The database the server runs on: the generated SQLite file, or a copy of it in PostgreSQL. */
+  readonly backend: 'sqlite' | 'postgres';
+  /** With `backend` postgres: the server to make the databases on (a user that may create databases). */
+  readonly postgresUrl: string;
+  /** Peer mode: this server against PostGraphile 4 on the same PostgreSQL tables, cold (needs backend postgres). */
+  readonly peer: boolean;
 }
 
 export const DEFAULT_SIZE = 50_000;
@@ -39,6 +46,13 @@ export const USAGE = `Usage: npm run bench -- [options]
   --warmup S       seconds of warm-up before each load (default 2; 0.25 with --quick)
   --connections N  concurrent connections (default 10)
   --regenerate     build the database again even when a cached one exists
+  --backend B      sqlite (default) or postgres: the registry copied into PostgreSQL (a template database kept
+                   between runs, a fresh copy per server), every mode and load run on it
+  --postgres-url U the PostgreSQL server for --backend postgres (default BENCH_POSTGRES_URL, else
+                   postgres://postgres@127.0.0.1:5432/postgres)
+  --peer           peer mode (with --backend postgres): this server, cold (RECORD_CACHE=false, no response
+                   cache), against PostGraphile 4 (scripts/bench/peers/postgraphile, npm ci there first) on the
+                   same tables: the 50-tool page and a single tool, answers compared first, A/B over two rounds
   --metrics        metrics mode: only floor and resolve, on servers with METRICS=true (scraped every
                    second) and with it off, in turn, and the ratio of each to metrics off
   --help           this text`;
@@ -65,6 +79,9 @@ export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): Be
         connections: { type: 'string' },
         regenerate: { type: 'boolean', default: false },
         metrics: { type: 'boolean', default: false },
+        backend: { type: 'string', default: 'sqlite' },
+        'postgres-url': { type: 'string' },
+        peer: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -83,6 +100,14 @@ export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): Be
   if (sizes && sizes.length === 0) throw new UsageError('--sizes needs at least one size');
   if (sizes && values.size !== undefined) throw new UsageError('--size and --sizes cannot be combined');
   if (sizes && values.metrics) throw new UsageError('--metrics and --sizes cannot be combined');
+  const backend = values.backend;
+  if (backend !== 'sqlite' && backend !== 'postgres')
+    throw new UsageError(`--backend must be sqlite or postgres (got "${backend}")`);
+  if (values.peer && backend !== 'postgres') throw new UsageError('--peer needs --backend postgres');
+  if (values.peer && (sizes || values.metrics))
+    throw new UsageError('--peer cannot be combined with --sizes or --metrics');
+  if (values['postgres-url'] !== undefined && backend !== 'postgres')
+    throw new UsageError('--postgres-url needs --backend postgres');
 
   return {
     size,
@@ -95,6 +120,9 @@ export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): Be
     connections: Math.round(parsePositive(values.connections, 10, '--connections')),
     regenerate: values.regenerate === true,
     metrics: values.metrics === true,
+    backend,
+    postgresUrl: values['postgres-url'] ?? DEFAULT_POSTGRES_URL,
+    peer: values.peer === true,
   };
 }
 

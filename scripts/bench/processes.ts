@@ -173,7 +173,7 @@ export function productionStart(root: string, entry?: string): { env: Record<str
 export const BENCH_ADMIN_TOKEN = `bench-${randomBytes(16).toString('hex')}`;
 
 /**
- * Starts the production build on a SQLite file and waits until /readyz
+ * Starts the production build on a SQLite file (or a PostgreSQL database) and waits until /readyz
  * answers 200: as `npm start` starts it, through the benchmark's entry
  * (./server-main.ts, built with the server), which exposes the statement
  * counter and, with `freeReads`, answers repeated reads from memory (the
@@ -181,7 +181,8 @@ export const BENCH_ADMIN_TOKEN = `bench-${randomBytes(16).toString('hex')}`;
  */
 export async function startRegistryServer(
   root: string,
-  databasePath: string,
+  /** A SQLite file's path, or a database URL (postgres://…). */
+  database: string,
   options: { readonly freeReads?: boolean; readonly env?: Record<string, string> } = {},
 ): Promise<RegistryServer> {
   const port = await freePort();
@@ -202,7 +203,7 @@ export async function startRegistryServer(
         ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
         HOST: '127.0.0.1',
         PORT: String(port),
-        DATABASE_URL: `sqlite:${databasePath}`,
+        DATABASE_URL: /^postgres(ql)?:\/\//.test(database) ? database : `sqlite:${database}`,
         DEMO_DATA: 'false',
         LOG_LEVEL: 'warn',
         ...options.env,

@@ -20,6 +20,7 @@ import { startPacedClient } from './paced-client';
 import { openSubscribers, startReplayer } from './subscribers';
 import { hasErrors, NO_CACHE, runLoad, type LoadDefinition, type LoadResult, type LoadSettings } from './loads';
 import { loadRegistryModel, type RegistryModel } from './model';
+import { postgresTemplate, workingDatabase } from './postgres-registry';
 import { formatSize, type BenchOptions } from './options';
 import {
   BENCH_ADMIN_TOKEN,
@@ -91,15 +92,17 @@ export function progress(message: string): void {
 }
 
 /** Everything the loads need from one registry. */
-interface PreparedRegistry {
+export interface PreparedRegistry {
   readonly cached: CachedRegistry;
   readonly model: RegistryModel;
   readonly info: RegistryInfo;
   readonly pairs: ReturnType<typeof chooseResolvePairs>['pairs'];
   readonly mix: ResolveMix;
+  /** With --backend postgres: the admin URL and the template database each server run copies. */
+  readonly postgres: { readonly adminUrl: string; readonly template: string } | null;
 }
 
-async function prepareRegistry(root: string, options: BenchOptions, size: number): Promise<PreparedRegistry> {
+export async function prepareRegistry(root: string, options: BenchOptions, size: number): Promise<PreparedRegistry> {
   const cached = await cachedRegistry(join(root, 'bench-results', 'cache'), size, options.seed, options.regenerate);
   progress(
     cached.generatedMs === null
@@ -111,7 +114,18 @@ async function prepareRegistry(root: string, options: BenchOptions, size: number
   if (pairs.length === 0)
     throw new Error(`no tool × project pair resolves in the ${formatSize(size)} registry; nothing to measure`);
   progress(`resolve pairs: ${describeMix(mix)}`);
+  const postgres =
+    options.backend === 'postgres'
+      ? {
+          adminUrl: options.postgresUrl,
+          template: await postgresTemplate(options.postgresUrl, cached.path, {
+            regenerate: options.regenerate || cached.generatedMs !== null,
+            log: progress,
+          }),
+        }
+      : null;
   return {
+    postgres,
     cached,
     model,
     pairs,
@@ -137,29 +151,46 @@ function workingCopy(root: string, source: string): string {
   return path;
 }
 
-/** Starts the server on a working copy, runs `work`, and always stops it and removes the copy. */
-async function withServer<T>(
+/** Starts the server on a working copy (a file, or a PostgreSQL database), runs `work`, and always stops it and removes the copy. */
+export async function withServer<T>(
   root: string,
   registry: PreparedRegistry,
-  work: (server: RegistryServer) => Promise<T>,
+  work: (server: RegistryServer, database: string) => Promise<T>,
   serverOptions: { readonly freeReads?: boolean; readonly env?: Record<string, string> } = {},
 ): Promise<T> {
+  if (registry.postgres) {
+    const database = await workingDatabase(registry.postgres.adminUrl, registry.postgres.template);
+    try {
+      return await serve(root, database.url, work, serverOptions);
+    } finally {
+      await database.drop();
+    }
+  }
   const file = workingCopy(root, registry.cached.path);
   try {
-    const server = await startRegistryServer(root, file, serverOptions);
-    progress(`server pid ${server.process.pid} ready in ${(server.startupMs / 1000).toFixed(2)} s`);
-    try {
-      return await work(server);
-    } finally {
-      await server.process.stop();
-    }
+    return await serve(root, file, work, serverOptions);
   } finally {
     removeDatabaseFiles(file);
   }
 }
 
+async function serve<T>(
+  root: string,
+  database: string,
+  work: (server: RegistryServer, database: string) => Promise<T>,
+  serverOptions: { readonly freeReads?: boolean; readonly env?: Record<string, string> },
+): Promise<T> {
+  const server = await startRegistryServer(root, database, serverOptions);
+  progress(`server pid ${server.process.pid} ready in ${(server.startupMs / 1000).toFixed(2)} s`);
+  try {
+    return await work(server, database);
+  } finally {
+    await server.process.stop();
+  }
+}
+
 /** Load settings against the registry server, or (with `targetPid`) against the http baseline. */
-function settings(options: BenchOptions, server: RegistryServer | null, targetPid?: number): LoadSettings {
+export function settings(options: BenchOptions, server: RegistryServer | null, targetPid?: number): LoadSettings {
   return {
     durationSeconds: options.durationSeconds,
     warmupSeconds: options.warmupSeconds,
@@ -401,7 +432,7 @@ async function prime(
   );
 }
 
-async function measured<E>(load: LoadDefinition<E>, loadSettings: LoadSettings): Promise<LoadResult> {
+export async function measured<E>(load: LoadDefinition<E>, loadSettings: LoadSettings): Promise<LoadResult> {
   progress(`${load.name}: ${loadSettings.warmupSeconds} s warm-up, ${loadSettings.durationSeconds} s measured…`);
   const result = await runLoad(load, loadSettings);
   progress(
@@ -744,7 +775,7 @@ function startScraper(origin: string): { stop(): Promise<{ scrapes: number; fail
   };
 }
 
-/** The resolve load alone, once per registry size. */
+/** The resolve load, the unique dashboard page and the matrix (each past the response cache), once per registry size. */
 export async function runGrowth(root: string, options: BenchOptions, sizes: readonly number[]): Promise<GrowthReport> {
   const started = performance.now();
   const steps: GrowthStep[] = [];
@@ -755,14 +786,36 @@ export async function runGrowth(root: string, options: BenchOptions, sizes: read
       // Past the response cache, so the growth is the resolution engine's, not the cache's; and after one pass
       // over every pair, so each size is compared in its steady state rather than by how many first reads it has.
       await prime(running, registry);
-      const resolve = await measured(resolveLoad(running, registry, random, true), settings(options, running));
-      const rss = Math.max(resolve.rssMaxBytes ?? 0, rssBytes(running.process.pid) ?? 0);
+      const at = settings(options, running);
+      const resolve = await measured(resolveLoad(running, registry, random, true), at);
+      // The unique dashboard page and the matrix past the response cache, at each size too.
+      const pages = dashboardRequests(registry.model);
+      const uniqueDashboard = await measured(
+        uniqueDashboardLoad('unique-dashboard', running, pages, random, `growth-${size}-d`),
+        at,
+      );
+      const matrices = matrixRequests(registry.model, random.derive('matrix'));
+      const matrix = await measured(
+        {
+          name: 'matrix (no cache)',
+          url: running.graphqlUrl,
+          next: () => random.pick(matrices),
+          verify: verifyMatrix,
+          verifyEvery: 10,
+          headers: NO_CACHE,
+        },
+        at,
+      );
+      const loads = [resolve, uniqueDashboard, matrix];
+      const rss = Math.max(...loads.map((load) => load.rssMaxBytes ?? 0), rssBytes(running.process.pid) ?? 0);
       steps.push({
         registry: registry.info,
         resolvePairs: registry.mix,
         startupMs: running.startupMs,
         rssMaxBytes: rss,
         resolve,
+        uniqueDashboard,
+        matrix,
       });
     });
   }
@@ -776,8 +829,8 @@ export async function runGrowth(root: string, options: BenchOptions, sizes: read
     options,
     steps,
     p50Ratio,
-    targets: growthTargets(steps, p50Ratio),
-    errors: steps.some((s) => hasErrors(s.resolve)),
+    targets: growthTargets(steps, p50Ratio, options.backend),
+    errors: steps.some((s) => [s.resolve, s.uniqueDashboard, s.matrix].some((load) => load && hasErrors(load))),
     elapsedMs: performance.now() - started,
   };
 }

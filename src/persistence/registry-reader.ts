@@ -333,9 +333,9 @@ export class RegistryReader {
     return pageByName(this.db, 'resource', `${R.id}, ${R.name}`, request, where, namedItem);
   }
 
-  /** A page of projects by name (ids and names), optionally only those linking a resource. */
-  pageProjectNames(request: PageRequest, linksResourceId: string | null = null): Promise<Page<NamedItem>> {
-    const { id, name } = NAMED.project.columns;
+  /** A page of projects by name (their records), optionally only those linking a resource. */
+  pageProjects(request: PageRequest, linksResourceId: string | null = null): Promise<Page<ProjectRecord>> {
+    const { id } = NAMED.project.columns;
     const where =
       linksResourceId === null
         ? []
@@ -345,7 +345,7 @@ export class RegistryReader {
               params: [linksResourceId],
             },
           ];
-    return pageByName(this.db, 'project', `${id}, ${name}`, request, where, namedItem);
+    return pageByName(this.db, 'project', columnList(PROJECT.columns), request, where, toNamed);
   }
 
   /** A page of tools by name (their records), optionally only those with a slot of one of the types. */

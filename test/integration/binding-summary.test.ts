@@ -189,10 +189,10 @@ describeEachBackend('bindingSummary', (backend) => {
     }
     const big = await count();
     expect(big.pairs).to.be.greaterThan(small.pairs * 10);
-    // Every tool's and project's name, the tools' slots, the projects' links, the static resources, and the records
-    // of the listed pages of tools and projects (the types are cached); PostgreSQL also reads the version.
+    // Every tool's and project's name, the tools' slots with their static resources, the projects' links, and the
+    // records of the listed pages of tools and projects (the types are cached); PostgreSQL also reads the version.
     expect(big.statements).to.equal(small.statements);
-    expect(big.statements).to.equal(7 + (backend.name === 'postgres' ? 1 : 0));
+    expect(big.statements).to.equal(6 + (backend.name === 'postgres' ? 1 : 0));
     const again = server.statements();
     await server.data(SUMMARY, { first: 3 });
     expect(server.statements() - again, 'kept for the version: another page reads no slots or links').to.be.at.most(

@@ -346,7 +346,7 @@ describeEachBackend('SQL statement counts with RECORD_CACHE=false', (backend) =>
     }
   });
 
-  it('reads the 50-tool dashboard page in 2 statements, and one tool with its slots in 2', async () => {
+  it('reads the 50-tool dashboard page in 2 statements, a page of projects in 1, and one tool with its slots in 2', async () => {
     const server = await startServer(backend, { recordCache: false });
     const version = backend.name === 'postgres' ? 1 : 0;
     try {
@@ -376,6 +376,17 @@ describeEachBackend('SQL statement counts with RECORD_CACHE=false', (backend) =>
         name: 'static/r2',
         type: { name: 'level-2' },
       });
+      for (let p = 0; p < 25; p++) await r.project(`project-${String(p).padStart(2, '0')}`);
+      const projects = await count(
+        `query($first: Int) { projects(first: $first) { totalCount edges { node { name description } } } }`,
+        {
+          first: 20,
+        },
+      );
+      // The page with its projects' records and its count, in one statement (was 3: page, count, records).
+      expect(projects.statements, projects.statements.join('\n')).to.have.length(1 + version);
+      expect(projects.data.projects.totalCount).to.equal(25);
+      expect(projects.data.projects.edges[19].node).to.deep.equal({ name: 'project-19', description: null });
       const tool = `query($ref: String!) { tool(ref: $ref) { name resourceSlots { name resourceType { name } staticResource { name } } } }`;
       const one = await count(tool, { ref: 'tool-13' });
       // The tool by name, then its slots with their static resources (was 3).

@@ -180,6 +180,18 @@ export class LoaderRegistry {
   }
 
   /**
+   * A page read with its items' records: the records answer this request's
+   * loads of them (`prime`), the page gives each item's id and name.
+   */
+  primedPage<T extends NamedItem>(kind: LoaderKind<string, T | null>, page: Page<T>): Page<NamedItem> {
+    this.prime(
+      kind,
+      page.items.map((item) => [item.id, item] as const),
+    );
+    return { ...page, items: page.items.map(({ id, name }) => ({ id, name })) };
+  }
+
+  /**
    * A batch through the record cache: what is cached and still right at the
    * pinned version (no write since touched what it depends on, the same keys
    * the request records) is answered from memory, the rest is read in one

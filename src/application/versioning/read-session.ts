@@ -234,15 +234,9 @@ export class ReadSession implements VersionProbe {
    * skeleton and the page run whole read the same one).
    */
   pageTools(request: PageRequest, slotTypeIds: readonly string[] | null = null): Promise<Page<NamedItem>> {
-    return this.pageRead('tool', request, slotTypeIds, [], async (reader) => {
-      // Read with their records, which this request's loads of them are then answered with (no statement more).
-      const page = await reader.pageTools(request, slotTypeIds);
-      this.loaders.prime(
-        LOADER_KINDS.tool,
-        page.items.map((tool) => [tool.id, tool] as const),
-      );
-      return { ...page, items: page.items.map(({ id, name }) => ({ id, name })) };
-    });
+    return this.pageRead('tool', request, slotTypeIds, [], async (reader) =>
+      this.loaders.primedPage(LOADER_KINDS.tool, await reader.pageTools(request, slotTypeIds)),
+    );
   }
 
   /** A page of projects by name, optionally only those linking a resource (ids and names, as pageTools). */
@@ -252,7 +246,8 @@ export class ReadSession implements VersionProbe {
       request,
       linksResourceId,
       linksResourceId === null ? [] : [DEPENDS.links],
-      (reader) => reader.pageProjectNames(request, linksResourceId),
+      async (reader) =>
+        this.loaders.primedPage(LOADER_KINDS.project, await reader.pageProjects(request, linksResourceId)),
     );
   }
 
