@@ -29,20 +29,14 @@ export interface Difference {
 }
 
 /**
- * Headers left out of the comparison, as they differ between any two answers whatever the engine:
- * - `date`: the clock, to the second;
- * - `x-request-id`: a fresh random id per request (no x-request-id is sent);
- * - `keep-alive`, `connection`: the HTTP connection's state, not the answer's.
- * Every other header is compared: content-type, content-length, cache-control, etag, vary, x-registry-cache…
- */
-/**
- * The values of a body left out, each a moment of one server's own clock (so of the same length on both, and
- * content-length is still compared):
+ * The values of a body left out, each one server's own (a moment of its clock, or a random id: of the same length
+ * on both, so content-length is still compared):
  * - an API token's lastUsedAt: when each server's copy of the data noted the token's first use (without a
  *   registry version: access.service.ts);
- * - the createdAt of a configured grant (the admin token's, `config:` ids): when that server started.
+ * - the createdAt of a configured grant (the admin token's, `config:` ids): when that server started;
+ * - an internal error's extensions.requestId: the request's id, as the x-request-id header (a random UUID).
  */
-const UNCOMPARED_VALUE = /"lastUsedAt":"[^"]*"/g;
+const UNCOMPARED_VALUE = /"(lastUsedAt|requestId)":"[^"]*"/g;
 const startTimes = new WeakMap<TestServer, string>();
 
 /** Learns when the server started (its configured grants' createdAt), to leave it out of its answers. */
@@ -53,6 +47,13 @@ export async function noteStartTime(server: TestServer, admin: Record<string, st
   startTimes.set(server, configured.createdAt);
 }
 
+/**
+ * Headers left out of the comparison, as they differ between any two answers whatever the engine:
+ * - `date`: the clock, to the second;
+ * - `x-request-id`: a fresh random id per request (no x-request-id is sent);
+ * - `keep-alive`, `connection`: the HTTP connection's state, not the answer's.
+ * Every other header is compared: content-type, content-length, cache-control, etag, vary, x-registry-cache…
+ */
 export const UNCOMPARED_HEADERS = new Set(['date', 'x-request-id', 'keep-alive', 'connection']);
 
 /** Sends the request to the server, the way a client does (POST as JSON, GET with the query in the URL). */
@@ -83,7 +84,7 @@ export async function send(server: TestServer, request: ComparedRequest): Promis
   response.headers.forEach((value, name) => {
     if (!UNCOMPARED_HEADERS.has(name)) headers[name] = value;
   });
-  let body = (await response.text()).replace(UNCOMPARED_VALUE, '"lastUsedAt":"(not compared)"');
+  let body = (await response.text()).replace(UNCOMPARED_VALUE, '"$1":"(not compared)"');
   const started = startTimes.get(server);
   if (started) body = body.replaceAll(`"${started}"`, '"(server start)"');
   return { status: response.status, headers, body };
