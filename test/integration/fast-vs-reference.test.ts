@@ -30,6 +30,19 @@ const ADMIN_TOKEN = 'equivalence-admin';
 type Principal = NonNullable<ComparedRequest['as']>;
 
 /**
+ * The Accept headers sent, in turn (by threes of operations): Apollo chooses the content type, and the status of
+ * an answer with errors, by it; the fast server's direct path sends the type Apollo chose for that header before.
+ */
+const ACCEPTS = [
+  undefined,
+  'application/graphql-response+json',
+  'application/graphql-response+json, application/json;q=0.9',
+  '*/*',
+  null,
+] as const;
+const acceptFor = (i: number) => ACCEPTS[Math.floor(i / 3) % ACCEPTS.length];
+
+/**
  * The fast engine is held equal to the reference one, end to end (issue 31, item 4): two servers on the same data,
  * one with EXECUTION=fast (graphql-jit, page assembly, direct resolvers, the direct path), one with
  * EXECUTION=reference (graphql-js through Apollo), each request sent to both, and the status, the headers (but
@@ -113,6 +126,7 @@ describeEachBackend('EXECUTION=fast answers as EXECUTION=reference does, on the 
           query,
           variables: values,
           as: sender(i),
+          accept: acceptFor(i),
         }),
       ),
     );
@@ -195,7 +209,13 @@ function corpusRequests(operations: readonly CollectedOperation[], pool: DataPoo
         (operation.operationName === null || d.name?.value === operation.operationName),
     )!;
     const variables = variablesFor(schema, definition, pool, new Random(i + 1));
-    const base = { label: operation.source, operationName: operation.operationName, variables, as: sender(i) };
+    const base = {
+      label: operation.source,
+      operationName: operation.operationName,
+      variables,
+      as: sender(i),
+      accept: acceptFor(i),
+    };
     if (definition.operation === OperationTypeNode.MUTATION) {
       const dry = asDryRun(schema, operation.parsed, definition);
       if (!dry) unsent.push(operation.source);

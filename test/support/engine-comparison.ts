@@ -11,6 +11,8 @@ export interface ComparedRequest {
   readonly operationName?: string | null;
   /** Sent with `Cache-Control: no-cache`: past the response cache, so that it runs again. */
   readonly fresh?: boolean;
+  /** Its Accept header: application/json unless given; null: none. */
+  readonly accept?: string | null;
   /** Who sends it, for the failure message, and the headers that say so (Authorization). */
   readonly as?: { readonly name: string; readonly headers: Record<string, string> };
 }
@@ -59,7 +61,9 @@ export const UNCOMPARED_HEADERS = new Set(['date', 'x-request-id', 'keep-alive',
 /** Sends the request to the server, the way a client does (POST as JSON, GET with the query in the URL). */
 export async function send(server: TestServer, request: ComparedRequest): Promise<Answer> {
   const { query, variables, operationName } = request;
+  const accept = request.accept === undefined ? 'application/json' : request.accept;
   const fresh: Record<string, string> = {
+    ...(accept === null ? {} : { accept }),
     ...request.as?.headers,
     ...(request.fresh ? { 'cache-control': 'no-cache' } : {}),
   };
@@ -71,12 +75,12 @@ export async function send(server: TestServer, request: ComparedRequest): Promis
     if (operationName) url.searchParams.set('operationName', operationName);
     // Apollo's CSRF prevention refuses a GET without a header a browser form cannot send (as clients do).
     response = await fetch(url, {
-      headers: { accept: 'application/json', 'apollo-require-preflight': 'true', ...fresh },
+      headers: { 'apollo-require-preflight': 'true', ...fresh },
     });
   } else {
     response = await fetch(server.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json', ...fresh },
+      headers: { 'content-type': 'application/json', ...fresh },
       body: JSON.stringify({ query, variables, ...(operationName ? { operationName } : {}) }),
     });
   }
@@ -213,7 +217,8 @@ export function describeDifferences(differences: readonly Difference[]): string 
     .map(
       ({ request, fast, reference }, i) =>
         `#${i + 1} ${request.label} (${request.method}${request.operationName ? ` ${request.operationName}` : ''}` +
-        `${request.fresh ? ', past the response cache' : ''}${request.as ? `, as ${request.as.name}` : ''})\n` +
+        `${request.fresh ? ', past the response cache' : ''}${request.as ? `, as ${request.as.name}` : ''}` +
+        `${request.accept !== undefined ? `, Accept: ${request.accept ?? '(none)'}` : ''})\n` +
         `  query: ${request.query.replace(/\s+/g, ' ')}\n  variables: ${JSON.stringify(request.variables ?? {})}\n` +
         `  fast:      ${fast.status} ${JSON.stringify(fast.headers)}\n             ${fast.body}\n` +
         `  reference: ${reference.status} ${JSON.stringify(reference.headers)}\n             ${reference.body}`,
