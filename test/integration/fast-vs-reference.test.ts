@@ -19,6 +19,7 @@ import { propertyCases } from '../support/property';
 import { asDryRun, generateQueries } from '../support/query-generator';
 import { Random, readPool, variablesFor, type DataPool } from '../support/schema-values';
 import { startServer, type TestServer } from '../support/server';
+import { subscribeBriefly } from '../support/stream-comparison';
 
 const schema = buildSchema(readFileSync(join(__dirname, '../../schema.graphql'), 'utf8'));
 const corpus = collectOperations();
@@ -137,6 +138,35 @@ describeEachBackend('EXECUTION=fast answers as EXECUTION=reference does, on the 
     expectBothEnginesRan();
   });
 
+  it('every subscription of the suite, over Server-Sent Events, resumed after the first version', async function () {
+    this.timeout(120_000);
+    const subscriptions = corpus.operations
+      .map((operation, i) => ({ operation, i, definition: definitionOf(operation) }))
+      .filter(({ definition }) => definition.operation === OperationTypeNode.SUBSCRIPTION);
+    const differences: Difference[] = [];
+    for (const { operation, i, definition } of subscriptions) {
+      const variables = variablesFor(schema, definition, pool, new Random(i + 1));
+      for (const v of definition.variableDefinitions ?? [])
+        if (/after/i.test(v.variable.name.value)) variables[v.variable.name.value] = 1;
+      const as = sender(i);
+      const [a, b] = await Promise.all(
+        [fast, reference].map((server) => subscribeBriefly(server, operation.document, variables, as.headers)),
+      );
+      if (a.status === b.status && a.body === b.body && JSON.stringify(a.headers) === JSON.stringify(b.headers))
+        continue;
+      const request: ComparedRequest = {
+        label: operation.source,
+        method: 'POST',
+        query: operation.document,
+        variables,
+        as,
+      };
+      differences.push({ request, fast: a, reference: b });
+    }
+    console.log(`      ${subscriptions.length} subscriptions`);
+    expect(differences.length, describeDifferences(differences)).to.equal(0);
+  });
+
   it('two failing root fields: each engine may report either error, when the other engine gives it too', async function () {
     this.timeout(120_000);
     // Both root fields fail (an unknown slot), and both are non-null: data is null, and one error is reported.
@@ -203,11 +233,7 @@ function corpusRequests(operations: readonly CollectedOperation[], pool: DataPoo
   const requests: ComparedRequest[] = [];
   const unsent: string[] = [];
   operations.forEach((operation, i) => {
-    const definition = operation.parsed.definitions.find(
-      (d): d is OperationDefinitionNode =>
-        d.kind === Kind.OPERATION_DEFINITION &&
-        (operation.operationName === null || d.name?.value === operation.operationName),
-    )!;
+    const definition = definitionOf(operation);
     const variables = variablesFor(schema, definition, pool, new Random(i + 1));
     const base = {
       label: operation.source,
@@ -231,4 +257,13 @@ function corpusRequests(operations: readonly CollectedOperation[], pool: DataPoo
     requests.push({ ...base, method: 'GET', query: operation.document });
   });
   return { requests, unsent };
+}
+
+/** The operation of a collected document that is sent (the only one, or the one named). */
+function definitionOf(operation: CollectedOperation): OperationDefinitionNode {
+  return operation.parsed.definitions.find(
+    (d): d is OperationDefinitionNode =>
+      d.kind === Kind.OPERATION_DEFINITION &&
+      (operation.operationName === null || d.name?.value === operation.operationName),
+  )!;
 }

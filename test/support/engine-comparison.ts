@@ -41,6 +41,13 @@ export interface Difference {
 const UNCOMPARED_VALUE = /"(lastUsedAt|requestId)":"[^"]*"/g;
 const startTimes = new WeakMap<TestServer, string>();
 
+/** A body with the values left out of the comparison replaced (see UNCOMPARED_VALUE). */
+export function comparable(server: TestServer, body: string): string {
+  const started = startTimes.get(server);
+  const masked = body.replace(UNCOMPARED_VALUE, '"$1":"(not compared)"');
+  return started ? masked.replaceAll(`"${started}"`, '"(server start)"') : masked;
+}
+
 /** Learns when the server started (its configured grants' createdAt), to leave it out of its answers. */
 export async function noteStartTime(server: TestServer, admin: Record<string, string>): Promise<void> {
   const d = await server.data(`{ viewer { grants { id createdAt } } }`, undefined, admin);
@@ -88,10 +95,7 @@ export async function send(server: TestServer, request: ComparedRequest): Promis
   response.headers.forEach((value, name) => {
     if (!UNCOMPARED_HEADERS.has(name)) headers[name] = value;
   });
-  let body = (await response.text()).replace(UNCOMPARED_VALUE, '"$1":"(not compared)"');
-  const started = startTimes.get(server);
-  if (started) body = body.replaceAll(`"${started}"`, '"(server start)"');
-  return { status: response.status, headers, body };
+  return { status: response.status, headers, body: comparable(server, await response.text()) };
 }
 
 /**
