@@ -19,6 +19,7 @@ import { propertyCases } from '../support/property';
 import { asDryRun, generateQueries } from '../support/query-generator';
 import { Random, readPool, variablesFor, type DataPool } from '../support/schema-values';
 import { startServer, type TestServer } from '../support/server';
+import { subscribeBriefly } from '../support/stream-comparison';
 
 const schema = buildSchema(readFileSync(join(__dirname, '../../schema.graphql'), 'utf8'));
 const corpus = collectOperations();
@@ -28,6 +29,19 @@ const generated = propertyCases(150, 31);
 const ADMIN_TOKEN = 'equivalence-admin';
 
 type Principal = NonNullable<ComparedRequest['as']>;
+
+/**
+ * The Accept headers sent, in turn (by threes of operations): Apollo chooses the content type, and the status of
+ * an answer with errors, by it; the fast server's direct path sends the type Apollo chose for that header before.
+ */
+const ACCEPTS = [
+  undefined,
+  'application/graphql-response+json',
+  'application/graphql-response+json, application/json;q=0.9',
+  '*/*',
+  null,
+] as const;
+const acceptFor = (i: number) => ACCEPTS[Math.floor(i / 3) % ACCEPTS.length];
 
 /**
  * The fast engine is held equal to the reference one, end to end (issue 31, item 4): two servers on the same data,
@@ -113,6 +127,7 @@ describeEachBackend('EXECUTION=fast answers as EXECUTION=reference does, on the 
           query,
           variables: values,
           as: sender(i),
+          accept: acceptFor(i),
         }),
       ),
     );
@@ -121,6 +136,35 @@ describeEachBackend('EXECUTION=fast answers as EXECUTION=reference does, on the 
     noteOtherRootErrors(result.otherRootError);
     expect(result.differences.length, describeDifferences(result.differences)).to.equal(0);
     expectBothEnginesRan();
+  });
+
+  it('every subscription of the suite, over Server-Sent Events, resumed after the first version', async function () {
+    this.timeout(120_000);
+    const subscriptions = corpus.operations
+      .map((operation, i) => ({ operation, i, definition: definitionOf(operation) }))
+      .filter(({ definition }) => definition.operation === OperationTypeNode.SUBSCRIPTION);
+    const differences: Difference[] = [];
+    for (const { operation, i, definition } of subscriptions) {
+      const variables = variablesFor(schema, definition, pool, new Random(i + 1));
+      for (const v of definition.variableDefinitions ?? [])
+        if (/after/i.test(v.variable.name.value)) variables[v.variable.name.value] = 1;
+      const as = sender(i);
+      const [a, b] = await Promise.all(
+        [fast, reference].map((server) => subscribeBriefly(server, operation.document, variables, as.headers)),
+      );
+      if (a.status === b.status && a.body === b.body && JSON.stringify(a.headers) === JSON.stringify(b.headers))
+        continue;
+      const request: ComparedRequest = {
+        label: operation.source,
+        method: 'POST',
+        query: operation.document,
+        variables,
+        as,
+      };
+      differences.push({ request, fast: a, reference: b });
+    }
+    console.log(`      ${subscriptions.length} subscriptions`);
+    expect(differences.length, describeDifferences(differences)).to.equal(0);
   });
 
   it('two failing root fields: each engine may report either error, when the other engine gives it too', async function () {
@@ -189,13 +233,15 @@ function corpusRequests(operations: readonly CollectedOperation[], pool: DataPoo
   const requests: ComparedRequest[] = [];
   const unsent: string[] = [];
   operations.forEach((operation, i) => {
-    const definition = operation.parsed.definitions.find(
-      (d): d is OperationDefinitionNode =>
-        d.kind === Kind.OPERATION_DEFINITION &&
-        (operation.operationName === null || d.name?.value === operation.operationName),
-    )!;
+    const definition = definitionOf(operation);
     const variables = variablesFor(schema, definition, pool, new Random(i + 1));
-    const base = { label: operation.source, operationName: operation.operationName, variables, as: sender(i) };
+    const base = {
+      label: operation.source,
+      operationName: operation.operationName,
+      variables,
+      as: sender(i),
+      accept: acceptFor(i),
+    };
     if (definition.operation === OperationTypeNode.MUTATION) {
       const dry = asDryRun(schema, operation.parsed, definition);
       if (!dry) unsent.push(operation.source);
@@ -211,4 +257,13 @@ function corpusRequests(operations: readonly CollectedOperation[], pool: DataPoo
     requests.push({ ...base, method: 'GET', query: operation.document });
   });
   return { requests, unsent };
+}
+
+/** The operation of a collected document that is sent (the only one, or the one named). */
+function definitionOf(operation: CollectedOperation): OperationDefinitionNode {
+  return operation.parsed.definitions.find(
+    (d): d is OperationDefinitionNode =>
+      d.kind === Kind.OPERATION_DEFINITION &&
+      (operation.operationName === null || d.name?.value === operation.operationName),
+  )!;
 }

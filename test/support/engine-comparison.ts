@@ -11,6 +11,8 @@ export interface ComparedRequest {
   readonly operationName?: string | null;
   /** Sent with `Cache-Control: no-cache`: past the response cache, so that it runs again. */
   readonly fresh?: boolean;
+  /** Its Accept header: application/json unless given; null: none. */
+  readonly accept?: string | null;
   /** Who sends it, for the failure message, and the headers that say so (Authorization). */
   readonly as?: { readonly name: string; readonly headers: Record<string, string> };
 }
@@ -29,21 +31,22 @@ export interface Difference {
 }
 
 /**
- * Headers left out of the comparison, as they differ between any two answers whatever the engine:
- * - `date`: the clock, to the second;
- * - `x-request-id`: a fresh random id per request (no x-request-id is sent);
- * - `keep-alive`, `connection`: the HTTP connection's state, not the answer's.
- * Every other header is compared: content-type, content-length, cache-control, etag, vary, x-registry-cache…
- */
-/**
- * The values of a body left out, each a moment of one server's own clock (so of the same length on both, and
- * content-length is still compared):
+ * The values of a body left out, each one server's own (a moment of its clock, or a random id: of the same length
+ * on both, so content-length is still compared):
  * - an API token's lastUsedAt: when each server's copy of the data noted the token's first use (without a
  *   registry version: access.service.ts);
- * - the createdAt of a configured grant (the admin token's, `config:` ids): when that server started.
+ * - the createdAt of a configured grant (the admin token's, `config:` ids): when that server started;
+ * - an internal error's extensions.requestId: the request's id, as the x-request-id header (a random UUID).
  */
-const UNCOMPARED_VALUE = /"lastUsedAt":"[^"]*"/g;
+const UNCOMPARED_VALUE = /"(lastUsedAt|requestId)":"[^"]*"/g;
 const startTimes = new WeakMap<TestServer, string>();
+
+/** A body with the values left out of the comparison replaced (see UNCOMPARED_VALUE). */
+export function comparable(server: TestServer, body: string): string {
+  const started = startTimes.get(server);
+  const masked = body.replace(UNCOMPARED_VALUE, '"$1":"(not compared)"');
+  return started ? masked.replaceAll(`"${started}"`, '"(server start)"') : masked;
+}
 
 /** Learns when the server started (its configured grants' createdAt), to leave it out of its answers. */
 export async function noteStartTime(server: TestServer, admin: Record<string, string>): Promise<void> {
@@ -53,12 +56,21 @@ export async function noteStartTime(server: TestServer, admin: Record<string, st
   startTimes.set(server, configured.createdAt);
 }
 
+/**
+ * Headers left out of the comparison, as they differ between any two answers whatever the engine:
+ * - `date`: the clock, to the second;
+ * - `x-request-id`: a fresh random id per request (no x-request-id is sent);
+ * - `keep-alive`, `connection`: the HTTP connection's state, not the answer's.
+ * Every other header is compared: content-type, content-length, cache-control, etag, vary, x-registry-cache…
+ */
 export const UNCOMPARED_HEADERS = new Set(['date', 'x-request-id', 'keep-alive', 'connection']);
 
 /** Sends the request to the server, the way a client does (POST as JSON, GET with the query in the URL). */
 export async function send(server: TestServer, request: ComparedRequest): Promise<Answer> {
   const { query, variables, operationName } = request;
+  const accept = request.accept === undefined ? 'application/json' : request.accept;
   const fresh: Record<string, string> = {
+    ...(accept === null ? {} : { accept }),
     ...request.as?.headers,
     ...(request.fresh ? { 'cache-control': 'no-cache' } : {}),
   };
@@ -70,12 +82,12 @@ export async function send(server: TestServer, request: ComparedRequest): Promis
     if (operationName) url.searchParams.set('operationName', operationName);
     // Apollo's CSRF prevention refuses a GET without a header a browser form cannot send (as clients do).
     response = await fetch(url, {
-      headers: { accept: 'application/json', 'apollo-require-preflight': 'true', ...fresh },
+      headers: { 'apollo-require-preflight': 'true', ...fresh },
     });
   } else {
     response = await fetch(server.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json', ...fresh },
+      headers: { 'content-type': 'application/json', ...fresh },
       body: JSON.stringify({ query, variables, ...(operationName ? { operationName } : {}) }),
     });
   }
@@ -83,10 +95,7 @@ export async function send(server: TestServer, request: ComparedRequest): Promis
   response.headers.forEach((value, name) => {
     if (!UNCOMPARED_HEADERS.has(name)) headers[name] = value;
   });
-  let body = (await response.text()).replace(UNCOMPARED_VALUE, '"lastUsedAt":"(not compared)"');
-  const started = startTimes.get(server);
-  if (started) body = body.replaceAll(`"${started}"`, '"(server start)"');
-  return { status: response.status, headers, body };
+  return { status: response.status, headers, body: comparable(server, await response.text()) };
 }
 
 /**
@@ -212,7 +221,8 @@ export function describeDifferences(differences: readonly Difference[]): string 
     .map(
       ({ request, fast, reference }, i) =>
         `#${i + 1} ${request.label} (${request.method}${request.operationName ? ` ${request.operationName}` : ''}` +
-        `${request.fresh ? ', past the response cache' : ''}${request.as ? `, as ${request.as.name}` : ''})\n` +
+        `${request.fresh ? ', past the response cache' : ''}${request.as ? `, as ${request.as.name}` : ''}` +
+        `${request.accept !== undefined ? `, Accept: ${request.accept ?? '(none)'}` : ''})\n` +
         `  query: ${request.query.replace(/\s+/g, ' ')}\n  variables: ${JSON.stringify(request.variables ?? {})}\n` +
         `  fast:      ${fast.status} ${JSON.stringify(fast.headers)}\n             ${fast.body}\n` +
         `  reference: ${reference.status} ${JSON.stringify(reference.headers)}\n             ${reference.body}`,
