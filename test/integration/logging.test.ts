@@ -183,21 +183,23 @@ describeEachBackend('log levels of failed SQL statements', (backend) => {
     const lines = await captureLogs(async (logger) => {
       const server = await startServer(backend, {}, { logger });
       try {
-        const create = `mutation { createProject(input: { name: "dup" }) { project { id } } }`;
+        const create = `mutation { registerResourceType(input: { name: "dup" }) { resourceType { id } } }`;
         expect((await server.gql(create)).body.errors).to.equal(undefined);
         // The services check a name before inserting it, so only a race reaches the database's unique constraint;
-        // this insert skips the check, as the loser of a race would, and the violation becomes CONFLICT.
+        // this insert skips the check, as the loser of a race would, and the violation becomes CONFLICT. (Projects,
+        // resources and tools are inserted with ON CONFLICT DO NOTHING, and a taken name is reported without a
+        // violation; a type's insert is a plain one.)
         const { writes } = server.app.services;
         const request = {
           session: server.app.versioning.session(),
           principal: ownerOfEverything('test'),
-          operation: 'createProject',
+          operation: 'registerResourceType',
           dryRun: false,
         };
         let refused: unknown;
         try {
           await writes.change(request, ({ writer }) =>
-            writer.insertProject({ id: newId(), name: 'dup', description: null }),
+            writer.insertType({ id: newId(), name: 'dup', description: null, parentIds: [] }),
           );
         } catch (error) {
           refused = error;

@@ -4,6 +4,7 @@
  * tokens and limits as over WebSocket; and a subscription sent as a plain
  * HTTP request is refused, naming both transports.
  */
+import '../support/apollo-dev';
 import { ApolloClient, ApolloLink, HttpLink, InMemoryCache, gql } from '@apollo/client';
 import { expect } from 'chai';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
