@@ -96,7 +96,13 @@ function filesUnder(folders: readonly string[], extensions: readonly string[]): 
     .flatMap((folder) =>
       readdirSync(join(ROOT, folder), { recursive: true, encoding: 'utf8' }).map((path) => join(ROOT, folder, path)),
     )
-    .filter((path) => extensions.some((extension) => path.endsWith(extension)) && !path.includes('generated'))
+    .filter(
+      (path) =>
+        extensions.some((extension) => path.endsWith(extension)) &&
+        !path.includes('generated') &&
+        // The benchmark's peer has packages of its own (scripts/bench/peers/postgraphile, once installed).
+        !path.split(/[\\/]/).includes('node_modules'),
+    )
     .sort();
 }
 
