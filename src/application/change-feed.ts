@@ -83,7 +83,7 @@ export class ChangeFeed {
   /** How many of them show binding changes: the feed then reads them with the entries. */
   private showingBindingChanges = 0;
   private readonly sleepers = new Set<() => void>();
-  readonly turns = new TurnBudget(FEED_LIMITS.perTurn);
+  readonly turns: TurnBudget;
   /** The newest entries read, oldest first: every entry after `windowStart` up to `head`. */
   private window: Entry[] = [];
   private windowFrom = 0;
@@ -97,10 +97,14 @@ export class ChangeFeed {
   /** The newest version a signal named; null when a signal named none (then the version is read). */
   private target: number | null = 0;
 
+  /** `clock` (milliseconds): the turn budget grows with the turns' length (./turn-budget.ts); none in the tests. */
   constructor(
     private readonly versioning: RegistryVersioning,
     private readonly observer?: FeedObserver,
-  ) {}
+    clock: (() => number) | null = null,
+  ) {
+    this.turns = new TurnBudget(FEED_LIMITS.perTurn, clock);
+  }
 
   /** Starts at the current version: what committed before is in the log, for replay. */
   async start(): Promise<void> {
@@ -306,15 +310,17 @@ class FeedCursor<T> implements AsyncIterableIterator<T> {
   async next(): Promise<IteratorResult<T>> {
     for (;;) {
       if (this.ended) return DONE;
-      const turn = this.feed.turns.take();
-      if (turn) await turn;
       const ready = this.request.ready?.();
       if (ready) await ready;
       if (this.ended) return DONE;
-      const item = this.items.shift();
-      if (item !== undefined) {
+      if (this.items.length > 0) {
+        // A delivery spends one unit of the turn; taking an entry kept in memory, or finding none, spends nothing
+        // (a page read from the log spends its own: readPage).
+        const turn = this.feed.turns.take();
+        if (turn) await turn;
+        if (this.ended) return DONE;
         this.feed.delivered++;
-        return { done: false, value: item };
+        return { done: false, value: this.items.shift()! };
       }
       const entry = await this.nextEntry();
       if (this.ended) return DONE;

@@ -61,7 +61,7 @@ export function createServices(
     names: new NameHints(),
     nodes: new NodeService(),
     writes,
-    feed: new ChangeFeed(versioning, options.feedObserver),
+    feed: new ChangeFeed(versioning, options.feedObserver, () => performance.now()),
     access: new AccessService(writes, {
       staticTokenNames: options.staticTokenNames ?? [],
       noteTokenUse: (tokenId, at) => versioning.noteTokenUse(tokenId, at),

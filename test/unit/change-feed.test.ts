@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { ChangeFeed, FEED_LIMITS } from '../../src/application/change-feed';
-import { TurnBudget } from '../../src/application/turn-budget';
+import { MAX_SCALE, TurnBudget } from '../../src/application/turn-budget';
 import type { RegistryVersioning } from '../../src/application/versioning';
 import type { ChangeHead, ChangeRecord } from '../../src/persistence/records';
 
@@ -102,6 +102,29 @@ describe('TurnBudget', () => {
     expect(big).to.be.an.instanceOf(Promise);
     await big;
     expect(budget.queued).to.equal(0);
+  });
+
+  it('with a clock, gives a turn `perTurn` per millisecond the rest of the turn took, from 1 to MAX_SCALE times', async () => {
+    let now = 1_000;
+    const budget = new TurnBudget(2, () => now);
+    // How many of `count` takers go in the next turn, the rest of which took `ms`.
+    const goInOneTurn = async (ms: number, count: number): Promise<number> => {
+      while (budget.take() === null); // spend what is left of this turn (that taker waits, first)
+      let gone = 0;
+      const waits = Array.from({ length: count }, () => budget.take()!.then(() => gone++));
+      now += ms;
+      await turn();
+      await Promise.resolve();
+      const inTurn = gone;
+      await Promise.all(waits);
+      return inTurn;
+    };
+    // A short turn: perTurn (2), the first of which is the taker queued first.
+    expect(await goInOneTurn(0.5, 40)).to.equal(1);
+    // A turn of 5 ms: 5 × 2 = 10 units, one for the taker queued first.
+    expect(await goInOneTurn(5, 40)).to.equal(9);
+    // A turn of 100 ms: at most MAX_SCALE × 2.
+    expect(await goInOneTurn(100, 80)).to.equal(MAX_SCALE * 2 - 1);
   });
 });
 
