@@ -71,9 +71,11 @@ const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
  * is the one source: a lost signal or a dropped connection only delays
  * delivery until the next signal.
  *
- * Every delivery, and every page read, spends from one budget per turn of
+ * Every delivery, and every page read, spends from a budget per turn of
  * the event loop (./turn-budget.ts), so neither a long replay nor an event
- * fanned out to many subscribers holds the thread.
+ * fanned out to many subscribers holds the thread: replays and page reads
+ * from one of a plain count, live deliveries (entries from the window) from
+ * one that grows with the length of the rest of the turn.
  *
  * Ending a subscription (the client completes it, or its connection closes)
  * frees it at once, even while it waits for the next change.
@@ -83,7 +85,13 @@ export class ChangeFeed {
   /** How many of them show binding changes: the feed then reads them with the entries. */
   private showingBindingChanges = 0;
   private readonly sleepers = new Set<() => void>();
-  readonly turns: TurnBudget;
+  /** Page reads and the deliveries of what a cursor read from the log itself (a replay): a plain count per turn. */
+  readonly turns = new TurnBudget(FEED_LIMITS.perTurn);
+  /**
+   * Deliveries of entries kept in the window (subscribers up to date): a budget that grows with how long the rest
+   * of each turn took, when the feed has a clock, so that fanning changes out keeps up with a server busy writing.
+   */
+  readonly liveTurns: TurnBudget;
   /** The newest entries read, oldest first: every entry after `windowStart` up to `head`. */
   private window: Entry[] = [];
   private windowFrom = 0;
@@ -103,7 +111,7 @@ export class ChangeFeed {
     private readonly observer?: FeedObserver,
     clock: (() => number) | null = null,
   ) {
-    this.turns = new TurnBudget(FEED_LIMITS.perTurn, clock);
+    this.liveTurns = new TurnBudget(FEED_LIMITS.perTurn, clock);
   }
 
   /** Starts at the current version: what committed before is in the log, for replay. */
@@ -291,6 +299,8 @@ class FeedCursor<T> implements AsyncIterableIterator<T> {
   private page: Entry[] = [];
   /** Items of the entry being sent, not yet sent. */
   private items: T[] = [];
+  /** Whether that entry came from the feed's window (a live delivery) rather than a page of this cursor's own. */
+  private live = false;
   private wake: (() => void) | null = null;
 
   constructor(
@@ -316,7 +326,7 @@ class FeedCursor<T> implements AsyncIterableIterator<T> {
       if (this.items.length > 0) {
         // A delivery spends one unit of the turn; taking an entry kept in memory, or finding none, spends nothing
         // (a page read from the log spends its own: readPage).
-        const turn = this.feed.turns.take();
+        const turn = (this.live ? this.feed.liveTurns : this.feed.turns).take();
         if (turn) await turn;
         if (this.ended) return DONE;
         this.feed.delivered++;
@@ -357,6 +367,7 @@ class FeedCursor<T> implements AsyncIterableIterator<T> {
   /** The next entry to send, or null when the log has nothing after this cursor yet. */
   private async nextEntry(): Promise<Entry | null> {
     const fromPage = this.page.shift();
+    this.live = false;
     if (fromPage) return fromPage;
     const kept = this.feed.next(this.position, this.request.bindingChanges);
     if (kept === 'read') return this.readPage();
@@ -364,6 +375,7 @@ class FeedCursor<T> implements AsyncIterableIterator<T> {
       this.position = kept.caughtUp;
       return null;
     }
+    this.live = true;
     return kept;
   }
 
