@@ -145,8 +145,9 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    // The fixture tree breaks every rule on purpose (test/unit/architecture.test.ts cruises it on its own).
-    exclude: { path: '^test/fixtures/' },
+    // The fixture tree breaks every rule on purpose (test/unit/architecture.test.ts cruises it on its own). The
+    // benchmark's peers are packages of their own (their own package.json and lockfile, installed apart: npm ci there).
+    exclude: { path: '^(test/fixtures/|scripts/bench/peers/)' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
