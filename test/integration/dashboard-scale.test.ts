@@ -5,17 +5,12 @@
 // How long the first page takes is printed, not asserted (speed is the benchmark's to measure); what is
 // asserted is what makes it fast: one request, for one page of 20 × 50.
 import { expect } from 'chai';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { ensureDashboardBuilt } from '../../scripts/build-dashboard';
-import { generateRegistry, registryShape } from '../../scripts/bench/generate';
+import { registryShape } from '../../scripts/bench/generate';
 import { DEFAULT_SIZE } from '../../scripts/bench/options';
-import { sqlite } from '../support/backends';
 import {
-  ADMIN_TOKEN,
-  admin,
   expectAccessible,
   launch,
   operationsSent,
@@ -23,44 +18,25 @@ import {
   waitForCount,
   watch,
 } from '../support/dashboard-browser';
-import { startServer, type TestServer } from '../support/server';
+import { startGeneratedRegistry, type GeneratedRegistry } from '../support/generated-dashboard-registry';
+import type { TestServer } from '../support/server';
 
 describe("dashboard in Chromium: a registry of the benchmark's default size", function () {
   this.timeout(180_000);
   const shape = registryShape(DEFAULT_SIZE);
-  let dir: string;
+  let generated: GeneratedRegistry | undefined;
   let server: TestServer;
   let browser: BrowserContext;
   let profile: string;
   let page: Page;
   let seen: ReturnType<typeof watch>;
-  /** Things of the generated registry to open pages of. */
-  const some = { tool: '', project: '', resource: '', type: '' };
 
   before(async function () {
     this.timeout(300_000);
     await ensureDashboardBuilt();
     ({ browser, profile } = await launch(this));
-    dir = mkdtempSync(join(tmpdir(), 'dashboard-scale-'));
-    const path = join(dir, 'registry.sqlite');
-    await generateRegistry(path, DEFAULT_SIZE, 'dashboard');
-    // The comparison of compiled answers with graphql-js would run every request twice: not for this size.
-    server = await startServer(
-      sqlite,
-      { database: { kind: 'sqlite', path }, adminToken: ADMIN_TOKEN },
-      { checkExecution: false },
-    );
-    const first = await admin(server)(`{
-      tools(first: 1) { edges { node { name } } }
-      projects(first: 1) { edges { node { name resources { resource { name } } } } }
-      resourceTypes(first: 50, filter: { nameContains: "-l2-" }) { edges { node { name subtypes { name } } } }
-    }`);
-    some.tool = first.tools.edges[0].node.name;
-    some.project = first.projects.edges[0].node.name;
-    some.resource = first.projects.edges[0].node.resources[0].resource.name;
-    // A type in the middle of the hierarchy, with the most sub-types: its page has a neighbourhood to draw.
-    const types = (first.resourceTypes.edges as { node: { name: string; subtypes: unknown[] } }[]).map((e) => e.node);
-    some.type = types.reduce((a, b) => (b.subtypes.length > a.subtypes.length ? b : a)).name;
+    generated = await startGeneratedRegistry('dashboard-scale-');
+    ({ server } = generated);
     page = browser.pages()[0] ?? (await browser.newPage());
     seen = watch(page);
   });
@@ -68,8 +44,7 @@ describe("dashboard in Chromium: a registry of the benchmark's default size", fu
   after(async () => {
     await browser?.close();
     if (profile) rmSync(profile, { recursive: true, force: true });
-    await server?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    await generated?.close();
   });
 
   it('shows the first page of the matrix, 20 × 50 of 2,000 × 5,000, from one request, with headers that stay', async () => {

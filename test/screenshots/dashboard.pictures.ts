@@ -4,58 +4,36 @@
 // previewed, and the overview and matrix in dark mode. Not a *.test.ts file, so not part of `npm test`: it takes
 // minutes, and what it pictures is tested on the demo registry in dashboard-pages.test.ts and dashboard.test.ts
 // (and the matrix at this size in dashboard-scale.test.ts).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { ensureDashboardBuilt } from '../../scripts/build-dashboard';
-import { generateRegistry } from '../../scripts/bench/generate';
-import { DEFAULT_SIZE } from '../../scripts/bench/options';
-import { sqlite } from '../support/backends';
-import { ADMIN_TOKEN, admin, expectAccessible, launch, screenshot, waitForCount } from '../support/dashboard-browser';
-import { startServer, type TestServer } from '../support/server';
+import { ADMIN_TOKEN, expectAccessible, launch, screenshot, waitForCount } from '../support/dashboard-browser';
+import { startGeneratedRegistry, type GeneratedRegistry } from '../support/generated-dashboard-registry';
+import type { TestServer } from '../support/server';
 
 describe("dashboard pictures: a registry of the benchmark's default size", function () {
   this.timeout(180_000);
-  let dir: string;
+  let generated: GeneratedRegistry | undefined;
   let server: TestServer;
   let browser: BrowserContext;
   let profile: string;
   let page: Page;
   /** Things of the generated registry to open pages of. */
-  const some = { tool: '', project: '', resource: '', type: '' };
+  let some: GeneratedRegistry['some'];
 
   before(async function () {
     this.timeout(300_000);
     await ensureDashboardBuilt();
     ({ browser, profile } = await launch(this));
-    dir = mkdtempSync(join(tmpdir(), 'dashboard-pictures-'));
-    const path = join(dir, 'registry.sqlite');
-    await generateRegistry(path, DEFAULT_SIZE, 'dashboard');
-    server = await startServer(
-      sqlite,
-      { database: { kind: 'sqlite', path }, adminToken: ADMIN_TOKEN },
-      { checkExecution: false },
-    );
-    const first = await admin(server)(`{
-      tools(first: 1) { edges { node { name } } }
-      projects(first: 1) { edges { node { name resources { resource { name } } } } }
-      resourceTypes(first: 50, filter: { nameContains: "-l2-" }) { edges { node { name subtypes { name } } } }
-    }`);
-    some.tool = first.tools.edges[0].node.name;
-    some.project = first.projects.edges[0].node.name;
-    some.resource = first.projects.edges[0].node.resources[0].resource.name;
-    // A type in the middle of the hierarchy, with the most sub-types: its page has a neighbourhood to draw.
-    const types = (first.resourceTypes.edges as { node: { name: string; subtypes: unknown[] } }[]).map((e) => e.node);
-    some.type = types.reduce((a, b) => (b.subtypes.length > a.subtypes.length ? b : a)).name;
+    generated = await startGeneratedRegistry('dashboard-pictures-');
+    ({ server, some } = generated);
     page = browser.pages()[0] ?? (await browser.newPage());
   });
 
   after(async () => {
     await browser?.close();
     if (profile) rmSync(profile, { recursive: true, force: true });
-    await server?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    await generated?.close();
   });
 
   it('walks every page, each without a serious accessibility problem, and pictures it', async () => {
@@ -106,7 +84,7 @@ describe("dashboard pictures: a registry of the benchmark's default size", funct
 
 describe("dashboard in Chromium: dark mode, on a registry of the benchmark's default size", function () {
   this.timeout(180_000);
-  let dir: string;
+  let generated: GeneratedRegistry | undefined;
   let server: TestServer;
   let browser: BrowserContext;
   let profile: string;
@@ -115,17 +93,14 @@ describe("dashboard in Chromium: dark mode, on a registry of the benchmark's def
     // Pictured only: the dark page itself is tested in dashboard-pages.test.ts.
     this.timeout(300_000);
     ({ browser, profile } = await launch(this, { colorScheme: 'dark' }));
-    dir = mkdtempSync(join(tmpdir(), 'dashboard-scale-dark-'));
-    const path = join(dir, 'registry.sqlite');
-    await generateRegistry(path, DEFAULT_SIZE, 'dashboard');
-    server = await startServer(sqlite, { database: { kind: 'sqlite', path } }, { checkExecution: false });
+    generated = await startGeneratedRegistry('dashboard-scale-dark-');
+    ({ server } = generated);
   });
 
   after(async () => {
     await browser?.close();
     if (profile) rmSync(profile, { recursive: true, force: true });
-    await server?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    await generated?.close();
   });
 
   it('pictures the overview and the matrix in dark mode', async () => {
