@@ -20,8 +20,10 @@ import {
   targetLines,
   writeJson,
 } from './bench/report';
+import { compareTable, runCompare } from './bench/compare';
 import { peerTable, runPeer } from './bench/peer';
-import { progress, runFull, runGrowth, runMetricsOverhead } from './bench/run';
+import { runMetricsOverhead } from './bench/metrics-mode';
+import { progress, runFull, runGrowth } from './bench/run';
 
 const ROOT = resolve(__dirname, '..');
 
@@ -69,6 +71,13 @@ async function main(): Promise<number> {
       options.out,
       report.elapsedMs,
     );
+  }
+
+  if (options.against !== null) {
+    const report = await runCompare(ROOT, options, options.against);
+    writeJson(options.out, report as never);
+    console.log(`\n## Before and after (${options.backend})\n\n${compareTable(report)}\n`);
+    return finish(report.errors, errorLines(report.loads), options.out, report.elapsedMs);
   }
 
   if (options.metrics) {

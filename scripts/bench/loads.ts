@@ -34,7 +34,13 @@ export type LoadName =
   | 'floor (metrics off)'
   | 'floor (metrics on)'
   | 'resolve (metrics off)'
-  | 'resolve (metrics on)';
+  | 'resolve (metrics on)'
+  | `${ComparedLoad} (before)`
+  | `${ComparedLoad} (after)`;
+
+/** The loads compare mode (`--against`) runs on each side. */
+export type ComparedLoad =
+  'floor' | 'resolve' | 'resolve (no cache)' | 'dashboard (no cache)' | 'unique-resolve' | 'unique-dashboard';
 
 /** Sent with the "(no cache)" loads: asks the server for a fresh answer, past its response cache. */
 export const NO_CACHE = { 'cache-control': 'no-cache' } as const;

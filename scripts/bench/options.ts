@@ -28,6 +28,8 @@ export interface BenchOptions {
   readonly postgresUrl: string;
   /** Peer mode: this server against PostGraphile 4 on the same PostgreSQL tables, cold (needs backend postgres). */
   readonly peer: boolean;
+  /** Compare mode: a git revision whose build is measured beside this checkout's, alternating over rounds. */
+  readonly against: string | null;
 }
 
 export const DEFAULT_SIZE = 50_000;
@@ -53,6 +55,9 @@ export const USAGE = `Usage: npm run bench -- [options]
   --peer           peer mode (with --backend postgres): this server, cold (RECORD_CACHE=false, no response
                    cache), against PostGraphile 4 (scripts/bench/peers/postgraphile, npm ci there first) on the
                    same tables: the 50-tool page and a single tool, answers compared first, A/B over two rounds
+  --against REV    compare mode: the read loads (floor, resolve, past the cache, unique) on this checkout's build
+                   and on git revision REV's (checked out and built once, in the system's temporary folder),
+                   alternating over three rounds, each ratio to its own side's floor; FAIL where a ratio falls > 5 %
   --metrics        metrics mode: only floor and resolve, on servers with METRICS=true (scraped every
                    second) and with it off, in turn, and the ratio of each to metrics off
   --help           this text`;
@@ -82,6 +87,7 @@ export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): Be
         backend: { type: 'string', default: 'sqlite' },
         'postgres-url': { type: 'string' },
         peer: { type: 'boolean', default: false },
+        against: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -108,6 +114,11 @@ export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): Be
     throw new UsageError('--peer cannot be combined with --sizes or --metrics');
   if (values['postgres-url'] !== undefined && backend !== 'postgres')
     throw new UsageError('--postgres-url needs --backend postgres');
+  const against = values.against ?? null;
+  if (against !== null && (sizes || values.metrics || values.peer))
+    throw new UsageError('--against cannot be combined with --sizes, --metrics or --peer');
+  if (against !== null && !/^[A-Za-z0-9][A-Za-z0-9._/~^-]{0,99}$/.test(against))
+    throw new UsageError(`--against needs a git revision (a commit, tag or branch; got "${against}")`);
 
   return {
     size,
@@ -123,6 +134,7 @@ export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): Be
     backend,
     postgresUrl: values['postgres-url'] ?? DEFAULT_POSTGRES_URL,
     peer: values.peer === true,
+    against,
   };
 }
 

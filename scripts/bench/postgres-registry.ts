@@ -143,11 +143,14 @@ async function copyTable(source: BetterSqlite3.Database, target: Client, table: 
 }
 
 /** A fresh database made from the template, for one server run; `drop` removes it. */
+let workingDatabases = 0;
+
 export async function workingDatabase(
   adminUrl: string,
   template: string,
 ): Promise<{ readonly url: string; drop(): Promise<void> }> {
-  const name = `bench_run_${process.pid}_${Date.now().toString(36)}`;
+  workingDatabases += 1;
+  const name = `bench_run_${process.pid}_${Date.now().toString(36)}_${workingDatabases}`;
   await withClient(adminUrl, (admin) => admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`));
   return {
     url: databaseUrl(adminUrl, name),

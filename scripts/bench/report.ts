@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname } from 'node:path';
 import type { ImpactPreview } from './impacts';
-import type { DeliveryResult } from './subscribers';
+import type { DeliveryRow } from './delivery';
 import { errorCount, type LoadName, type LoadResult } from './loads';
 import type { RegistryCounts } from './model';
 import { formatSize, type BenchOptions } from './options';
@@ -122,8 +122,8 @@ export interface FullReport {
   readonly loads: LoadRow[];
   /** Dry runs of the widest-reaching mutations, timed once each. */
   readonly impacts: ImpactPreview[];
-  /** Subscription events delivered during the write load, by number of subscribers. */
-  readonly delivery: (DeliveryResult & { readonly writesPerSecond: number })[];
+  /** Subscription events delivered during the write load (unpaced), then beside a paced writer, by number of subscribers. */
+  readonly delivery: DeliveryRow[];
   readonly fairness: FairnessReport | null;
   readonly churn: ChurnReport | null;
   /** The second server, with --free-reads, that served the "(free data)" rows. */
@@ -203,8 +203,8 @@ export function metricsOverheadTable(report: MetricsOverheadReport): string {
   }
   lines.push(
     '',
-    `${report.rounds} round${report.rounds === 1 ? '' : 's'}, each a fresh server with metrics off and one with METRICS=true scraped every second (${report.scrapes} scrapes, ${report.scrapeFailures} failed), in turn; ` +
-      `${report.options.connections} connections, ${report.options.durationSeconds} s per load after ${report.options.warmupSeconds} s of warm-up; ${formatSize(report.registry.size)} registry, seed ${report.options.seed}; ` +
+    `A server with metrics off and one with METRICS=true scraped every second (${report.scrapes} scrapes, ${report.scrapeFailures} failed), side by side, each load measured ${report.rounds} time${report.rounds === 1 ? '' : 's'} on each in alternating order; ` +
+      `${report.options.connections} connections, ${Math.max(1, report.options.durationSeconds / 2)} s per measurement after ${report.options.warmupSeconds} s of warm-up; ${formatSize(report.registry.size)} registry, seed ${report.options.seed}; ` +
       `${report.machine.cpus} × ${report.machine.cpuModel}, Node ${report.machine.node}; ${report.date}.`,
     ...busyMachineNote(report.loads),
   );
@@ -558,11 +558,11 @@ export function deliveryTable(delivery: FullReport['delivery']): string {
   if (delivery.length === 0) return '';
   const rows = delivery.map(
     (d) =>
-      `| ${d.subscribers} | ${Math.round(d.writesPerSecond).toLocaleString('en-US')} | ${Math.round(d.eventsPerSecond).toLocaleString('en-US')} | ${d.perSubscriber.min.toLocaleString('en-US')}–${d.perSubscriber.max.toLocaleString('en-US')} | ${d.latencyMs.p50} | ${d.latencyMs.p99} | ${d.latencyMs.max} |`,
+      `| ${d.subscribers} | ${d.pacedAt === null ? 'unpaced (10 connections)' : `paced at ${d.pacedAt}/s`} | ${Math.round(d.writesPerSecond).toLocaleString('en-US')} | ${Math.round(d.eventsPerSecond).toLocaleString('en-US')} | ${d.perSubscriber.min.toLocaleString('en-US')}–${d.perSubscriber.max.toLocaleString('en-US')} | ${d.latencyMs.p50} | ${d.latencyMs.p99} | ${d.latencyMs.max} |`,
   );
   return [
-    '| Subscribers (registryChanged) | Writes/s | Events/s delivered (all subscribers) | Events per subscriber | Commit→arrival p50 (ms) | p99 (ms) | max (ms) |',
-    '|---:|---:|---:|---:|---:|---:|---:|',
+    '| Subscribers (registryChanged) | Writer | Writes/s | Events/s delivered (all subscribers) | Events per subscriber | Commit→arrival p50 (ms) | p99 (ms) | max (ms) |',
+    '|---:|---|---:|---:|---:|---:|---:|---:|',
     ...rows,
   ].join('\n');
 }
@@ -621,7 +621,7 @@ function cpu(load: LoadResult): string {
 export const BUSY_MACHINE_CORES = 0.25;
 
 /** A warning when other processes competed for the CPU during some load. */
-function busyMachineNote(loads: readonly LoadResult[]): string[] {
+export function busyMachineNote(loads: readonly LoadResult[]): string[] {
   const busy = loads.filter((l) => (l.cpuCores?.others ?? 0) > BUSY_MACHINE_CORES);
   if (busy.length === 0) return [];
   const worst = Math.max(...busy.map((l) => l.cpuCores?.others ?? 0));
@@ -653,7 +653,7 @@ export function describeMix(mix: ResolveMix): string {
   );
 }
 
-function int(n: number): string {
+export function int(n: number): string {
   return Math.round(n).toLocaleString('en-US');
 }
 

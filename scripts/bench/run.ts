@@ -18,6 +18,7 @@ import { chooseExpensiveRequests } from './fairness';
 import { measureImpacts, type ImpactPreview } from './impacts';
 import { startPacedClient } from './paced-client';
 import { openSubscribers, startReplayer } from './subscribers';
+import { pacedDelivery, pacedRate } from './delivery';
 import { hasErrors, NO_CACHE, runLoad, type LoadDefinition, type LoadResult, type LoadSettings } from './loads';
 import { loadRegistryModel, type RegistryModel } from './model';
 import { postgresTemplate, workingDatabase } from './postgres-registry';
@@ -46,7 +47,6 @@ import {
   type FullReport,
   type GrowthReport,
   type GrowthStep,
-  type MetricsOverheadReport,
   type RegistryInfo,
 } from './report';
 import {
@@ -141,11 +141,14 @@ export async function prepareRegistry(root: string, options: BenchOptions, size:
   };
 }
 
-/** A copy of the cached database for one server run, removed afterwards. */
+let workingCopies = 0;
+
+/** A copy of the cached database for one server run (two may run at once), removed afterwards. */
 function workingCopy(root: string, source: string): string {
   const dir = join(root, 'bench-results', 'run');
   mkdirSync(dir, { recursive: true });
-  const path = join(dir, `registry-${process.pid}.sqlite`);
+  workingCopies += 1;
+  const path = join(dir, `registry-${process.pid}-${workingCopies}.sqlite`);
   removeDatabaseFiles(path);
   copyFileSync(source, path);
   return path;
@@ -156,7 +159,7 @@ export async function withServer<T>(
   root: string,
   registry: PreparedRegistry,
   work: (server: RegistryServer, database: string) => Promise<T>,
-  serverOptions: { readonly freeReads?: boolean; readonly env?: Record<string, string> } = {},
+  serverOptions: ServerOptions = {},
 ): Promise<T> {
   if (registry.postgres) {
     const database = await workingDatabase(registry.postgres.adminUrl, registry.postgres.template);
@@ -174,13 +177,23 @@ export async function withServer<T>(
   }
 }
 
+/**
+ * How a server run is started: `--free-reads`, extra environment, and (compare mode) the checkout whose build
+ * serves, when it is not the benchmark's own.
+ */
+export interface ServerOptions {
+  readonly freeReads?: boolean;
+  readonly env?: Record<string, string>;
+  readonly serverRoot?: string;
+}
+
 async function serve<T>(
   root: string,
   database: string,
   work: (server: RegistryServer, database: string) => Promise<T>,
-  serverOptions: { readonly freeReads?: boolean; readonly env?: Record<string, string> },
+  serverOptions: ServerOptions,
 ): Promise<T> {
-  const server = await startRegistryServer(root, database, serverOptions);
+  const server = await startRegistryServer(serverOptions.serverRoot ?? root, database, serverOptions);
   progress(`server pid ${server.process.pid} ready in ${(server.startupMs / 1000).toFixed(2)} s`);
   try {
     return await work(server, database);
@@ -201,7 +214,7 @@ export function settings(options: BenchOptions, server: RegistryServer | null, t
   };
 }
 
-function resolveLoad(
+export function resolveLoad(
   server: RegistryServer,
   registry: PreparedRegistry,
   random: Random,
@@ -219,7 +232,7 @@ function resolveLoad(
 }
 
 /** `{ __typename }`, the same body every time; the "(no cache)" one past the response cache. */
-function floorLoad(
+export function floorLoad(
   server: RegistryServer,
   name: 'floor' | 'floor (no cache)' | 'floor (before the unique loads)',
 ): LoadDefinition<null> {
@@ -236,7 +249,7 @@ function floorLoad(
 }
 
 /** The resolve requests, every body unique by an unused variable. */
-function uniqueResolveLoad(
+export function uniqueResolveLoad(
   name: 'unique-resolve' | 'unique-resolve (free data)',
   server: RegistryServer,
   registry: PreparedRegistry,
@@ -253,7 +266,7 @@ function uniqueResolveLoad(
 }
 
 /** The dashboard pages, every body unique by an unused variable. */
-function uniqueDashboardLoad(
+export function uniqueDashboardLoad(
   name: 'unique-dashboard' | 'unique-dashboard (free data)',
   server: RegistryServer,
   pages: readonly PreparedRequest<ExpectedPage>[],
@@ -617,12 +630,26 @@ export async function runFull(root: string, options: BenchOptions): Promise<Full
       const result = await runLoad(writeLoad, { ...at, warmupSeconds: 0 });
       const seen = subscribers.stop(result.durationSeconds);
       await subscribers.close();
-      delivery.push({ ...seen, writesPerSecond: result.requestsPerSecond });
+      delivery.push({ ...seen, writesPerSecond: result.requestsPerSecond, pacedAt: null });
       progress(
         `  ${Math.round(seen.eventsPerSecond)} events/s delivered (${Math.round(result.requestsPerSecond)} writes/s), ` +
           `commit to arrival p50 ${seen.latencyMs.p50} ms, p99 ${seen.latencyMs.p99} ms`,
       );
       if (hasErrors(result)) loads.push({ ...result, name: 'write' });
+    }
+    // And with a writer paced at a fixed rate: the delay at the same writes/s, comparable between versions.
+    for (const count of options.quick ? [10] : [1, 10, 100]) {
+      const rate = pacedRate(count);
+      progress(`paced write (${rate}/s) with ${count} subscriber${count === 1 ? '' : 's'}: ${at.durationSeconds} s…`);
+      const paced = await pacedDelivery(running, count, nextTool, rate, at.durationSeconds, () =>
+        waitForSubscribers(running.origin, count),
+      );
+      delivery.push(paced.row);
+      progress(
+        `  ${Math.round(paced.row.eventsPerSecond)} events/s delivered (${paced.row.writesPerSecond.toFixed(1)} writes/s), ` +
+          `commit to arrival p50 ${paced.row.latencyMs.p50} ms, p99 ${paced.row.latencyMs.p99} ms`,
+      );
+      if (hasErrors(paced.writer)) loads.push(paced.writer);
     }
 
     progress('binding-impact previews (dry runs)…');
@@ -677,101 +704,6 @@ export async function runFull(root: string, options: BenchOptions): Promise<Full
     targets: fullTargets(rows, server, { fairness, churn: churnInfo }),
     errors: loads.some(hasErrors),
     elapsedMs: performance.now() - started,
-  };
-}
-
-/** Rounds of the metrics run: each measures a server with metrics off and one with them on (in turn, first one, then the other). */
-const METRICS_ROUNDS = 3;
-
-/** How often the metrics run's stand-in for Prometheus scrapes /metrics (a real scrape interval is 15 s or more). */
-const SCRAPE_INTERVAL_MS = 1000;
-
-/**
- * The metrics run: floor and resolve on a server with METRICS=true, scraped
- * every second as Prometheus would (more often than any real setup), and on
- * one with metrics off, alternately over METRICS_ROUNDS rounds (off, on; on,
- * off; off, on), each on a fresh server and a fresh copy of the registry, so
- * that drift on a busy machine falls on both sides. Reports each load's
- * requests a second summed over the rounds, and the ratio of on to off.
- */
-export async function runMetricsOverhead(root: string, options: BenchOptions): Promise<MetricsOverheadReport> {
-  const started = performance.now();
-  const registry = await prepareRegistry(root, options, options.size);
-  const random = new Random(options.seed).derive('requests');
-  const loads: LoadResult[] = [];
-  let scrapes = 0;
-  let scrapeFailures = 0;
-  const rounds = options.quick ? 1 : METRICS_ROUNDS;
-  for (let round = 0; round < rounds; round++) {
-    for (const on of round % 2 === 0 ? [false, true] : [true, false]) {
-      await withServer(
-        root,
-        registry,
-        async (running) => {
-          const at = settings(options, running);
-          const scraper = on ? startScraper(running.origin) : null;
-          try {
-            loads.push(
-              await measured(
-                { ...floorLoad(running, 'floor'), name: on ? 'floor (metrics on)' : 'floor (metrics off)' },
-                at,
-              ),
-            );
-            loads.push(
-              await measured(
-                {
-                  ...resolveLoad(running, registry, random),
-                  name: on ? 'resolve (metrics on)' : 'resolve (metrics off)',
-                },
-                at,
-              ),
-            );
-          } finally {
-            const done = await scraper?.stop();
-            scrapes += done?.scrapes ?? 0;
-            scrapeFailures += done?.failures ?? 0;
-          }
-        },
-        { env: { METRICS: on ? 'true' : 'false' } },
-      );
-    }
-  }
-  progress(`metrics scraped ${scrapes} times (${scrapeFailures} failed)`);
-  return {
-    kind: 'metrics',
-    date: new Date().toISOString(),
-    machine: machineInfo(),
-    options,
-    registry: registry.info,
-    rounds,
-    loads,
-    scrapes,
-    scrapeFailures,
-    errors: loads.some(hasErrors) || scrapeFailures > 0,
-    elapsedMs: performance.now() - started,
-  };
-}
-
-/** GETs /metrics every SCRAPE_INTERVAL_MS until stopped, as Prometheus would; counts scrapes and failures. */
-function startScraper(origin: string): { stop(): Promise<{ scrapes: number; failures: number }> } {
-  let scrapes = 0;
-  let failures = 0;
-  let running: Promise<void> = Promise.resolve();
-  const timer = setInterval(() => {
-    running = fetch(`${origin}/metrics`)
-      .then(async (response) => {
-        const text = await response.text();
-        if (response.status !== 200 || !text.includes('registry_http_requests_total')) failures++;
-      })
-      .catch(() => void failures++)
-      .finally(() => void scrapes++);
-  }, SCRAPE_INTERVAL_MS);
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-      return { scrapes, failures };
-    },
   };
 }
 

@@ -15,6 +15,8 @@ import type { LoadResult } from '../../scripts/bench/loads';
 import type { GrowthStep } from '../../scripts/bench/report';
 import { parseBenchArgs, parseSize, QUICK_SIZE, UsageError } from '../../scripts/bench/options';
 import { startPacedClient } from '../../scripts/bench/paced-client';
+import { compareRows, COMPARED_LOADS } from '../../scripts/bench/compare';
+import { pacedDelivery, pacedRate } from '../../scripts/bench/delivery';
 import { Random } from '../../scripts/bench/random';
 import { fullTargets, growthTargets, withRatios } from '../../scripts/bench/report';
 import {
@@ -81,6 +83,56 @@ describe('benchmark: command line', () => {
     expect(pg?.sizes).to.deep.equal([1_000, 10_000]);
     expect(() => parseBenchArgs(['--backend', 'mysql'])).to.throw(UsageError);
     expect(() => parseBenchArgs(['--postgres-url', 'postgres://u@h/db'])).to.throw(UsageError);
+  });
+});
+
+describe('benchmark: compare mode (--against)', () => {
+  it('takes a git revision, alone', () => {
+    expect(parseBenchArgs([], '/x')?.against).to.equal(null);
+    expect(parseBenchArgs(['--against', 'e20d610'], '/x')?.against).to.equal('e20d610');
+    expect(parseBenchArgs(['--against', 'origin/main~3'], '/x')?.against).to.equal('origin/main~3');
+    for (const bad of ['-x', 'a b', '$(rm)', ''])
+      expect(() => parseBenchArgs(['--against', bad]), bad).to.throw(UsageError);
+    expect(() => parseBenchArgs(['--against', 'HEAD', '--metrics'])).to.throw(UsageError);
+    expect(() => parseBenchArgs(['--against', 'HEAD', '--sizes', '1k,10k'])).to.throw(UsageError);
+  });
+
+  it('gives each load its ratio to its own side’s floor over all rounds, and fails a ratio that falls more than 5 %', () => {
+    const run = (name: string, completed: number) =>
+      ({ name, requestsPerSecond: completed, requestsCompleted: completed, durationSeconds: 1 }) as LoadResult;
+    const loads: LoadResult[] = [];
+    // Before: floor 1,000/s; after: floor 2,000/s (a faster machine moment), in two rounds each.
+    for (const [side, floor] of [
+      ['before', 1000],
+      ['after', 2000],
+    ] as const) {
+      loads.push(run(`floor (${side})`, floor), run(`floor (${side})`, floor));
+      loads.push(run(`resolve (${side})`, floor * 0.5), run(`resolve (${side})`, floor * 0.5));
+      loads.push(run(`resolve (no cache) (${side})`, side === 'before' ? 400 : 2000 * 0.4 * 0.94));
+      loads.push(run(`dashboard (no cache) (${side})`, side === 'before' ? 100 : 2000 * 0.1 * 0.96));
+      loads.push(run(`unique-resolve (${side})`, side === 'before' ? 300 : 2000 * 0.3 * 1.1));
+    }
+    const rows = compareRows(loads);
+    expect(rows.map((r) => r.load)).to.deep.equal(COMPARED_LOADS);
+    const byLoad = Object.fromEntries(rows.map((r) => [r.load, r]));
+    expect(byLoad.floor.change).to.be.closeTo(1, 1e-9); // req/s doubled
+    expect(byLoad.resolve.before.ratio).to.be.closeTo(0.5, 1e-9);
+    expect(byLoad.resolve.after.ratio).to.be.closeTo(0.5, 1e-9);
+    expect(byLoad.resolve.pass).to.equal(true);
+    expect(byLoad['resolve (no cache)'].change).to.be.closeTo(-0.06, 1e-9);
+    expect(byLoad['resolve (no cache)'].pass).to.equal(false);
+    expect(byLoad['dashboard (no cache)'].change).to.be.closeTo(-0.04, 1e-9);
+    expect(byLoad['dashboard (no cache)'].pass).to.equal(true);
+    expect(byLoad['unique-resolve'].change).to.be.closeTo(0.1, 1e-9);
+    // A load not measured on either side has no rate and no change.
+    expect(byLoad['unique-dashboard'].before.perSecond).to.equal(0);
+    expect(byLoad['unique-dashboard'].change).to.equal(0);
+  });
+
+  it('paces the delivery rows at the rates the synchronous feed sustained, by number of subscribers', () => {
+    expect([1, 10, 100].map(pacedRate)).to.deep.equal([300, 270, 115]);
+    expect(pacedRate(5)).to.equal(270);
+    expect(pacedRate(1000)).to.equal(115);
   });
 });
 
@@ -289,6 +341,24 @@ describe('benchmark: synthetic registry', function () {
       expect(result.checks.non2xx + result.checks.graphqlErrors + result.checks.wrongBodies).to.equal(0);
       const wrong = resourceWriteRequests(model, new Random('x'), 'other')();
       expect(verifyResourceWrite(await post(wrong.body), 'someone/else')).to.be.a('string');
+    });
+
+    it('counts what subscribers get beside a paced writer (the paced delivery rows)', async () => {
+      const { row, writer } = await pacedDelivery(
+        { graphqlUrl: server.url } as Parameters<typeof pacedDelivery>[0],
+        3,
+        writeRequests(model, new Random('paced-delivery'), 'paced'),
+        20,
+        0.4,
+        async () => {},
+        {},
+      );
+      expect(writer.checks.non2xx + writer.checks.graphqlErrors + writer.checks.wrongBodies).to.equal(0);
+      expect(writer.requestsCompleted).to.be.within(1, 10);
+      expect(row).to.include({ subscribers: 3, pacedAt: 20 });
+      // Every subscriber got one event per write, each with its commit-to-arrival delay.
+      expect(row.perSubscriber).to.deep.equal({ min: writer.requestsCompleted, max: writer.requestsCompleted });
+      expect(row.latencyMs.max).to.be.at.least(row.latencyMs.p50);
     });
 
     it('churns with unique query texts of every shape, each answer checked under its alias', async () => {
