@@ -1,11 +1,11 @@
 /**
  * Compare mode (`--against <git revision>`): the read loads on this checkout's
- * build and on another revision's, in one run. Both servers run side by side,
- * each on its own copy of the same registry, and each load is measured on one
- * and then the other, over rounds in alternating order (A, B; B, A; ...), so
- * that drift on a shared machine falls on both sides alike (two separate full
- * runs differed by up to a fifth on a row; servers started one after the other
- * in this mode, by up to a sixth between rounds). The
+ * build and on another revision's, in one run (./side-by-side.ts): each round
+ * a fresh pair of servers running side by side, each on its own copy of the
+ * same registry, every load measured on one and then the other in alternating
+ * order, so that drift on a shared machine and a process's own luck fall on
+ * both sides alike (two separate full runs differed by up to a fifth on a row;
+ * one server process held 0.65 × its twin's speed for its whole life). The
  * other revision is checked out once into a git worktree of its own (outside
  * the repository, in the system's temporary folder), given this checkout's
  * node_modules when the lockfiles are the same (else `npm ci` there), and
@@ -20,7 +20,7 @@ import { existsSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hasErrors, NO_CACHE, type ComparedLoad, type LoadDefinition, type LoadResult } from './loads';
-import { formatSize, type BenchOptions } from './options';
+import { COMPARABLE_LOADS, formatSize, type BenchOptions } from './options';
 import type { RegistryServer } from './processes';
 import { Random } from './random';
 import {
@@ -36,18 +36,11 @@ import { sideBySide } from './side-by-side';
 import { busyMachineNote, int, machineInfo, type MachineInfo, type RegistryInfo } from './report';
 import { dashboardRequests, verifyDashboard, type ExpectedPage } from './workloads';
 
-/** Rounds of a compare run: each measures every load on both sides, in alternating order. */
+/** Rounds of a compare run: each a fresh pair of servers, every load measured on both, in alternating order. */
 export const COMPARE_ROUNDS = 4;
 
 /** The loads compared, in the order each server runs them; every ratio is to the same server's floor. */
-export const COMPARED_LOADS: readonly ComparedLoad[] = [
-  'floor',
-  'resolve',
-  'resolve (no cache)',
-  'dashboard (no cache)',
-  'unique-resolve',
-  'unique-dashboard',
-];
+export const COMPARED_LOADS = COMPARABLE_LOADS as readonly ComparedLoad[];
 
 /** A ratio that falls by more than this (after / before − 1) fails the comparison. */
 export const COMPARE_TOLERANCE = 0.05;
@@ -123,7 +116,10 @@ export async function runCompare(root: string, options: BenchOptions, against: s
       ['before', { serverRoot: other.dir }],
       ['after', {}],
     ],
-    plan: (server, side) => sideLoads(server, registry, pages, random, `${tag}-${side}`),
+    plan: (server, side) =>
+      sideLoads(server, registry, pages, random, `${tag}-${side}`).filter(
+        (load) => options.loads === null || options.loads.includes(load.name),
+      ),
     name: (load, side) => `${load as ComparedLoad} (${side})`,
     rounds,
   });
@@ -137,7 +133,7 @@ export async function runCompare(root: string, options: BenchOptions, against: s
     after: { revision: describe(root), commit: git(root, ['rev-parse', 'HEAD']) },
     rounds,
     loads,
-    rows: compareRows(loads),
+    rows: compareRows(loads).filter((row) => options.loads === null || options.loads.includes(row.load)),
     errors: loads.some(hasErrors),
     elapsedMs: performance.now() - started,
   };
@@ -225,7 +221,7 @@ export function compareTable(report: CompareReport): string {
   lines.push(
     '',
     `Before: ${report.before.revision} (${report.before.commit.slice(0, 12)}); after: ${report.after.revision}. ` +
-      `The two servers side by side, each on its own copy of the registry; each load ${report.rounds} time${report.rounds === 1 ? '' : 's'} on each, in alternating order; ` +
+      `${report.rounds} round${report.rounds === 1 ? '' : 's'}, each a fresh pair of servers side by side on their own copies of the registry, each load measured on both in alternating order; ` +
       `every ratio is to the same side's floor (the floor's change is of req/s). ` +
       `${report.options.connections} connections, ${Math.max(1, report.options.durationSeconds / 2)} s per measurement after ${report.options.warmupSeconds} s of warm-up; ${formatSize(report.registry.size)} registry, seed ${report.options.seed}, ${report.options.backend}; ` +
       `${report.machine.cpus} × ${report.machine.cpuModel}, Node ${report.machine.node}; ${report.date}.`,

@@ -1,9 +1,9 @@
 /**
  * Metrics mode (`--metrics`): floor and resolve on a server with METRICS=true,
  * scraped every second as Prometheus would (more often than any real setup),
- * and on one with metrics off, side by side (./side-by-side.ts): both run at
- * once on their own copies of the registry, and each load is measured on one
- * and then the other over METRICS_ROUNDS rounds in alternating order. Reports
+ * and on one with metrics off, side by side (./side-by-side.ts): each round a
+ * fresh pair, both running at once on their own copies of the registry, each
+ * load measured on one and then the other in alternating order. Reports
  * each load's requests a second over the rounds, and the ratio of on to off.
  */
 import { hasErrors } from './loads';
@@ -13,7 +13,7 @@ import { floorLoad, prepareRegistry, progress, resolveLoad } from './run';
 import { machineInfo, type MetricsOverheadReport } from './report';
 import { sideBySide } from './side-by-side';
 
-/** How many times each load is measured on each side (half the load's duration each time). */
+/** Rounds: fresh pairs of servers, each load measured once on each side (half the load's duration). */
 const METRICS_ROUNDS = 6;
 
 /** How often the metrics run's stand-in for Prometheus scrapes /metrics (a real scrape interval is 15 s or more). */
@@ -24,7 +24,7 @@ export async function runMetricsOverhead(root: string, options: BenchOptions): P
   const registry = await prepareRegistry(root, options, options.size);
   const random = new Random(options.seed).derive('requests');
   const rounds = options.quick ? 1 : METRICS_ROUNDS;
-  let scraped = { scrapes: 0, failures: 0 };
+  const scraped = { scrapes: 0, failures: 0 };
   const loads = await sideBySide(root, options, registry, {
     sides: [
       ['metrics off', { env: { METRICS: 'false' } }],
@@ -37,7 +37,9 @@ export async function runMetricsOverhead(root: string, options: BenchOptions): P
       const scraper = startScraper(servers['metrics on'].origin);
       return {
         async stop() {
-          scraped = await scraper.stop();
+          const done = await scraper.stop();
+          scraped.scrapes += done.scrapes;
+          scraped.failures += done.failures;
         },
       };
     },

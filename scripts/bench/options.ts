@@ -30,6 +30,8 @@ export interface BenchOptions {
   readonly peer: boolean;
   /** Compare mode: a git revision whose build is measured beside this checkout's, alternating over rounds. */
   readonly against: string | null;
+  /** Compare mode: only these of its loads (null: all). */
+  readonly loads: readonly string[] | null;
 }
 
 export const DEFAULT_SIZE = 50_000;
@@ -58,6 +60,7 @@ export const USAGE = `Usage: npm run bench -- [options]
   --against REV    compare mode: the read loads (floor, resolve, past the cache, unique) on this checkout's build
                    and on git revision REV's (checked out and built once, in the system's temporary folder),
                    alternating over three rounds, each ratio to its own side's floor; FAIL where a ratio falls > 5 %
+  --loads A,B,...  with --against: only these of its loads (floor is always measured: the ratios are to it)
   --metrics        metrics mode: only floor and resolve, on servers with METRICS=true (scraped every
                    second) and with it off, in turn, and the ratio of each to metrics off
   --help           this text`;
@@ -88,6 +91,7 @@ export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): Be
         'postgres-url': { type: 'string' },
         peer: { type: 'boolean', default: false },
         against: { type: 'string' },
+        loads: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -135,8 +139,30 @@ export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): Be
     postgresUrl: values['postgres-url'] ?? DEFAULT_POSTGRES_URL,
     peer: values.peer === true,
     against,
+    loads: parseLoads(values.loads, against),
   };
 }
+
+/** The loads of compare mode that --loads names (floor always among them); null without --loads. */
+function parseLoads(text: string | undefined, against: string | null): readonly string[] | null {
+  if (text === undefined) return null;
+  if (against === null) throw new UsageError('--loads needs --against');
+  const names = text.split(',').map((name) => name.trim());
+  for (const name of names)
+    if (!COMPARABLE_LOADS.includes(name))
+      throw new UsageError(`--loads: "${name}" is not one of ${COMPARABLE_LOADS.join(', ')}`);
+  return COMPARABLE_LOADS.filter((name) => name === 'floor' || names.includes(name));
+}
+
+/** The loads compare mode measures, in order (./compare.ts). */
+export const COMPARABLE_LOADS: readonly string[] = [
+  'floor',
+  'resolve',
+  'resolve (no cache)',
+  'dashboard (no cache)',
+  'unique-resolve',
+  'unique-dashboard',
+];
 
 /** "1k" → 1000, "2.5k" → 2500, "1m" → 1000000, "750" → 750. At least 50, at most 2 million. */
 export function parseSize(text: string, flag: string): number {

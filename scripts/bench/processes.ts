@@ -206,6 +206,7 @@ export async function startRegistryServer(
         DATABASE_URL: /^postgres(ql)?:\/\//.test(database) ? database : `sqlite:${database}`,
         DEMO_DATA: 'false',
         LOG_LEVEL: 'warn',
+        ...serverDiagnosticEnv(),
         ...options.env,
       },
     }),
@@ -222,8 +223,20 @@ export async function startRegistryServer(
 
 /**
  * For diagnosing a run, not for measuring one: BENCH_SERVER_NODE_FLAGS adds node flags to the registry server's
- * command line (e.g. "--trace-gc"), and BENCH_SERVER_LOG names a file that gets everything the server writes.
+ * command line (e.g. "--trace-gc"), BENCH_SERVER_ENV adds environment variables (e.g. "METRICS=true", for a
+ * compare run of two builds with metrics on; a mode's own settings win), and BENCH_SERVER_LOG names a file that
+ * gets everything the server writes.
  */
+function serverDiagnosticEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const word of (process.env.BENCH_SERVER_ENV ?? '').split(/\s+/).filter((w) => w !== '')) {
+    const found = /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(word);
+    if (!found) throw new Error(`BENCH_SERVER_ENV: "${word}" is not NAME=value`);
+    env[found[1]] = found[2];
+  }
+  return env;
+}
+
 function serverDiagnosticFlags(): string[] {
   return (process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(/\s+/).filter((flag) => flag !== '');
 }

@@ -203,7 +203,7 @@ export function metricsOverheadTable(report: MetricsOverheadReport): string {
   }
   lines.push(
     '',
-    `A server with metrics off and one with METRICS=true scraped every second (${report.scrapes} scrapes, ${report.scrapeFailures} failed), side by side, each load measured ${report.rounds} time${report.rounds === 1 ? '' : 's'} on each in alternating order; ` +
+    `${report.rounds} round${report.rounds === 1 ? '' : 's'}, each a fresh pair side by side: a server with metrics off and one with METRICS=true scraped every second (${report.scrapes} scrapes, ${report.scrapeFailures} failed), each load measured on both in alternating order; ` +
       `${report.options.connections} connections, ${Math.max(1, report.options.durationSeconds / 2)} s per measurement after ${report.options.warmupSeconds} s of warm-up; ${formatSize(report.registry.size)} registry, seed ${report.options.seed}; ` +
       `${report.machine.cpus} × ${report.machine.cpuModel}, Node ${report.machine.node}; ${report.date}.`,
     ...busyMachineNote(report.loads),

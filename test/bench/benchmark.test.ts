@@ -95,6 +95,15 @@ describe('benchmark: compare mode (--against)', () => {
       expect(() => parseBenchArgs(['--against', bad]), bad).to.throw(UsageError);
     expect(() => parseBenchArgs(['--against', 'HEAD', '--metrics'])).to.throw(UsageError);
     expect(() => parseBenchArgs(['--against', 'HEAD', '--sizes', '1k,10k'])).to.throw(UsageError);
+    // --loads: some of its loads, in its own order, the floor always among them.
+    expect(parseBenchArgs(['--against', 'HEAD', '--loads', 'unique-resolve,resolve'], '/x')?.loads).to.deep.equal([
+      'floor',
+      'resolve',
+      'unique-resolve',
+    ]);
+    expect(parseBenchArgs(['--against', 'HEAD'], '/x')?.loads).to.equal(null);
+    expect(() => parseBenchArgs(['--against', 'HEAD', '--loads', 'resolve,churn'])).to.throw(UsageError);
+    expect(() => parseBenchArgs(['--loads', 'resolve'])).to.throw(UsageError);
   });
 
   it('gives each load its ratio to its own side’s floor over all rounds, and fails a ratio that falls more than 5 %', () => {
