@@ -28,9 +28,14 @@ export class TurnBudget {
   /** When this turn's budget ran out, or a taker began to wait (by the clock). */
   private ranOutAt = 0;
 
+  /**
+   * `perMs` (with a clock): units per millisecond of the rest of the turn, `perTurn` unless given; a turn's budget
+   * is never less than `perTurn` nor more than MAX_SCALE × `perTurn`.
+   */
   constructor(
     private readonly perTurn: number,
     private readonly clock: (() => number) | null = null,
+    private readonly perMs: number = perTurn / SLICE_MS,
   ) {
     this.left = perTurn;
   }
@@ -70,11 +75,11 @@ export class TurnBudget {
     });
   }
 
-  /** This turn's budget: `perTurn`, or with a clock, `perTurn` per SLICE_MS the rest of the turn took (see above). */
+  /** This turn's budget: `perTurn`, or with a clock, `perMs` per millisecond the rest of the turn took (see above). */
   private refill(): number {
     if (!this.clock) return this.perTurn;
     const rest = this.clock() - this.ranOutAt;
-    return this.perTurn * Math.min(MAX_SCALE, Math.max(1, Math.floor(rest / SLICE_MS)));
+    return Math.min(this.perTurn * MAX_SCALE, Math.max(this.perTurn, Math.floor(rest * this.perMs)));
   }
 }
 

@@ -126,6 +126,28 @@ describe('TurnBudget', () => {
     // A turn of 100 ms: at most MAX_SCALE × 2.
     expect(await goInOneTurn(100, 80)).to.equal(MAX_SCALE * 2 - 1);
   });
+
+  it('with a rate per millisecond of its own, gives a turn that many per millisecond of the rest, within the same bounds', async () => {
+    let now = 1_000;
+    const budget = new TurnBudget(2, () => now, 8);
+    const goInOneTurn = async (ms: number, count: number): Promise<number> => {
+      while (budget.take() === null);
+      let gone = 0;
+      const waits = Array.from({ length: count }, () => budget.take()!.then(() => gone++));
+      now += ms;
+      await turn();
+      await Promise.resolve();
+      const inTurn = gone;
+      await Promise.all(waits);
+      return inTurn;
+    };
+    // A very short turn: never less than perTurn (2).
+    expect(await goInOneTurn(0.1, 40)).to.equal(1);
+    // A turn of 2.5 ms: 2.5 × 8 = 20 units.
+    expect(await goInOneTurn(2.5, 40)).to.equal(19);
+    // A turn of 100 ms: still at most MAX_SCALE × perTurn.
+    expect(await goInOneTurn(100, 80)).to.equal(MAX_SCALE * 2 - 1);
+  });
 });
 
 describe('ChangeFeed', () => {
