@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { BuildInfo } from '../version';
 
 /** Hits, misses and evictions so far, and the bytes held now, of one cache. */
@@ -77,8 +77,8 @@ export class Metrics {
   private readonly requests = new Tally<string, string, number>();
   private readonly operations = new Tally<string, string, string>();
   private readonly cacheAnswers = { hits: 0, misses: 0 };
-  private readonly durations: Histogram;
-  private readonly feedLag: Histogram;
+  private readonly durations: PlainHistogram;
+  private readonly feedLag: PlainHistogram;
   /** Where the figures read at each scrape come from (see watch). */
   private readonly sources: { -readonly [K in keyof MetricSources]: MetricSources[K] } = {};
 
@@ -114,12 +114,12 @@ export class Metrics {
           this.inc({ operation_type: type, operation_name: name, outcome }, count);
       },
     });
-    this.durations = new Histogram({
-      name: 'registry_graphql_duration_seconds',
-      help: 'Time to answer a GraphQL operation, from the request to the response',
-      buckets: DURATION_BUCKETS,
+    this.durations = new PlainHistogram(
+      'registry_graphql_duration_seconds',
+      'Time to answer a GraphQL operation, from the request to the response',
+      DURATION_BUCKETS,
       registers,
-    });
+    );
     for (const answer of ['hits', 'misses'] as const) {
       new Counter({
         name: `registry_response_cache_${answer}_total`,
@@ -134,12 +134,12 @@ export class Metrics {
         },
       });
     }
-    this.feedLag = new Histogram({
-      name: 'registry_change_feed_lag_seconds',
-      help: "Seconds from a change's commit (on any instance) to this instance reading it for its subscribers",
-      buckets: FEED_LAG_BUCKETS,
+    this.feedLag = new PlainHistogram(
+      'registry_change_feed_lag_seconds',
+      "Seconds from a change's commit (on any instance) to this instance reading it for its subscribers",
+      FEED_LAG_BUCKETS,
       registers,
-    });
+    );
     this.registerSourcedMetrics(registers);
   }
 
@@ -281,6 +281,74 @@ function gaugeFrom(
       read((labels, value) => this.set(labels, value));
     },
   });
+}
+
+/**
+ * A histogram without labels, counted in plain numbers (a bucket's count, the sum and the count) and handed to
+ * prom-client as a metric of its own, written in the same exposition as its Histogram's: prom-client's observe()
+ * validates and hashes its labels and builds two objects on every call, which every request paid.
+ */
+export class PlainHistogram {
+  readonly type = 'histogram';
+  readonly aggregator = 'sum';
+  private readonly counts: number[];
+  private sum = 0;
+  private count = 0;
+
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    private readonly bounds: readonly number[],
+    registers: Registry[],
+  ) {
+    this.counts = bounds.map(() => 0);
+    // A metric object as the registry reads it (name, help, type, get): prom-client's own types name only its classes.
+    for (const registry of registers)
+      registry.registerMetric(this as unknown as Parameters<Registry['registerMetric']>[0]);
+  }
+
+  /** Counts one value (a value that is not a finite number is not counted). */
+  observe(value: number): void {
+    if (!Number.isFinite(value)) return;
+    this.sum += value;
+    this.count += 1;
+    const bounds = this.bounds;
+    for (let i = 0; i < bounds.length; i++) {
+      if (value <= bounds[i]) {
+        this.counts[i] += 1;
+        return;
+      }
+    }
+  }
+
+  /** The figures as prom-client's registry writes them: cumulative buckets up to +Inf, then the sum and the count. */
+  get(): {
+    name: string;
+    help: string;
+    type: string;
+    aggregator: string;
+    values: { labels: Record<string, string | number>; value: number; metricName: string }[];
+  } {
+    let below = 0;
+    const values: { labels: Record<string, string | number>; value: number; metricName: string }[] = this.bounds.map(
+      (le, i) => {
+        below += this.counts[i];
+        return { labels: { le }, value: below, metricName: `${this.name}_bucket` };
+      },
+    );
+    values.push(
+      { labels: { le: '+Inf' }, value: this.count, metricName: `${this.name}_bucket` },
+      { labels: {}, value: this.sum, metricName: `${this.name}_sum` },
+      { labels: {}, value: this.count, metricName: `${this.name}_count` },
+    );
+    return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values };
+  }
+
+  reset(): void {
+    this.counts.fill(0);
+    this.sum = 0;
+    this.count = 0;
+  }
 }
 
 /** Counts by three label values, in nested maps: counting builds no key, and a scrape walks them all. */
