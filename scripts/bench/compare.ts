@@ -67,8 +67,10 @@ export interface CompareRow {
   readonly load: ComparedLoad;
   readonly before: { readonly perSecond: number; readonly ratio: number; readonly byRound: readonly number[] };
   readonly after: { readonly perSecond: number; readonly ratio: number; readonly byRound: readonly number[] };
-  /** after.ratio / before.ratio − 1 (for the floor: after.perSecond / before.perSecond − 1). */
+  /** The median over the rounds of (after's ratio / before's ratio − 1), each round's ratios to its own floors (the floor: rateChange). */
   readonly change: number;
+  /** The median over the rounds of (after's req/s / before's − 1): side by side, drift falls on both sides alike. */
+  readonly rateChange: number;
   readonly pass: boolean;
 }
 
@@ -170,59 +172,77 @@ function sideLoads(
   ] as LoadDefinition<unknown>[];
 }
 
-/** Each compared load over all rounds, with its ratio to its own side's floor and the change from before. */
+/**
+ * Each compared load over all rounds: its rate and its ratio to its own side's floor over all rounds, and the
+ * changes as the median over the rounds of each round's pair (the two sides measured one after the other on
+ * the same machine moment): one server process in a few runs at half speed for its whole life (see
+ * ./side-by-side.ts) then moves the result by one round's weight, where it moved a sum by a fifth.
+ */
 export function compareRows(loads: readonly LoadResult[]): CompareRow[] {
+  const runs = (load: ComparedLoad, which: 'before' | 'after') => loads.filter((l) => l.name === `${load} (${which})`);
   const side = (load: ComparedLoad, which: 'before' | 'after') => {
-    const runs = loads.filter((l) => l.name === `${load} (${which})`);
-    const seconds = runs.reduce((s, r) => s + r.durationSeconds, 0);
+    const measured = runs(load, which);
+    const seconds = measured.reduce((s, r) => s + r.durationSeconds, 0);
     return {
-      perSecond: seconds === 0 ? 0 : runs.reduce((n, r) => n + r.requestsCompleted, 0) / seconds,
-      byRound: runs.map((r) => r.requestsPerSecond),
+      perSecond: seconds === 0 ? 0 : measured.reduce((n, r) => n + r.requestsCompleted, 0) / seconds,
+      byRound: measured.map((r) => r.requestsPerSecond),
     };
   };
-  const floors = { before: side('floor', 'before').perSecond, after: side('floor', 'after').perSecond };
+  const floors = { before: side('floor', 'before'), after: side('floor', 'after') };
   return COMPARED_LOADS.map((load) => {
     const before = side(load, 'before');
     const after = side(load, 'after');
     const ratio = (perSecond: number, floor: number) => (floor === 0 ? 0 : perSecond / floor);
-    const beforeRatio = load === 'floor' ? 1 : ratio(before.perSecond, floors.before);
-    const afterRatio = load === 'floor' ? 1 : ratio(after.perSecond, floors.after);
+    const rounds = Math.min(before.byRound.length, after.byRound.length);
+    const pairs = Array.from({ length: rounds }, (_, i) => i);
+    const rateChange = median(pairs.map((i) => after.byRound[i] / before.byRound[i] - 1));
     const change =
       load === 'floor'
-        ? before.perSecond === 0
-          ? 0
-          : after.perSecond / before.perSecond - 1
-        : beforeRatio === 0
-          ? 0
-          : afterRatio / beforeRatio - 1;
+        ? rateChange
+        : median(
+            pairs.map(
+              (i) =>
+                ratio(after.byRound[i], floors.after.byRound[i]) / ratio(before.byRound[i], floors.before.byRound[i]) -
+                1,
+            ),
+          );
     return {
       load,
-      before: { ...before, ratio: beforeRatio },
-      after: { ...after, ratio: afterRatio },
+      rateChange,
+      before: { ...before, ratio: load === 'floor' ? 1 : ratio(before.perSecond, floors.before.perSecond) },
+      after: { ...after, ratio: load === 'floor' ? 1 : ratio(after.perSecond, floors.after.perSecond) },
       change,
       pass: change >= -COMPARE_TOLERANCE,
     };
   });
 }
 
+/** The median of the finite numbers given; 0 when there are none. */
+function median(values: readonly number[]): number {
+  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
+  if (sorted.length === 0) return 0;
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
 /** The compare run as a Markdown table, with a PASS or FAIL per row. */
 export function compareTable(report: CompareReport): string {
   const lines = [
-    `| Load | Before: req/s by round | After: req/s by round | Before: req/s, ratio | After: req/s, ratio | Change | ≥ −${COMPARE_TOLERANCE * 100} % |`,
-    '|---|---|---|---:|---:|---:|---|',
+    `| Load | Before: req/s by round | After: req/s by round | Before: req/s, ratio | After: req/s, ratio | Change of req/s | Change of ratio | Ratio ≥ −${COMPARE_TOLERANCE * 100} % |`,
+    '|---|---|---|---:|---:|---:|---:|---|',
   ];
   const percent = (change: number) => `${change >= 0 ? '+' : '−'}${Math.abs(change * 100).toFixed(1)} %`;
   for (const row of report.rows) {
     const ratio = (r: CompareRow['before']) => (row.load === 'floor' ? '—' : `${r.ratio.toFixed(3)} × floor`);
     lines.push(
-      `| ${row.load} | ${row.before.byRound.map(int).join(', ')} | ${row.after.byRound.map(int).join(', ')} | ${int(row.before.perSecond)}, ${ratio(row.before)} | ${int(row.after.perSecond)}, ${ratio(row.after)} | ${percent(row.change)} | ${row.pass ? 'PASS' : 'FAIL'} |`,
+      `| ${row.load} | ${row.before.byRound.map(int).join(', ')} | ${row.after.byRound.map(int).join(', ')} | ${int(row.before.perSecond)}, ${ratio(row.before)} | ${int(row.after.perSecond)}, ${ratio(row.after)} | ${percent(row.rateChange)} | ${row.load === 'floor' ? '—' : percent(row.change)} | ${row.pass ? 'PASS' : 'FAIL'} |`,
     );
   }
   lines.push(
     '',
     `Before: ${report.before.revision} (${report.before.commit.slice(0, 12)}); after: ${report.after.revision}. ` +
       `${report.rounds} round${report.rounds === 1 ? '' : 's'}, each a fresh pair of servers side by side on their own copies of the registry, each load measured on both in alternating order; ` +
-      `every ratio is to the same side's floor (the floor's change is of req/s). ` +
+      `every ratio is to the same side's floor; each change is the median over the rounds of the round's pair. ` +
       `${report.options.connections} connections, ${Math.max(1, report.options.durationSeconds / 2)} s per measurement after ${report.options.warmupSeconds} s of warm-up; ${formatSize(report.registry.size)} registry, seed ${report.options.seed}, ${report.options.backend}; ` +
       `${report.machine.cpus} × ${report.machine.cpuModel}, Node ${report.machine.node}; ${report.date}.`,
     ...busyMachineNote(report.loads),

@@ -184,8 +184,8 @@ export interface MetricsOverheadReport {
  */
 export function metricsOverheadTable(report: MetricsOverheadReport): string {
   const lines = [
-    '| Load | Metrics off: req/s by round | Metrics on: req/s by round | Off: req/s (all rounds) | On: req/s (all rounds) | On / off | Server CPU µs/request, off → on | Others (cores, max) |',
-    '|---|---|---|---:|---:|---:|---:|---:|',
+    '| Load | Metrics off: req/s by round | Metrics on: req/s by round | Off: req/s (all rounds) | On: req/s (all rounds) | On / off | On / off, median of the rounds | Server CPU µs/request, off → on | Others (cores, max) |',
+    '|---|---|---|---:|---:|---:|---:|---:|---:|',
   ];
   for (const load of ['floor', 'resolve'] as const) {
     const off = report.loads.filter((l) => l.name === `${load} (metrics off)`);
@@ -198,7 +198,7 @@ export function metricsOverheadTable(report: MetricsOverheadReport): string {
     };
     const others = Math.max(0, ...[...off, ...on].map((r) => r.cpuCores?.others ?? 0));
     lines.push(
-      `| ${load} | ${off.map((r) => int(r.requestsPerSecond)).join(', ')} | ${on.map((r) => int(r.requestsPerSecond)).join(', ')} | ${int(rate(off))} | ${int(rate(on))} | ${(rate(on) / rate(off)).toFixed(3)} | ${cpuPerRequest(off).toFixed(1)} → ${cpuPerRequest(on).toFixed(1)} | ${others.toFixed(2)} |`,
+      `| ${load} | ${off.map((r) => int(r.requestsPerSecond)).join(', ')} | ${on.map((r) => int(r.requestsPerSecond)).join(', ')} | ${int(rate(off))} | ${int(rate(on))} | ${(rate(on) / rate(off)).toFixed(3)} | ${pairedMedian(on, off).toFixed(3)} | ${cpuPerRequest(off).toFixed(1)} → ${cpuPerRequest(on).toFixed(1)} | ${others.toFixed(2)} |`,
     );
   }
   lines.push(
@@ -209,6 +209,21 @@ export function metricsOverheadTable(report: MetricsOverheadReport): string {
     ...busyMachineNote(report.loads),
   );
   return lines.join('\n');
+}
+
+/**
+ * The median over the rounds of each round's on / off (the i-th run of each side is one round's pair): a server
+ * process that ran at half speed for its whole life (it happens; see side-by-side.ts) moves it by one round.
+ */
+export function pairedMedian(on: readonly LoadResult[], off: readonly LoadResult[]): number {
+  const ratios = on
+    .slice(0, off.length)
+    .map((r, i) => r.requestsPerSecond / off[i].requestsPerSecond)
+    .filter(Number.isFinite)
+    .sort((a, b) => a - b);
+  if (ratios.length === 0) return 0;
+  const middle = ratios.length >> 1;
+  return ratios.length % 2 === 1 ? ratios[middle] : (ratios[middle - 1] + ratios[middle]) / 2;
 }
 
 export interface MachineInfo {

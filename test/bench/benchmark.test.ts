@@ -18,7 +18,7 @@ import { startPacedClient } from '../../scripts/bench/paced-client';
 import { compareRows, COMPARED_LOADS } from '../../scripts/bench/compare';
 import { pacedDelivery, pacedRate } from '../../scripts/bench/delivery';
 import { Random } from '../../scripts/bench/random';
-import { fullTargets, growthTargets, withRatios } from '../../scripts/bench/report';
+import { fullTargets, growthTargets, pairedMedian, withRatios } from '../../scripts/bench/report';
 import {
   CHURN_SHAPES,
   chooseResolvePairs,
@@ -136,6 +136,26 @@ describe('benchmark: compare mode (--against)', () => {
     // A load not measured on either side has no rate and no change.
     expect(byLoad['unique-dashboard'].before.perSecond).to.equal(0);
     expect(byLoad['unique-dashboard'].change).to.equal(0);
+  });
+
+  it('takes each change as the median of the rounds’ pairs, so one server at half speed moves it by one round only', () => {
+    const run = (name: string, perSecond: number) =>
+      ({ name, requestsPerSecond: perSecond, requestsCompleted: perSecond, durationSeconds: 1 }) as LoadResult;
+    const loads: LoadResult[] = [];
+    // Three rounds; in the third, the "after" server ran at half speed on everything.
+    for (const slow of [1, 1, 0.5]) {
+      loads.push(run('floor (before)', 1000), run('floor (after)', 1000 * slow));
+      loads.push(run('resolve (before)', 500), run('resolve (after)', 480 * slow));
+    }
+    const resolve = compareRows(loads).find((r) => r.load === 'resolve')!;
+    // The sums say −20 % of req/s; the median of the pairs −4 %, and the ratio to each round’s own floor −4 %.
+    expect(resolve.after.perSecond / resolve.before.perSecond - 1).to.be.closeTo(-0.2, 1e-9);
+    expect(resolve.rateChange).to.be.closeTo(-0.04, 1e-9);
+    expect(resolve.change).to.be.closeTo(-0.04, 1e-9);
+    expect(resolve.pass).to.equal(true);
+    expect(
+      pairedMedian([run('x', 90), run('x', 100), run('x', 10)], [run('y', 100), run('y', 100), run('y', 100)]),
+    ).to.equal(0.9);
   });
 
   it('paces the delivery rows at the rates the synchronous feed sustained, by number of subscribers', () => {
