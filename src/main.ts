@@ -105,7 +105,7 @@ export async function bootstrap(config: AppConfig, options: BootstrapOptions = {
 
     // The engine is chosen here, once (EXECUTION): see src/engine/execution-mode.ts.
     const engine = engineParts(config.execution);
-    const versioning = await RegistryVersioning.open(db, { recordCache: config.recordCache });
+    const versioning = await RegistryVersioning.open(db, config);
     const { services, changeListener } = await startServices(config, versioning, logger, observers.metrics);
     observers.metrics?.watch({
       recordCaches: () => versioning.cacheFigures(),

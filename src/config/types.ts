@@ -28,6 +28,8 @@ export interface AppConfig {
    * every request reads its records and names from the database. Page assembly does not depend on it (EXECUTION).
    */
   readonly recordCache: boolean;
+  /** Bytes the record cache may hold, as it counts them (RECORD_CACHE_BYTES; default 48 MiB). */
+  readonly recordCacheBytes?: number;
   /** Which engine runs queries (EXECUTION, default fast): see EXECUTION_MODES. */
   readonly execution: ExecutionMode;
   /** Live subscriptions one WebSocket may hold at once (WS_MAX_SUBSCRIPTIONS_PER_CONNECTION, default 100). */

@@ -87,13 +87,14 @@ export class RegistryVersioning {
     clock: RegistryClock,
     startVersion: number,
     recordCache: boolean,
+    recordCacheBytes: number | undefined,
   ) {
     this.#reader = reader;
     const changes = new ChangeIndex(startVersion, (after, upTo, limit) => reader.changesAfter(after, upTo, limit));
     this.caches = {
       clock,
       hierarchy: new HierarchyCache(),
-      records: recordCache ? new RecordCache() : null,
+      records: recordCache ? new RecordCache(recordCacheBytes) : null,
       names: recordCache ? new NameIndexes(changes) : null,
       changes,
       access: new AccessCache(reader, changes),
@@ -106,12 +107,23 @@ export class RegistryVersioning {
    * PostgreSQL, where several instances share the database, it is read for each request, by a read sent after the
    * request asked, shared by the requests that asked before it was sent (./registry-clock.ts).
    * `recordCache: false` (RECORD_CACHE=false): every session reads every record, and every list of names, from
-   * the database.
+   * the database. `recordCacheBytes` (RECORD_CACHE_BYTES): the record cache's budget (RECORD_CACHE_BYTES of
+   * ./record-cache.ts unless given).
    */
-  static async open(db: Database, options: { recordCache?: boolean } = {}): Promise<RegistryVersioning> {
+  static async open(
+    db: Database,
+    options: { recordCache?: boolean; recordCacheBytes?: number } = {},
+  ): Promise<RegistryVersioning> {
     const reader = new RegistryReader(db.read, db.sql);
     const clock = db.dialect === 'sqlite' ? await LocalClock.start(reader) : new SharedDatabaseClock(reader);
-    return new RegistryVersioning(db, reader, clock, (await clock.current()).version, options.recordCache !== false);
+    return new RegistryVersioning(
+      db,
+      reader,
+      clock,
+      (await clock.current()).version,
+      options.recordCache !== false,
+      options.recordCacheBytes,
+    );
   }
 
   /**
