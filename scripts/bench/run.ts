@@ -1,15 +1,16 @@
 /**
- * The two kinds of benchmark run. A full run measures every load on one
- * registry: http; then on the server floor, resolve, resolve+writes, and
+ * The full and growth runs, and the pieces every mode shares (the registry,
+ * server runs on working copies, the loads). A full run measures every load on
+ * one registry: http; then on the server floor, resolve, resolve+writes, and
  * dashboard (cached), the three past the cache, the matrix, unique-resolve and
- * unique-dashboard, fairness, churn, write with 1/10/100 subscribers and the
- * impact previews; then unique-resolve and unique-dashboard again on a second
- * server with --free-reads ("free data", read-only loads only). A
- * growth run (`--sizes`) measures only the resolve load on a registry of each
- * size. A metrics run (`--metrics`) measures floor and resolve on servers
- * with METRICS=true and with it off, in turn. Each works on a throw-away copy
- * of the cached database, so the writes never change the cache, and each
- * stops every process it started.
+ * unique-dashboard, fairness, churn, write with 1/10/100 subscribers (unpaced,
+ * then beside a paced writer) and the impact previews; then unique-resolve and
+ * unique-dashboard again on a second server with --free-reads ("free data",
+ * read-only loads only). A growth run (`--sizes`) measures only the resolve
+ * load on a registry of each size. The metrics and compare modes are in
+ * ./metrics-mode.ts and ./compare.ts. Each works on a throw-away copy of the
+ * cached database, so the writes never change the cache, and each stops every
+ * process it started.
  */
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
