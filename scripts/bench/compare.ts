@@ -19,8 +19,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { hasErrors, NO_CACHE, type ComparedLoad, type LoadDefinition, type LoadResult } from './loads';
-import { COMPARABLE_LOADS, formatSize, type BenchOptions } from './options';
+import { hasErrors, NO_CACHE, type LoadDefinition, type LoadResult } from './loads';
+import { COMPARABLE_LOADS, formatSize, type BenchOptions, type ComparedLoad } from './options';
 import type { RegistryServer } from './processes';
 import { Random } from './random';
 import {
@@ -33,14 +33,14 @@ import {
   type PreparedRegistry,
 } from './run';
 import { sideBySide } from './side-by-side';
-import { busyMachineNote, int, machineInfo, type MachineInfo, type RegistryInfo } from './report';
+import { busyMachineNote, int, machineInfo, median, type MachineInfo, type RegistryInfo } from './report';
 import { dashboardRequests, verifyDashboard, type ExpectedPage } from './workloads';
 
 /** Rounds of a compare run: each a fresh pair of servers, every load measured on both, in alternating order. */
 export const COMPARE_ROUNDS = 4;
 
 /** The loads compared, in the order each server runs them; every ratio is to the same server's floor. */
-export const COMPARED_LOADS = COMPARABLE_LOADS as readonly ComparedLoad[];
+export const COMPARED_LOADS: readonly ComparedLoad[] = COMPARABLE_LOADS;
 
 /** A ratio that falls by more than this (after / before − 1) fails the comparison. */
 export const COMPARE_TOLERANCE = 0.05;
@@ -120,7 +120,7 @@ export async function runCompare(root: string, options: BenchOptions, against: s
     ],
     plan: (server, side) =>
       sideLoads(server, registry, pages, random, `${tag}-${side}`).filter(
-        (load) => options.loads === null || options.loads.includes(load.name),
+        (load) => options.loads === null || options.loads.includes(load.name as ComparedLoad),
       ),
     name: (load, side) => `${load as ComparedLoad} (${side})`,
     rounds,
@@ -215,14 +215,6 @@ export function compareRows(loads: readonly LoadResult[]): CompareRow[] {
       pass: change >= -COMPARE_TOLERANCE,
     };
   });
-}
-
-/** The median of the finite numbers given; 0 when there are none. */
-function median(values: readonly number[]): number {
-  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
-  if (sorted.length === 0) return 0;
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 /** The compare run as a Markdown table, with a PASS or FAIL per row. */

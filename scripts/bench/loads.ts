@@ -5,6 +5,7 @@
  * count read before and after, and its RSS sampled meanwhile.
  */
 import autocannon from 'autocannon';
+import type { ComparedLoad } from './options';
 import type { PreparedRequest } from './workloads';
 import { cpus } from 'node:os';
 import { cpuBetween, cpuSnapshot, RssSampler, sleep, sqlStatements } from './processes';
@@ -37,10 +38,6 @@ export type LoadName =
   | 'resolve (metrics on)'
   | `${ComparedLoad} (before)`
   | `${ComparedLoad} (after)`;
-
-/** The loads compare mode (`--against`) runs on each side. */
-export type ComparedLoad =
-  'floor' | 'resolve' | 'resolve (no cache)' | 'dashboard (no cache)' | 'unique-resolve' | 'unique-dashboard';
 
 /** Sent with the "(no cache)" loads: asks the server for a fresh answer, past its response cache. */
 export const NO_CACHE = { 'cache-control': 'no-cache' } as const;

@@ -31,7 +31,7 @@ export interface BenchOptions {
   /** Compare mode: a git revision whose build is measured beside this checkout's, alternating over rounds. */
   readonly against: string | null;
   /** Compare mode: only these of its loads (null: all). */
-  readonly loads: readonly string[] | null;
+  readonly loads: readonly ComparedLoad[] | null;
 }
 
 export const DEFAULT_SIZE = 50_000;
@@ -58,11 +58,12 @@ export const USAGE = `Usage: npm run bench -- [options]
                    cache), against PostGraphile 4 (scripts/bench/peers/postgraphile, npm ci there first) on the
                    same tables: the 50-tool page and a single tool, answers compared first, A/B over two rounds
   --against REV    compare mode: the read loads (floor, resolve, past the cache, unique) on this checkout's build
-                   and on git revision REV's (checked out and built once, in the system's temporary folder),
-                   alternating over three rounds, each ratio to its own side's floor; FAIL where a ratio falls > 5 %
+                   and on git revision REV's (checked out and built once, in the system's temporary folder):
+                   four rounds, each a fresh pair of servers side by side; each change is the median of the
+                   rounds' pairs, each ratio to its own side's floor; FAIL where a ratio falls by more than 5 %
   --loads A,B,...  with --against: only these of its loads (floor is always measured: the ratios are to it)
-  --metrics        metrics mode: only floor and resolve, on servers with METRICS=true (scraped every
-                   second) and with it off, in turn, and the ratio of each to metrics off
+  --metrics        metrics mode: only floor and resolve, on a server with METRICS=true (scraped every
+                   second) and one with it off, side by side in six rounds of fresh pairs, and the ratio of on to off
   --help           this text`;
 
 /** A command line that cannot be used; the message says why. */
@@ -144,25 +145,28 @@ export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): Be
 }
 
 /** The loads of compare mode that --loads names (floor always among them); null without --loads. */
-function parseLoads(text: string | undefined, against: string | null): readonly string[] | null {
+function parseLoads(text: string | undefined, against: string | null): readonly ComparedLoad[] | null {
   if (text === undefined) return null;
   if (against === null) throw new UsageError('--loads needs --against');
   const names = text.split(',').map((name) => name.trim());
   for (const name of names)
-    if (!COMPARABLE_LOADS.includes(name))
+    if (!(COMPARABLE_LOADS as readonly string[]).includes(name))
       throw new UsageError(`--loads: "${name}" is not one of ${COMPARABLE_LOADS.join(', ')}`);
   return COMPARABLE_LOADS.filter((name) => name === 'floor' || names.includes(name));
 }
 
 /** The loads compare mode measures, in order (./compare.ts). */
-export const COMPARABLE_LOADS: readonly string[] = [
+export const COMPARABLE_LOADS = [
   'floor',
   'resolve',
   'resolve (no cache)',
   'dashboard (no cache)',
   'unique-resolve',
   'unique-dashboard',
-];
+] as const;
+
+/** One of the loads compare mode measures. */
+export type ComparedLoad = (typeof COMPARABLE_LOADS)[number];
 
 /** "1k" → 1000, "2.5k" → 2500, "1m" → 1000000, "750" → 750. At least 50, at most 2 million. */
 export function parseSize(text: string, flag: string): number {

@@ -216,14 +216,15 @@ export function metricsOverheadTable(report: MetricsOverheadReport): string {
  * process that ran at half speed for its whole life (it happens; see side-by-side.ts) moves it by one round.
  */
 export function pairedMedian(on: readonly LoadResult[], off: readonly LoadResult[]): number {
-  const ratios = on
-    .slice(0, off.length)
-    .map((r, i) => r.requestsPerSecond / off[i].requestsPerSecond)
-    .filter(Number.isFinite)
-    .sort((a, b) => a - b);
-  if (ratios.length === 0) return 0;
-  const middle = ratios.length >> 1;
-  return ratios.length % 2 === 1 ? ratios[middle] : (ratios[middle - 1] + ratios[middle]) / 2;
+  return median(on.slice(0, off.length).map((r, i) => r.requestsPerSecond / off[i].requestsPerSecond));
+}
+
+/** The median of the finite numbers given; 0 when there are none. */
+export function median(values: readonly number[]): number {
+  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
+  if (sorted.length === 0) return 0;
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 export interface MachineInfo {

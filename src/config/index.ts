@@ -19,6 +19,7 @@ import {
   parsePort,
   parseReadAuth,
 } from './values';
+import { RECORD_CACHE_BYTES } from '../application/versioning/record-cache';
 import { EXECUTION_MODES, LOG_FORMATS, LOG_LEVELS, type AppConfig, type NamedToken } from './types';
 
 export * from './types';
@@ -32,9 +33,6 @@ export {
 } from './values';
 
 /** How many live subscriptions a connection, and the whole process, may hold unless configured otherwise. */
-/** The record cache's budget unless RECORD_CACHE_BYTES says otherwise (see src/application/versioning/record-cache.ts). */
-export const DEFAULT_RECORD_CACHE_BYTES = 48 * 1024 * 1024;
-
 export const DEFAULT_SUBSCRIPTION_LIMITS = { perConnection: 100, total: 10_000 } as const;
 
 /** How long a request body may take to arrive unless BODY_TIMEOUT_MS says otherwise. */
@@ -136,7 +134,7 @@ export const VARIABLES = {
   ),
   recordCacheBytes: variable(
     'RECORD_CACHE_BYTES',
-    String(DEFAULT_RECORD_CACHE_BYTES),
+    String(RECORD_CACHE_BYTES),
     "Bytes the record cache may hold, as it counts them (an estimate of each record's heap); least recently used first out beyond",
     count(65_536, 8 * 1024 * 1024 * 1024),
   ),

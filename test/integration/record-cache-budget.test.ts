@@ -3,7 +3,7 @@
 // statements than reading it cold; where the records fit, a second reading costs none. Reference execution, so
 // that no kept page part answers in the record cache's place; past the response cache throughout.
 import { expect } from 'chai';
-import { DEFAULT_RECORD_CACHE_BYTES } from '../../src/config';
+import { ConfigError, loadConfig } from '../../src/config';
 import { RECORD_CACHE_BYTES } from '../../src/application/versioning/record-cache';
 import { describeEachBackend } from '../support/backends';
 import { registryOf } from '../support/registry-fixtures';
@@ -66,8 +66,10 @@ describeEachBackend('record cache beyond its budget', (backend) => {
     await roomy?.close();
   });
 
-  it('defaults to the cache’s own budget', () => {
-    expect(DEFAULT_RECORD_CACHE_BYTES).to.equal(RECORD_CACHE_BYTES);
+  it('takes its budget from RECORD_CACHE_BYTES, the cache’s own by default, and refuses one under 64 KiB', () => {
+    expect(loadConfig({}).recordCacheBytes).to.equal(RECORD_CACHE_BYTES);
+    expect(loadConfig({ RECORD_CACHE_BYTES: String(BUDGET) }).recordCacheBytes).to.equal(BUDGET);
+    expect(() => loadConfig({ RECORD_CACHE_BYTES: '1000' })).to.throw(ConfigError, /RECORD_CACHE_BYTES/);
   });
 
   it('stays within the budget by evicting, answers as the roomy cache does, and costs no more than a cold read', async () => {

@@ -104,11 +104,14 @@ describe('TurnBudget', () => {
     expect(budget.queued).to.equal(0);
   });
 
-  it('with a clock, gives a turn `perTurn` per millisecond the rest of the turn took, from 1 to MAX_SCALE times', async () => {
+  /**
+   * A budget on a clock of the test's own, and how many of `count` takers go in its next turn when the rest of the
+   * turn took `ms`.
+   */
+  function clocked(perTurn: number, perMs?: number) {
     let now = 1_000;
-    const budget = new TurnBudget(2, () => now);
-    // How many of `count` takers go in the next turn, the rest of which took `ms`.
-    const goInOneTurn = async (ms: number, count: number): Promise<number> => {
+    const budget = new TurnBudget(perTurn, () => now, perMs);
+    return async (ms: number, count: number): Promise<number> => {
       while (budget.take() === null); // spend what is left of this turn (that taker waits, first)
       let gone = 0;
       const waits = Array.from({ length: count }, () => budget.take()!.then(() => gone++));
@@ -119,6 +122,10 @@ describe('TurnBudget', () => {
       await Promise.all(waits);
       return inTurn;
     };
+  }
+
+  it('with a clock, gives a turn `perTurn` per millisecond the rest of the turn took, from 1 to MAX_SCALE times', async () => {
+    const goInOneTurn = clocked(2);
     // A short turn: perTurn (2), the first of which is the taker queued first.
     expect(await goInOneTurn(0.5, 40)).to.equal(1);
     // A turn of 5 ms: 5 × 2 = 10 units, one for the taker queued first.
@@ -128,19 +135,7 @@ describe('TurnBudget', () => {
   });
 
   it('with a rate per millisecond of its own, gives a turn that many per millisecond of the rest, within the same bounds', async () => {
-    let now = 1_000;
-    const budget = new TurnBudget(2, () => now, 8);
-    const goInOneTurn = async (ms: number, count: number): Promise<number> => {
-      while (budget.take() === null);
-      let gone = 0;
-      const waits = Array.from({ length: count }, () => budget.take()!.then(() => gone++));
-      now += ms;
-      await turn();
-      await Promise.resolve();
-      const inTurn = gone;
-      await Promise.all(waits);
-      return inTurn;
-    };
+    const goInOneTurn = clocked(2, 8);
     // A very short turn: never less than perTurn (2).
     expect(await goInOneTurn(0.1, 40)).to.equal(1);
     // A turn of 2.5 ms: 2.5 × 8 = 20 units.
