@@ -8,6 +8,7 @@ import {
   requireWellFormedRef,
   type ChangeOutcome,
   type ChangeRequest,
+  type ChangeStep,
   type RegistryWrites,
   type WriteReader,
 } from './registry-writes';
@@ -77,9 +78,14 @@ export class ProjectService {
 
   /** Creates a project; the name is unique, ignoring case. */
   create(command: CreateProjectCommand, request: ChangeRequest): Promise<ChangeOutcome<ProjectRecord>> {
-    return this.writes.change(
-      request,
-      async ({ writer }) => {
+    return this.writes.apply(request, this.createStep(command));
+  }
+
+  /** createProject as a step, alone or in a batch. */
+  createStep(command: CreateProjectCommand): ChangeStep<ProjectRecord> {
+    return {
+      operation: 'createProject',
+      work: async ({ writer }) => {
         const inserted = await writer.insertProject({
           id: newId(),
           name: command.name,
@@ -87,9 +93,9 @@ export class ProjectService {
         });
         return insertedUnlessTaken(writer.reader, 'project', command.name, inserted);
       },
-      () => new ConflictError(nameTakenMessage('project', command.name)),
-      namedIn(command.name),
-    );
+      onViolation: () => new ConflictError(nameTakenMessage('project', command.name)),
+      named: namedIn(command.name),
+    };
   }
 
   /** Renames or describes a project, keeping its id; a new name is unique, ignoring case. */
@@ -146,12 +152,17 @@ export class ProjectService {
 
   /** Links a resource to a project, at most once, under an optional alias unique within the project. */
   link(command: LinkResourceCommand, request: ChangeRequest): Promise<ChangeOutcome<ProjectRecord>> {
+    return this.writes.apply(request, this.linkStep(command));
+  }
+
+  /** linkResource as a step, alone or in a batch. */
+  linkStep(command: LinkResourceCommand): ChangeStep<ProjectRecord> {
     requireWellFormedRef('input.project', command.project);
     requireWellFormedRef('input.resource', command.resource);
     const alias = command.alias ?? null;
-    return this.writes.change(
-      request,
-      async ({ writer }) => {
+    return {
+      operation: 'linkResource',
+      work: async ({ writer }) => {
         const { project, resource } = await findBoth(writer.reader, command);
         const links = await writer.reader.linksByProjectIds([project.id]);
         if (links.some((l) => l.resource.id === resource.id)) {
@@ -161,9 +172,9 @@ export class ProjectService {
         await writer.insertLink({ project, resource, alias });
         return project;
       },
-      (violation) => this.linkViolation(violation.constraint, violation.kind, command, alias),
-      namedIn(command.project),
-    );
+      onViolation: (violation) => this.linkViolation(violation.constraint, violation.kind, command, alias),
+      named: namedIn(command.project),
+    };
   }
 
   /** Sets or clears the alias of a link, in one step. A clash with another link's alias is CONFLICT. */

@@ -11,7 +11,9 @@ import {
   type Principal,
   type Touched,
 } from '../core/access';
-import { BadInputError, ConflictError, ForbiddenError, UnauthenticatedError, type DomainError } from '../core/errors';
+import { BadInputError, ConflictError, DomainError, ForbiddenError, UnauthenticatedError } from '../core/errors';
+import type { TypeNode } from '../core/model';
+import type { TypeHierarchy } from '../core/type-hierarchy';
 import { checkRef, isIdRef } from '../core/grammar';
 import {
   describeEdit,
@@ -96,23 +98,63 @@ export class RegistryWrites {
     onViolation?: (violation: ConstraintViolation) => DomainError,
     named: readonly Touched[] = [],
   ): Promise<ChangeOutcome<T>> {
+    return this.apply(request, { operation: request.operation, work, onViolation, named });
+  }
+
+  /** Runs one change as its own mutation: `change`, with the step a service built. */
+  async apply<T>(request: ChangeRequest, step: ChangeStep<T>): Promise<ChangeOutcome<T>> {
+    const outcome = await this.run(request, [step], false);
+    return { ...outcome, result: outcome.result[0] };
+  }
+
+  /**
+   * Runs several changes, in order, in one write transaction: all of them or
+   * none. Each is authorized and logged exactly as its own mutation would
+   * be (its operation names its entries in the change log), and each sees
+   * what the ones before it did, the type hierarchy included. The first
+   * that fails rolls everything back, and its error says which it was
+   * (DomainError.entry, its index). One version, one binding impact over all.
+   */
+  changeAll<T>(request: ChangeRequest, steps: readonly ChangeStep<T>[]): Promise<ChangeOutcome<T[]>> {
+    return this.run(request, steps, true);
+  }
+
+  private async run<T>(
+    request: ChangeRequest,
+    steps: readonly ChangeStep<T>[],
+    batch: boolean,
+  ): Promise<ChangeOutcome<T[]>> {
     try {
       const outcome = await this.versioning.write(
         async (scope) => {
           // What the principal holds, read in this transaction; what the input names is authorized before any work.
           const grants = await grantsInTransaction(request.principal, scope.writer.reader);
-          authorizeChange(request, grants, named);
           const tracker = new ImpactTracker(scope.writer.reader, scope.hierarchy);
           scope.writer.observe((edit) => tracker.beforeEdit(edit));
-          const result = await work(scope);
-          // The one authorization of what the change did: every namespace its edits touch.
-          authorizeChange(request, grants, namespacesOfEdits(scope.writer.edits));
+          const stepScope = batch ? new BatchScope(scope) : null;
+          const results: T[] = [];
+          const operations: string[] = [];
+          for (const [index, step] of steps.entries()) {
+            const from = scope.writer.edits.length;
+            try {
+              authorizeChange(request.principal, step.operation, grants, step.named);
+              results.push(await step.work(stepScope?.scope() ?? scope));
+              // The one authorization of what the change did: every namespace its edits touch.
+              const made = scope.writer.edits.slice(from);
+              authorizeChange(request.principal, step.operation, grants, namespacesOfEdits(made));
+              stepScope?.made(made);
+            } catch (error) {
+              if (!batch) throw error;
+              throw asEntryError(error, step, index);
+            }
+            for (let e = from; e < scope.writer.edits.length; e++) operations.push(step.operation);
+          }
           const tracked = await tracker.finish(scope.writer.edits);
           const typeName = await typeNamer(tracker, scope, scope.writer.edits);
-          const entries = changeEntries(scope.writer.edits, tracked, request, scope.version, scope.writer.at, typeName);
+          const entries = changeEntries(scope.writer.edits, tracked, request, operations, scope, typeName);
           if (!request.dryRun) await scope.writer.appendChanges(entries);
           const impact = impactOf(tracked, entries, request.dryRun ? scope.before.version : null);
-          return { result, impact, entries };
+          return { results, impact, entries };
         },
         { dryRun: request.dryRun },
       );
@@ -122,7 +164,7 @@ export class RegistryWrites {
         for (const listener of this.listeners) listener(committed);
       }
       return {
-        result: outcome.result.result,
+        result: outcome.result.results,
         dryRun: outcome.dryRun,
         registryVersion: outcome.state.version,
         impact: outcome.result.impact,
@@ -131,7 +173,7 @@ export class RegistryWrites {
       const violation = asConstraintViolation(error);
       if (violation) {
         throw (
-          onViolation?.(violation) ??
+          steps[0]?.onViolation?.(violation) ??
           new ConflictError('the change conflicts with the current registry; re-read and try again')
         );
       }
@@ -143,15 +185,78 @@ export class RegistryWrites {
 }
 
 /**
+ * One change a mutation asks for: its mutation's name (which access rule
+ * applies, and what the change log says did it), what its input names, the
+ * work, and how a constraint violation reads.
+ */
+export interface ChangeStep<T> {
+  readonly operation: string;
+  readonly work: (scope: WriteScope) => Promise<T>;
+  readonly onViolation?: (violation: ConstraintViolation) => DomainError;
+  readonly named: readonly Touched[];
+}
+
+/**
+ * What each change of a batch sees: the transaction's scope, with the type
+ * hierarchy as the changes before it left it (a type registered by an
+ * earlier one is a parent or slot type for a later one).
+ */
+class BatchScope {
+  private hierarchy: Promise<TypeHierarchy> | null = null;
+  private readonly pending: RegistryEdit[] = [];
+
+  constructor(private readonly base: WriteScope) {}
+
+  scope(): WriteScope {
+    return { ...this.base, hierarchy: () => this.current() };
+  }
+
+  /** Notes what a change made: its type edits apply to the hierarchy the next one sees. */
+  made(edits: readonly RegistryEdit[]): void {
+    for (const edit of edits) if (edit.kind === 'RESOURCE_TYPE') this.pending.push(edit);
+  }
+
+  private current(): Promise<TypeHierarchy> {
+    if (this.pending.length > 0 || this.hierarchy === null) {
+      const edits = this.pending.splice(0);
+      const before = this.hierarchy ?? this.base.hierarchy();
+      this.hierarchy = before.then((types) =>
+        edits.reduce((at, edit) => {
+          const type = (edit.after ?? edit.before) as TypeNode;
+          return at.with(type.id, edit.after as TypeNode | null);
+        }, types),
+      );
+    }
+    return this.hierarchy;
+  }
+}
+
+/** A batch's failing change: its domain error, marked with its index (a constraint violation read as the change reads it). */
+function asEntryError(error: unknown, step: ChangeStep<unknown>, index: number): unknown {
+  const violation = asConstraintViolation(error);
+  const domain =
+    violation !== null
+      ? (step.onViolation?.(violation) ??
+        new ConflictError('the change conflicts with the current registry; re-read and try again'))
+      : error;
+  return domain instanceof DomainError ? domain.atEntry(index) : error;
+}
+
+/**
  * The one authorization rule, applied to a change: its principal's grants
  * against the namespaces it touches. A mutation with no rule is refused to
  * everyone.
  */
-function authorizeChange(request: ChangeRequest, grants: readonly Grant[], touched: readonly Touched[]): void {
-  const rule = ruleOf(request.operation);
-  if (!rule) throw new ForbiddenError(`${request.operation} has no access rule, so nobody may run it`);
-  const refusal = authorize(request.principal.id, grants, requirementsOf(rule, touched));
-  if (refusal) throw new ForbiddenError(describeRefusal(refusal, request.operation), refusal);
+function authorizeChange(
+  principal: Principal,
+  operation: string,
+  grants: readonly Grant[],
+  touched: readonly Touched[],
+): void {
+  const rule = ruleOf(operation);
+  if (!rule) throw new ForbiddenError(`${operation} has no access rule, so nobody may run it`);
+  const refusal = authorize(principal.id, grants, requirementsOf(rule, touched));
+  if (refusal) throw new ForbiddenError(describeRefusal(refusal, operation), refusal);
 }
 
 /** What a principal holds, as the transaction sees it; an API token must still authenticate. */
@@ -176,16 +281,19 @@ async function typeNamer(
 ): Promise<(id: string) => string> {
   if (!edits.some((e) => e.kind === 'RESOURCE_TYPE' || e.kind === 'RESOURCE')) return (id) => id;
   const [after, before] = await Promise.all([tracker.hierarchy(), scope.hierarchy()]);
-  return (id) => after.byId(id)?.name ?? before.byId(id)?.name ?? id;
+  // A type this write made is in neither hierarchy (the tracker follows only edits that can change bindings).
+  const made = new Map<string, string>();
+  for (const edit of edits) if (edit.kind === 'RESOURCE_TYPE' && edit.after) made.set(edit.after.id, edit.after.name);
+  return (id) => after.byId(id)?.name ?? made.get(id) ?? before.byId(id)?.name ?? id;
 }
 
-/** One change-log entry per edit, in order, each with the binding changes it caused. */
+/** One change-log entry per edit, in order, each with the binding changes it caused and the mutation that made it. */
 function changeEntries(
   edits: readonly RegistryEdit[],
   tracked: TrackedImpact,
   request: ChangeRequest,
-  version: number,
-  at: string,
+  operations: readonly string[],
+  { version, writer: { at } }: WriteScope,
   typeName: (id: string) => string,
 ): ChangeRecord[] {
   return edits.map((edit, seq) => {
@@ -197,7 +305,7 @@ function changeEntries(
       seq,
       at,
       actor: request.principal.id,
-      operation: request.operation,
+      operation: operations[seq],
       kind: edit.kind,
       entityId: subject.id,
       entityName: subject.name,

@@ -7,6 +7,7 @@ import {
   requireWellFormedRef,
   type ChangeOutcome,
   type ChangeRequest,
+  type ChangeStep,
   type RegistryWrites,
   type WriteReader,
 } from './registry-writes';
@@ -54,11 +55,16 @@ export class ResourceTypeService {
    * may not list itself (BAD_USER_INPUT) or a parent twice; the name is unique (CONFLICT).
    */
   register(command: RegisterResourceTypeCommand, request: ChangeRequest): Promise<ChangeOutcome<TypeRecord>> {
+    return this.writes.apply(request, this.registerStep(command));
+  }
+
+  /** registerResourceType as a step, alone or in a batch. */
+  registerStep(command: RegisterResourceTypeCommand): ChangeStep<TypeRecord> {
     const parentRefs = command.parentTypes ?? [];
     checkParentList(command.name, parentRefs);
-    return this.writes.change(
-      request,
-      async ({ writer, hierarchy }) => {
+    return {
+      operation: 'registerResourceType',
+      work: async ({ writer, hierarchy }) => {
         const types = await hierarchy();
         const parentIds = parentsOf(types, parentRefs);
         if (types.byName(command.name)) {
@@ -71,8 +77,9 @@ export class ResourceTypeService {
         }
         return writer.insertType(type);
       },
-      () => new ConflictError(`a resource type named '${command.name}' already exists`),
-    );
+      onViolation: () => new ConflictError(`a resource type named '${command.name}' already exists`),
+      named: [],
+    };
   }
 
   /**

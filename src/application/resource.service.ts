@@ -9,6 +9,7 @@ import {
   requireWellFormedRef,
   type ChangeOutcome,
   type ChangeRequest,
+  type ChangeStep,
   type RegistryWrites,
 } from './registry-writes';
 import { USED_BY_SHOWN } from './usage';
@@ -106,9 +107,14 @@ export class ResourceService {
 
   /** Registers a resource of a registered type; the name is unique, ignoring case. */
   register(command: RegisterResourceCommand, request: ChangeRequest): Promise<ChangeOutcome<ResourceRecord>> {
-    return this.writes.change(
-      request,
-      async ({ writer, hierarchy }) => {
+    return this.writes.apply(request, this.registerStep(command));
+  }
+
+  /** registerResource as a step, alone or in a batch. */
+  registerStep(command: RegisterResourceCommand): ChangeStep<ResourceRecord> {
+    return {
+      operation: 'registerResource',
+      work: async ({ writer, hierarchy }) => {
         const type = (await hierarchy()).byRef(command.type);
         if (!type) throw new NotFoundError('resource type', command.type);
         const inserted = await writer.insertResource({
@@ -120,9 +126,9 @@ export class ResourceService {
         });
         return insertedUnlessTaken(writer.reader, 'resource', command.name, inserted);
       },
-      () => new ConflictError(nameTakenMessage('resource', command.name)),
-      namedIn(command.name),
-    );
+      onViolation: () => new ConflictError(nameTakenMessage('resource', command.name)),
+      named: namedIn(command.name),
+    };
   }
 
   /**

@@ -8,6 +8,7 @@ import { MatrixService } from './matrix.service';
 import { NameHints } from './name-hints';
 import { NodeService } from './node.service';
 import { ProjectService } from './project.service';
+import { RegistrationBatchService } from './registration-batch.service';
 import { RegistryWrites } from './registry-writes';
 import { ResourceTypeService } from './resource-type.service';
 import { ResourceService } from './resource.service';
@@ -20,6 +21,8 @@ export interface Services {
   readonly resources: ResourceService;
   readonly projects: ProjectService;
   readonly tools: ToolService;
+  /** Many registrations in one transaction (registerBatch). */
+  readonly batches: RegistrationBatchService;
   readonly bindings: BindingService;
   readonly matrix: MatrixService;
   /** The matrix counted: ready, deferred, optional-unbound and failed pairs. */
@@ -49,11 +52,14 @@ export function createServices(
   const writes = new RegistryWrites(versioning);
   const projects = new ProjectService(writes);
   const tools = new ToolService(writes);
+  const resourceTypes = new ResourceTypeService(writes);
+  const resources = new ResourceService(writes);
   return {
-    resourceTypes: new ResourceTypeService(writes),
-    resources: new ResourceService(writes),
+    resourceTypes,
+    resources,
     projects,
     tools,
+    batches: new RegistrationBatchService(writes, { resourceTypes, resources, projects, tools }),
     bindings: new BindingService(),
     matrix: new MatrixService(projects, tools),
     summary: new BindingSummaryService(),

@@ -12,6 +12,7 @@ import {
   requireWellFormedRef,
   type ChangeOutcome,
   type ChangeRequest,
+  type ChangeStep,
   type RegistryWrites,
   type WriteReader,
 } from './registry-writes';
@@ -67,16 +68,21 @@ export class ToolService {
    * A rejected tool stores nothing.
    */
   register(command: RegisterToolCommand, request: ChangeRequest): Promise<ChangeOutcome<ToolRecord>> {
-    return this.writes.change(
-      request,
-      async ({ writer, hierarchy }) => {
+    return this.writes.apply(request, this.registerStep(command));
+  }
+
+  /** registerTool as a step, alone or in a batch. */
+  registerStep(command: RegisterToolCommand): ChangeStep<ToolRecord> {
+    return {
+      operation: 'registerTool',
+      work: async ({ writer, hierarchy }) => {
         const slots = await this.checkedSlots(command, await hierarchy(), writer.reader);
         const tool = { id: newId(), name: command.name, description: command.description ?? null };
         return insertedUnlessTaken(writer.reader, 'tool', command.name, await writer.insertTool(tool, slots));
       },
-      (violation) => this.violationError(command.name, violation.kind),
-      namedIn(command.name),
-    );
+      onViolation: (violation) => this.violationError(command.name, violation.kind),
+      named: namedIn(command.name),
+    };
   }
 
   /**

@@ -196,6 +196,8 @@ export const MUTATION_RULES: Readonly<Record<string, MutationRule>> = {
   linkResource: edits('project'),
   unlinkResource: edits('project'),
   updateLink: edits('project'),
+  // Rule: a batch of registrations needs, entry by entry, what that entry's own mutation needs (checked per entry).
+  registerBatch: edits('namespace'),
   // Rule: grants and tokens need OWNER on each namespace they give a role on, and never more than is held there.
   grantRole: owns('namespace'),
   revokeRole: owns('grant'),

@@ -38,6 +38,15 @@ export interface UsageRef {
 /** Base class of every error the core and the application layer raise on purpose. */
 export abstract class DomainError extends Error {
   abstract readonly code: string;
+  /** In a batch of changes (registerBatch), the index of the entry that failed; null otherwise. */
+  entry: number | null = null;
+
+  /** Marks the error as the batch entry's at `index`: its message starts by naming it. */
+  atEntry(index: number): this {
+    this.entry = index;
+    this.message = `entry ${index}: ${this.message}`;
+    return this;
+  }
 }
 
 /** Input that breaks the grammar or a size limit. */

@@ -27,6 +27,7 @@ export const LIMITS = {
   resourceSlots: 64,
   params: 64,
   pageSize: 100,
+  batchEntries: 1000,
   defaultPageSize: 50,
 } as const;
 

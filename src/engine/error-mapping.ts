@@ -41,7 +41,12 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
   };
 
   if (original instanceof DomainError) {
-    return { message: original.message, ...where, extensions: { code: original.code, ...domainDetails(original) } };
+    const entry = original.entry === null ? {} : { entry: original.entry };
+    return {
+      message: original.message,
+      ...where,
+      extensions: { code: original.code, ...entry, ...domainDetails(original) },
+    };
   }
   if (isDatabaseUnavailable(original)) {
     return { message: UNAVAILABLE_MESSAGE, ...where, extensions: { code: 'SERVICE_UNAVAILABLE' } };

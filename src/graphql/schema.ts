@@ -1,6 +1,7 @@
 import { assertInterfaceType, lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
 import { AccessResolver, ApiTokenResolver, ViewerResolver } from './resolvers/access.resolver';
+import { BatchResolver } from './resolvers/batch.resolver';
 import { BindingResolver } from './resolvers/binding.resolver';
 import { ChangeResolver } from './resolvers/change.resolver';
 import { MatrixCellResolver, MatrixResolver } from './resolvers/matrix.resolver';
@@ -24,6 +25,7 @@ export const RESOLVERS = [
   ProjectResourceResolver,
   ToolResolver,
   ResourceSlotResolver,
+  BatchResolver,
   BindingResolver,
   ChangeResolver,
   SubscriptionResolver,

@@ -11,6 +11,7 @@ import { ChangeFilter } from './change-filter.input';
 import { ProjectFilter, ResourceFilter, ResourceTypeFilter, ToolFilter } from './connection.args';
 import { CreateProjectInput } from './create-project.input';
 import { LinkResourceInput, UnlinkResourceInput } from './link-resource.input';
+import { BatchEntryInput, RegisterBatchInput } from './register-batch.input';
 import { RegisterResourceTypeInput } from './register-resource-type.input';
 import { RegisterResourceInput } from './register-resource.input';
 import { RegisterToolInput, ResourceSlotInput } from './register-tool.input';
@@ -36,6 +37,7 @@ export type InputClass = new () => object;
  */
 export const INPUT_CLASSES: Readonly<Record<string, InputClass>> = {
   ApiTokenGrantInput,
+  BatchEntryInput,
   BindingParamInput,
   ChangeFilter,
   CreateApiTokenInput,
@@ -43,6 +45,7 @@ export const INPUT_CLASSES: Readonly<Record<string, InputClass>> = {
   GrantRoleInput,
   LinkResourceInput,
   ProjectFilter,
+  RegisterBatchInput,
   RegisterResourceInput,
   RegisterResourceTypeInput,
   RegisterToolInput,

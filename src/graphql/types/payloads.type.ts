@@ -1,5 +1,6 @@
 import { Field, ID, Int, ObjectType, type ClassType } from 'type-graphql';
 import { BindingImpact } from './binding-impact.type';
+import { ChangeKind } from './enums';
 import { Project } from './project.type';
 import { ResourceType } from './resource-type.type';
 import { Resource } from './resource.type';
@@ -80,6 +81,27 @@ export const UnlinkResourcePayload = ObjectPayload(
 export const RegisterToolPayload = ObjectPayload('RegisterToolPayload', 'tool', Tool, 'tool');
 export const UpdateToolPayload = ObjectPayload('UpdateToolPayload', 'tool', Tool, 'tool');
 export const UnregisterToolPayload = DeletePayload('UnregisterToolPayload', 'tool');
+
+@ObjectType({ simpleResolvers: true, description: 'One entry of a registerBatch, as registered.' })
+export class RegisteredEntry {
+  @Field(() => ChangeKind, { description: 'What it registered: RESOURCE_TYPE, RESOURCE, PROJECT, LINK or TOOL.' })
+  kind!: ChangeKind;
+
+  @Field(() => ID, {
+    nullable: true,
+    description: "The id of what it registered (a link: its project's); null for a dry run, which stores nothing.",
+  })
+  id!: string | null;
+
+  @Field({ description: "The name of what it registered (a link: its project's)." })
+  name!: string;
+}
+
+@ObjectType({ simpleResolvers: true, description: 'The result of registerBatch.' })
+export class RegisterBatchPayload extends MutationPayload {
+  @Field(() => [RegisteredEntry], { description: 'Each entry, in the order given.' })
+  entries!: RegisteredEntry[];
+}
 
 /** `RegisterToolPayload` → `registerTool`. */
 function mutationOf(payload: string): string {

@@ -1,0 +1,30 @@
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Authorized, Ctx, Info, Mutation, Resolver } from 'type-graphql';
+import { WRITE } from '../authorization';
+import type { RequestContext } from '../context';
+import { RegisterBatchInput } from '../inputs/register-batch.input';
+import { changeRequest, DRY_RUN } from '../mutations';
+import { RegisterBatchPayload } from '../types/payloads.type';
+
+@Resolver()
+export class BatchResolver {
+  @Authorized(WRITE)
+  @Mutation(() => RegisterBatchPayload, {
+    description:
+      'Registers many resource types, resources, projects, links and tools in one transaction, in order: all of them or none. Each entry is checked, authorized and logged exactly as its own mutation (registerResourceType, registerResource, createProject, linkResource, registerTool) would be, one change-log entry each under that name, and sees the entries before it. The first failing entry rolls everything back; its error has `extensions.entry`, the index. At most 1,000 entries.',
+  })
+  async registerBatch(
+    @Arg('input', { description: 'The entries, in order.' }) input: RegisterBatchInput,
+    @Arg('dryRun', () => Boolean, DRY_RUN) dryRun: boolean | null,
+    @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
+  ) {
+    const outcome = await ctx.services.batches.register(input.entries, changeRequest(ctx, info, dryRun));
+    return {
+      entries: outcome.result.map((entry) => (outcome.dryRun ? { ...entry, id: null } : entry)),
+      dryRun: outcome.dryRun,
+      registryVersion: outcome.registryVersion,
+      impact: outcome.impact,
+    };
+  }
+}

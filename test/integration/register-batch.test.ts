@@ -1,0 +1,240 @@
+// registerBatch: many registrations in one transaction. Each entry is checked, authorized and logged as its own
+// mutation would be (the same registry and the same change log as one mutation per entry), the first failing entry
+// rolls everything back and is named by its index, and the statements grow with the entries, not with round trips.
+import { expect } from 'chai';
+import { describeEachBackend, sqlite } from '../support/backends';
+import { databaseDigest } from '../support/digest';
+import { startServer, type TestServer } from '../support/server';
+
+const BATCH = `mutation($i: RegisterBatchInput!, $d: Boolean) {
+  registerBatch(input: $i, dryRun: $d) { dryRun registryVersion entries { kind id name } impact { totalCount } }
+}`;
+
+/** What each entry's own mutation is, with its input type. */
+const SINGLE: Record<string, [string, string]> = {
+  resourceType: ['registerResourceType', 'RegisterResourceTypeInput'],
+  resource: ['registerResource', 'RegisterResourceInput'],
+  project: ['createProject', 'CreateProjectInput'],
+  link: ['linkResource', 'LinkResourceInput'],
+  tool: ['registerTool', 'RegisterToolInput'],
+};
+
+type Entry = Record<string, Record<string, unknown>>;
+
+/** A small registry in registration order: types (one the child of another), resources, a project, links and tools. */
+function entries(prefix = ''): Entry[] {
+  return [
+    { resourceType: { name: `${prefix}store` } },
+    { resourceType: { name: `${prefix}db`, parentTypes: [`${prefix}store`], description: 'a database' } },
+    { resource: { name: `${prefix}acme/orders-db`, type: `${prefix}db` } },
+    { resource: { name: `${prefix}acme/cache`, type: `${prefix}store` } },
+    { project: { name: `${prefix}acme/app`, description: 'the app' } },
+    { link: { project: `${prefix}acme/app`, resource: `${prefix}acme/orders-db`, alias: 'orders' } },
+    { link: { project: `${prefix}acme/app`, resource: `${prefix}acme/cache` } },
+    {
+      tool: {
+        name: `${prefix}acme/report`,
+        resourceSlots: [
+          { name: 'orders', resourceType: `${prefix}store` },
+          { name: 'fixed', resourceType: `${prefix}db`, binding: 'STATIC', staticResource: `${prefix}acme/orders-db` },
+        ],
+      },
+    },
+  ];
+}
+
+/** The change log in its order, without what differs between two runs (ids, times, versions). */
+async function logOf(server: TestServer) {
+  const data = await server.data<{ changes: { edges: { node: Record<string, unknown> }[] } }>(
+    `{ changes(first: 100) { edges { node { operation kind entityName summary impactCount impactComplete actor } } } }`,
+  );
+  return data.changes.edges.map((e) => e.node);
+}
+
+async function registryOf(server: TestServer) {
+  return server.data(`{
+    resourceTypes(first: 100) { edges { node { name description parentTypes { name } } } }
+    resources(first: 100) { edges { node { name shortName description type { name } } } }
+    projects(first: 100) { edges { node { name description resources { alias resource { name } } } } }
+    tools(first: 100) { edges { node { name resourceSlots { name access binding required resourceType { name } staticResource { name } } } } }
+  }`);
+}
+
+describeEachBackend('registerBatch', (backend) => {
+  let server: TestServer;
+  let reference: TestServer;
+
+  before(async () => {
+    server = await startServer(backend);
+    reference = await startServer(backend);
+  });
+  after(async () => {
+    await server?.close();
+    await reference?.close();
+  });
+
+  it('registers every entry in one version, each logged as its own mutation, the same as one mutation per entry', async () => {
+    const before = (await server.app.versioning.current()).version;
+    const data = await server.data(BATCH, { i: { entries: entries() } });
+    const payload = data.registerBatch;
+    expect(payload.dryRun).to.equal(false);
+    expect(payload.registryVersion).to.equal(before + 1);
+    expect(payload.entries.map((e: { kind: string; name: string }) => `${e.kind} ${e.name}`)).to.deep.equal([
+      'RESOURCE_TYPE store',
+      'RESOURCE_TYPE db',
+      'RESOURCE acme/orders-db',
+      'RESOURCE acme/cache',
+      'PROJECT acme/app',
+      'LINK acme/app',
+      'LINK acme/app',
+      'TOOL acme/report',
+    ]);
+    expect(payload.entries.every((e: { id: string | null }) => typeof e.id === 'string')).to.equal(true);
+
+    for (const entry of entries()) {
+      const [field, value] = Object.entries(entry)[0];
+      const [operation, inputType] = SINGLE[field];
+      await reference.data(`mutation($i: ${inputType}!) { ${operation}(input: $i) { dryRun } }`, { i: value });
+    }
+    expect(await registryOf(server)).to.deep.equal(await registryOf(reference));
+    const log = await logOf(server);
+    expect(log).to.deep.equal(await logOf(reference));
+    expect(log.map((e) => e.operation)).to.deep.equal(entries().map((e) => SINGLE[Object.keys(e)[0]][0]));
+
+    const versions = await server.data<{ changes: { edges: { node: { version: number } }[] } }>(
+      `{ changes(first: 100) { edges { node { version } } } }`,
+    );
+    expect(new Set(versions.changes.edges.map((e) => e.node.version))).to.deep.equal(new Set([before + 1]));
+
+    const bound = await server.data(
+      `{ resolveBindings(tool: "acme/report", project: "acme/app") { slotName resource { name } } }`,
+    );
+    expect(bound.resolveBindings).to.deep.equal([
+      { slotName: 'orders', resource: { name: 'acme/orders-db' } },
+      { slotName: 'fixed', resource: { name: 'acme/orders-db' } },
+    ]);
+  });
+
+  it('rolls everything back at the first failing entry, which its error names by index and code', async () => {
+    const cases: [Entry[], number, string, RegExp][] = [
+      [[...entries('b-').slice(0, 3), { resource: { name: 'b-x', type: 'b-nope' } }], 3, 'NOT_FOUND', /b-nope/],
+      [[...entries('c-').slice(0, 2), { resourceType: { name: 'c-store' } }], 2, 'CONFLICT', /c-store/],
+      [
+        [
+          ...entries('d-').slice(0, 7),
+          { tool: { name: 'd-t', resourceSlots: [{ name: 's', resourceType: 'd-db', binding: 'STATIC' }] } },
+        ],
+        7,
+        'TOOL_VALIDATION_FAILED',
+        /staticResource/,
+      ],
+      [[{ project: { name: 'e-p' } }, { project: { name: 'E-P' } }], 1, 'CONFLICT', /e-p|E-P/],
+      [
+        [{ project: { name: 'f-p' } }, { project: { name: 'f-q' }, resource: { name: 'f-r', type: 'store' } }],
+        1,
+        'BAD_USER_INPUT',
+        /exactly one/,
+      ],
+      [[{ project: { name: 'g-p' } }, {}], 1, 'BAD_USER_INPUT', /exactly one/],
+      [[{ link: { project: 'acme/app', resource: 'acme/orders-db' } }], 0, 'CONFLICT', /already linked/],
+    ];
+    for (const [batch, index, code, message] of cases) {
+      const digest = await databaseDigest(server);
+      const version = (await server.app.versioning.current()).version;
+      for (const d of [true, false]) {
+        const { body } = await server.gql(BATCH, { i: { entries: batch }, d });
+        const error = body.errors?.[0];
+        expect(error?.extensions?.code, JSON.stringify(body)).to.equal(code);
+        expect(error?.extensions?.entry, JSON.stringify(body)).to.equal(index);
+        expect(error?.message)
+          .to.match(new RegExp(`^entry ${index}: `))
+          .and.match(message);
+        expect(body.data, 'no data').to.equal(null);
+      }
+      expect(await databaseDigest(server), 'nothing stored').to.equal(digest);
+      expect((await server.app.versioning.current()).version).to.equal(version);
+    }
+  });
+
+  it('checks each entry’s grammar at the edge, with the full path, and caps a batch at 1,000 entries', async () => {
+    const { body } = await server.gql(BATCH, {
+      i: { entries: [{ project: { name: 'fine' } }, { tool: { name: 'Bad Name!', resourceSlots: [] } }] },
+    });
+    expect(body.errors[0].extensions.code).to.equal('BAD_USER_INPUT');
+    expect(body.errors[0].extensions.problems.map((p: { field: string }) => p.field)).to.deep.equal([
+      'input.entries[1].tool.name',
+    ]);
+    const many = Array.from({ length: 1001 }, (_, i) => ({ project: { name: `many/p${i}` } }));
+    const { body: tooMany } = await server.gql(BATCH, { i: { entries: many } });
+    expect(tooMany.errors[0].extensions.code).to.equal('BAD_USER_INPUT');
+    expect(tooMany.errors[0].message).to.match(/at most 1000/);
+    expect((await server.data(`{ project(ref: "many/p0") { id } }`)).project).to.equal(null);
+  });
+
+  it('as a dry run checks everything, stores nothing and gives no ids', async () => {
+    const digest = await databaseDigest(server);
+    const data = await server.data(BATCH, { i: { entries: entries('dry-') }, d: true });
+    expect(data.registerBatch.dryRun).to.equal(true);
+    expect(data.registerBatch.entries).to.have.length(8);
+    expect(data.registerBatch.entries.every((e: { id: string | null }) => e.id === null)).to.equal(true);
+    expect(await databaseDigest(server)).to.equal(digest);
+  });
+
+  it('costs a bounded number of statements per entry, in one transaction', async () => {
+    const count = 200;
+    const batch: Entry[] = [{ resourceType: { name: 'cost' } }, { project: { name: 'cost/p' } }];
+    for (let i = 0; i < count; i++) {
+      batch.push({ resource: { name: `cost/r${i}`, type: 'cost' } });
+      batch.push({ link: { project: 'cost/p', resource: `cost/r${i}` } });
+    }
+    const before = server.statements();
+    await server.data(BATCH, { i: { entries: batch } });
+    const perEntry = (server.statements() - before) / batch.length;
+    // A resource takes its insert (1); a link its two lookups, the project’s links, its insert and the project’s time (5).
+    expect(perEntry).to.be.at.most(3.5);
+  });
+});
+
+describe('registerBatch and access', () => {
+  const ADMIN = 'admin-token-0123456789';
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+  let server: TestServer;
+  let editor: string;
+
+  before(async () => {
+    server = await startServer(sqlite, { adminToken: ADMIN });
+    await server.data(`mutation { registerResourceType(input: { name: "db" }) { dryRun } }`, {}, bearer(ADMIN));
+    const made = await server.data(
+      `mutation($i: CreateApiTokenInput!) { createApiToken(input: $i) { secret } }`,
+      { i: { name: 'acme-editor', grants: [{ role: 'EDITOR', namespace: 'acme' }] } },
+      bearer(ADMIN),
+    );
+    editor = made.createApiToken.secret;
+    await server.data(`{ viewer { principal } }`, {}, bearer(editor));
+  });
+  after(() => server?.close());
+
+  it('authorizes each entry by its own mutation’s rule: another team’s entry, or a global one, refuses the whole batch', async () => {
+    for (const [entry, namespace] of [
+      [{ resource: { name: 'globex/db', type: 'db' } }, 'globex'],
+      [{ resourceType: { name: 'cache' } }, '*'],
+    ] as const) {
+      const digest = await databaseDigest(server);
+      const { body } = await server.gql(
+        BATCH,
+        { i: { entries: [{ resource: { name: 'acme/db', type: 'db' } }, entry] } },
+        bearer(editor),
+      );
+      expect(body.errors[0].extensions.code, JSON.stringify(body)).to.equal('FORBIDDEN');
+      expect(body.errors[0].extensions.entry).to.equal(1);
+      expect(body.errors[0].extensions.namespaces).to.deep.equal([namespace]);
+      expect(await databaseDigest(server)).to.equal(digest);
+    }
+    const data = await server.data(
+      BATCH,
+      { i: { entries: [{ resource: { name: 'acme/db', type: 'db' } }, { project: { name: 'acme/app' } }] } },
+      bearer(editor),
+    );
+    expect(data.registerBatch.entries).to.have.length(2);
+  });
+});
