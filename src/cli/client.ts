@@ -7,7 +7,12 @@
 /** A GraphQL error as the server sends it. */
 export interface GraphQLError {
   message: string;
-  extensions?: { code?: string; problems?: { slot?: string | null; field?: string | null; message: string }[] };
+  extensions?: {
+    code?: string;
+    /** In a batch (registerBatch), the index of the entry that failed. */
+    entry?: number;
+    problems?: { slot?: string | null; field?: string | null; message: string }[];
+  };
 }
 
 /** A GraphQL response: data, or errors, or (for a partial answer) both. */

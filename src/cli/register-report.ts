@@ -24,6 +24,8 @@ export interface EntryResult {
   readonly error?: GraphQLError;
   /** What the change did (or would do) to bindings. */
   readonly impact?: BindingImpact;
+  /** Registered in one batch with the entries before it: `impact` is the batch's, of this many entries. */
+  readonly registeredWith?: number;
 }
 
 /** Binding changes listed under an entry; the rest are counted. */
@@ -95,13 +97,14 @@ function verbOf(result: EntryResult, dryRun: boolean): string {
  * change, then the first few, e.g. `acme/migrate in shop, slot db: BOUND
  * prod/orders-db → BOUND prod/users-db`. Nothing when nothing changes.
  */
-function impactLines({ impact }: EntryResult, indent: number): string[] {
+function impactLines({ impact, registeredWith }: EntryResult, indent: number): string[] {
   if (!impact?.totalCount) return [];
   const pad = ' '.repeat(indent);
   const n = impact.totalCount;
   const shown = impact.changes.slice(0, CHANGES_SHOWN);
+  const of = registeredWith && registeredWith > 1 ? ` (of the ${registeredWith} entries registered together)` : '';
   return [
-    `${pad}impact: ${n}${impact.complete ? '' : ' or more'} binding change${n === 1 ? '' : 's'}`,
+    `${pad}impact${of}: ${n}${impact.complete ? '' : ' or more'} binding change${n === 1 ? '' : 's'}`,
     ...shown.map(
       (c) =>
         `${pad}  ${c.toolName} ${c.projectName === null ? '(no project)' : `in ${c.projectName}`}, slot ${c.slotName}: ` +

@@ -20,7 +20,8 @@ import {
 } from '../registry-files';
 import { serverOptions, UsageError, workInInvocationFolder } from './args';
 import { GraphQLClient, UnreachableError, type GraphQLError } from './client';
-import { readStates, register, update } from './registry-api';
+import { groups, takeBatch } from './register-batches';
+import { emptyKinds, readStates, register, registerBatch, update } from './registry-api';
 import { Output, reportFile, reportInvalid, type EntryResult, type Status } from './register-report';
 
 const USAGE = `Usage: tool-registry register [options] <file-or-dir>...
@@ -30,7 +31,9 @@ Registers tools and registries written in YAML (the seed's format) on a registry
 Directories are searched recursively for *.yaml and *.yml files. Registry files
 (resource_types, resources, projects, tools) are registered before tool files.
 An entry that already exists with the same fields is left unchanged; one that
-exists and differs is a CONFLICT, unless --update.
+exists and differs is a CONFLICT, unless --update. What is missing is registered
+in batches (registerBatch: up to 1,000 entries in one transaction each, every
+entry checked and logged as on its own); a dry run sends one entry at a time.
 
 Options:
   --url <url>      GraphQL endpoint (default: http://localhost:4000/graphql)
@@ -99,15 +102,17 @@ export async function registerCommand(argv: string[]): Promise<number> {
     counts.failed++;
     output.file(`FAIL  ${problem.file}: ${problem.message}`, problem.file);
   }
-  for (const outcome of ordered) {
-    if (!outcome.ok) {
+  for (const group of groups(ordered)) {
+    if (!group.ok) {
       counts.failed++;
-      output.file(reportInvalid(outcome), outcome.file);
+      output.file(reportInvalid(group), group.file);
       continue;
     }
-    const results = await run.file(outcome.value);
-    for (const result of results) counts[result.status]++;
-    output.file(reportFile(outcome.value, results, options.dryRun), outcome.value.file);
+    const resultsOf = await run.files(group.files);
+    group.files.forEach((file, i) => {
+      for (const result of resultsOf[i]) counts[result.status]++;
+      output.file(reportFile(file, resultsOf[i], options.dryRun), file.file);
+    });
   }
   output.stop();
 
@@ -173,47 +178,127 @@ class Run {
   ) {}
 
   /**
-   * Reads what the registry holds under the file's names, then handles each
-   * entry in order. A registry file stops at its first failing entry; one
-   * with entries that differ (and no --update) sends nothing at all, and
-   * reports every entry that differs.
+   * Reads what the registry holds under the files' names, then handles each
+   * entry in order: what is missing is registered in batches (registerBatch,
+   * one transaction each), what differs is updated one by one (with
+   * --update). A registry file comes alone: it stops at its first failing
+   * entry, and one with entries that differ (and no --update) sends nothing
+   * at all, and reports every entry that differs. Tool files come in groups
+   * (see `groups`), each entry on its own.
    */
-  async file(file: RegistryFile): Promise<EntryResult[]> {
+  async files(files: readonly RegistryFile[]): Promise<EntryResult[][]> {
+    const all = files.flatMap((file) => file.entries);
     const rest = (entries: readonly Entry[], note: string) =>
       entries.map((entry): EntryResult => ({ entry, status: 'skipped', note }));
-    if (this.unreachable !== null) return rest(file.entries, NOT_SENT_UNREACHABLE);
-    const [first, ...others] = file.entries;
-    if (!first) return [];
+    const perFile = (results: readonly EntryResult[]) => {
+      let at = 0;
+      return files.map((file) => results.slice(at, (at += file.entries.length)));
+    };
+    if (this.unreachable !== null) return perFile(rest(all, NOT_SENT_UNREACHABLE));
+    const [first, ...others] = all;
+    if (!first) return files.map(() => []);
     let read: Awaited<ReturnType<typeof readStates>>;
     try {
-      read = await readStates(this.client, file.entries);
+      // A kind the registry holds none of needs no lookup (an export registered into an empty registry reads nothing).
+      const none = await emptyKinds(this.client);
+      read = 'error' in none ? none : await readStates(this.client, all, none);
     } catch (error) {
-      return [this.lost(first, error), ...rest(others, NOT_SENT_UNREACHABLE)];
+      return perFile([this.lost(first, error), ...rest(others, NOT_SENT_UNREACHABLE)]);
     }
     if ('error' in read)
-      return [{ entry: first, status: 'failed', error: read.error }, ...rest(others, NOT_SENT_UNREAD)];
+      return perFile([{ entry: first, status: 'failed', error: read.error }, ...rest(others, NOT_SENT_UNREAD)]);
 
     const registry = read.lookup;
-    const entries = orderLinkChanges(file.entries, registry).map((entry) => ({
-      entry,
-      comparison: compareEntry(entry, registry),
-    }));
-    const stopsAtConflicts = file.kind === 'registry' && !this.options.update;
-    if (stopsAtConflicts && entries.some(({ comparison }) => comparison.status === 'differs')) {
-      return entries.map(({ entry, comparison }) =>
-        comparison.status === 'missing'
-          ? rest([entry], NOT_SENT_DIFFERS)[0]
-          : this.unchangedOrConflict(entry, comparison),
+    const entries = files.flatMap((file) =>
+      orderLinkChanges(file.entries, registry).map((entry) => ({ entry, comparison: compareEntry(entry, registry) })),
+    );
+    const stopsAtFailure = files[0].kind === 'registry';
+    if (stopsAtFailure && !this.options.update && entries.some(({ comparison }) => comparison.status === 'differs')) {
+      return perFile(
+        entries.map(({ entry, comparison }) =>
+          comparison.status === 'missing'
+            ? rest([entry], NOT_SENT_DIFFERS)[0]
+            : this.unchangedOrConflict(entry, comparison),
+        ),
       );
     }
     const results: EntryResult[] = [];
+    const batch: Entry[] = [];
+    const failed = () => stopsAtFailure && results.some((r) => r.status === 'failed');
+    const flush = async () => {
+      results.push(...(await this.registerAll(batch.splice(0), stopsAtFailure)));
+    };
     for (const { entry, comparison } of entries) {
+      if (comparison.status === 'missing' && !this.options.dryRun && this.unreachable === null && !failed()) {
+        batch.push(entry);
+        continue;
+      }
+      await flush();
       if (this.unreachable !== null) results.push(...rest([entry], NOT_SENT_UNREACHABLE));
-      else if (file.kind === 'registry' && results.some((r) => r.status === 'failed'))
-        results.push(...rest([entry], NOT_SENT_EARLIER_FAILED));
+      else if (failed()) results.push(...rest([entry], NOT_SENT_EARLIER_FAILED));
       else results.push(await this.entry(entry, comparison, registry));
     }
-    return results;
+    await flush();
+    return perFile(results);
+  }
+
+  /**
+   * Registers entries in batches of at most BATCH_ENTRIES and BATCH_BYTES.
+   * A batch is all or none: when one entry fails, the entries before it are
+   * sent again as a batch of their own, and those after it are sent on (or,
+   * with `stopsAtFailure`, skipped).
+   */
+  private async registerAll(entries: readonly Entry[], stopsAtFailure: boolean): Promise<EntryResult[]> {
+    const results = new Map<Entry, EntryResult>();
+    const skip = (rest: readonly Entry[], note: string) => {
+      for (const entry of rest) results.set(entry, { entry, status: 'skipped', note });
+    };
+    let queue = [...entries];
+    while (queue.length > 0) {
+      if (this.unreachable !== null) {
+        skip(queue, NOT_SENT_UNREACHABLE);
+        break;
+      }
+      const chunk = takeBatch(queue);
+      let outcome;
+      try {
+        outcome = await registerBatch(this.client, chunk);
+      } catch (error) {
+        results.set(chunk[0], this.lost(chunk[0], error));
+        skip(queue.slice(1), NOT_SENT_UNREACHABLE);
+        break;
+      }
+      if (!('error' in outcome)) {
+        chunk.forEach((entry, i) =>
+          results.set(entry, {
+            entry,
+            status: 'registered',
+            ...(i === chunk.length - 1 ? { impact: outcome.payload.impact, registeredWith: chunk.length } : {}),
+          }),
+        );
+        queue = queue.slice(chunk.length);
+        continue;
+      }
+      const index = outcome.error.extensions?.entry;
+      const at = typeof index === 'number' && index >= 0 && index < chunk.length ? index : 0;
+      // The entry is named where it is reported: the message need not say "entry N: " too.
+      const error = { ...outcome.error, message: outcome.error.message.replace(/^entry \d+: /, '') };
+      results.set(chunk[at], { entry: chunk[at], status: 'failed', error });
+      if (typeof index !== 'number') {
+        // Not one entry's failure (e.g. the credential): none of the batch was registered.
+        for (const entry of chunk.slice(1)) results.set(entry, { entry, status: 'failed', error });
+        queue = queue.slice(chunk.length);
+      } else {
+        // The entries before the failing one were rolled back with it: they go again.
+        queue = [...chunk.slice(0, at), ...queue.slice(at + 1)];
+      }
+      if (stopsAtFailure) {
+        const after = new Set(queue.slice(typeof index === 'number' ? at : 0));
+        skip([...after], NOT_SENT_EARLIER_FAILED);
+        queue = queue.filter((entry) => !after.has(entry));
+      }
+    }
+    return entries.map((entry) => results.get(entry)!);
   }
 
   /** An entry that exists: unchanged when it is the same, else (without --update) a CONFLICT saying what differs. */

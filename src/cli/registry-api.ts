@@ -71,7 +71,25 @@ const KINDS = {
   project: { field: 'project', state: projectState },
   tool: { field: 'tool', state: toolState },
 } as const;
-type StateKind = keyof typeof KINDS;
+export type StateKind = keyof typeof KINDS;
+
+/** The state an entry is compared with: its own kind and name, or a link's project. */
+export function stateOf(entry: Entry): [StateKind, string] {
+  return entry.kind === 'link' ? ['project', entry.input.project] : [entry.kind, entry.input.name];
+}
+
+/**
+ * The kinds of which the registry holds nothing now (one request): a name of
+ * such a kind needs no lookup, since it names nothing.
+ */
+export async function emptyKinds(client: GraphQLClient): Promise<Set<StateKind> | { error: GraphQLError }> {
+  const { data, errors } = await client.request<Record<string, { totalCount: number }>>(
+    'query Counts { resourceType: resourceTypes(first: 1) { totalCount } resource: resources(first: 1) { totalCount } ' +
+      'project: projects(first: 1) { totalCount } tool: tools(first: 1) { totalCount } }',
+  );
+  if (errors || !data) return { error: errors?.[0] ?? { message: 'no data in the response' } };
+  return new Set((Object.keys(KINDS) as StateKind[]).filter((kind) => data[kind]?.totalCount === 0));
+}
 
 /**
  * Reads what the registry holds under the names the entries use (a link
@@ -81,13 +99,13 @@ type StateKind = keyof typeof KINDS;
 export async function readStates(
   client: GraphQLClient,
   entries: readonly Entry[],
+  none: ReadonlySet<StateKind> = new Set(),
 ): Promise<{ lookup: StateLookup } | { error: GraphQLError }> {
   const wanted: { kind: StateKind; name: string }[] = [];
   const seen = new Set<string>();
   for (const entry of entries) {
-    const [kind, name]: [StateKind, string] =
-      entry.kind === 'link' ? ['project', entry.input.project] : [entry.kind, entry.input.name];
-    if (seen.has(`${kind}\u0000${name}`)) continue;
+    const [kind, name] = stateOf(entry);
+    if (seen.has(`${kind}\u0000${name}`) || none.has(kind)) continue;
     seen.add(`${kind}\u0000${name}`);
     wanted.push({ kind, name });
   }
@@ -109,7 +127,7 @@ export async function readStates(
   const get =
     <T>(kind: StateKind) =>
     (name: string) =>
-      found.get(`${kind}\u0000${name}`) as T | null | undefined;
+      (none.has(kind) ? null : found.get(`${kind}\u0000${name}`)) as T | null | undefined;
   return {
     lookup: {
       resourceType: get<TypeState>('resourceType'),
@@ -238,6 +256,32 @@ const UPDATE: Record<EntryKind, { operation: string; inputType: string }> = {
   link: { operation: 'updateLink', inputType: 'UpdateLinkInput' },
   tool: { operation: 'updateTool', inputType: 'UpdateToolInput' },
 };
+
+/** What registerBatch says of a batch that registered. */
+export interface BatchPayload {
+  registryVersion: number;
+  impact: BindingImpact;
+}
+
+/** The most entries the server takes in one registerBatch. */
+export const BATCH_ENTRIES = 1_000;
+
+/**
+ * Registers entries in one transaction (registerBatch), all or none. A
+ * failing entry's error carries its index (`extensions.entry`).
+ */
+export async function registerBatch(
+  client: GraphQLClient,
+  entries: readonly Entry[],
+): Promise<{ payload: BatchPayload } | { error: GraphQLError }> {
+  const { data, errors } = await client.request<{ registerBatch: BatchPayload | null }>(
+    `mutation Batch($i: RegisterBatchInput!) { registerBatch(input: $i) { registryVersion impact { totalCount truncated complete changes { toolName projectName slotName before { ${OUTCOME} } after { ${OUTCOME} } } } } }`,
+    { i: { entries: entries.map((entry) => ({ [entry.kind]: entry.input })) } },
+  );
+  const payload = data?.registerBatch;
+  if (errors || !payload) return { error: errors?.[0] ?? { message: 'no data in the response' } };
+  return { payload };
+}
 
 /** Registers an entry (with dryRun, only checks it and computes its impact). */
 export function register(client: GraphQLClient, entry: Entry, dryRun: boolean) {

@@ -160,14 +160,14 @@ describeEachBackend('registerBatch', (backend) => {
     const { body } = await server.gql(BATCH, {
       i: { entries: [{ project: { name: 'fine' } }, { tool: { name: 'Bad Name!', resourceSlots: [] } }] },
     });
-    expect(body.errors[0].extensions.code).to.equal('BAD_USER_INPUT');
-    expect(body.errors[0].extensions.problems.map((p: { field: string }) => p.field)).to.deep.equal([
+    expect(body.errors![0].extensions?.code).to.equal('BAD_USER_INPUT');
+    expect(body.errors![0].extensions?.problems.map((p: { field: string }) => p.field)).to.deep.equal([
       'input.entries[1].tool.name',
     ]);
     const many = Array.from({ length: 1001 }, (_, i) => ({ project: { name: `many/p${i}` } }));
     const { body: tooMany } = await server.gql(BATCH, { i: { entries: many } });
-    expect(tooMany.errors[0].extensions.code).to.equal('BAD_USER_INPUT');
-    expect(tooMany.errors[0].message).to.match(/at most 1000/);
+    expect(tooMany.errors![0].extensions?.code).to.equal('BAD_USER_INPUT');
+    expect(tooMany.errors![0].message).to.match(/at most 1000/);
     expect((await server.data(`{ project(ref: "many/p0") { id } }`)).project).to.equal(null);
   });
 
@@ -225,9 +225,9 @@ describe('registerBatch and access', () => {
         { i: { entries: [{ resource: { name: 'acme/db', type: 'db' } }, entry] } },
         bearer(editor),
       );
-      expect(body.errors[0].extensions.code, JSON.stringify(body)).to.equal('FORBIDDEN');
-      expect(body.errors[0].extensions.entry).to.equal(1);
-      expect(body.errors[0].extensions.namespaces).to.deep.equal([namespace]);
+      expect(body.errors![0].extensions?.code, JSON.stringify(body)).to.equal('FORBIDDEN');
+      expect(body.errors![0].extensions?.entry).to.equal(1);
+      expect(body.errors![0].extensions?.namespaces).to.deep.equal([namespace]);
       expect(await databaseDigest(server)).to.equal(digest);
     }
     const data = await server.data(

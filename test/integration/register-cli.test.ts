@@ -573,6 +573,47 @@ describe('register CLI (npm run register) against a real server', function () {
     expect(run.code).to.equal(1);
   });
 
+  it('registers what comes before a failing entry of a batch, and the tool files after a failing one', async () => {
+    server = await startServer(sqlite);
+    const registry = write(
+      'partial/registry.yaml',
+      lines(
+        'resource_types:',
+        '  - { name: db }',
+        'resources:',
+        '  - { name: p/one, type: db }',
+        '  - { name: p/two, type: missing }',
+        '  - { name: p/three, type: db }',
+      ),
+    );
+    const tool = (name: string, type: string) =>
+      write(
+        `partial/tools/${name}.yaml`,
+        lines(`name: p/${name}`, 'resource_slots:', `  - { name: d, resource_type: ${type} }`),
+      );
+    tool('a', 'db');
+    tool('b', 'nope');
+    tool('c', 'db');
+    const run = await runCli(['--url', server.url, registry, `${scratch}/partial/tools`]);
+    expect(run.stdout).to.contain(
+      [
+        `FAIL  ${registry}: 2 of 4 entries not done`,
+        '        resource type db: registered',
+        '        resource p/one: registered',
+        "        resource p/two: NOT_FOUND: no resource type 'missing' is registered",
+        '        resource p/three: skipped (not sent: an earlier entry of this file failed)',
+      ].join('\n'),
+    );
+    expect(run.stdout).to.contain(`ok    ${scratch}/partial/tools/a.yaml: tool p/a registered\n`);
+    expect(run.stdout).to.match(/FAIL {2}.*partial\/tools\/b\.yaml: tool p\/b: TOOL_VALIDATION_FAILED/);
+    expect(run.stdout).to.contain(`ok    ${scratch}/partial/tools/c.yaml: tool p/c registered\n`);
+    expect(run.stdout).to.contain('4 registered, 0 updated, 0 unchanged, 2 failed, 1 skipped (4 files)');
+    expect(run.code).to.equal(1);
+    const state = await server.data(`{ resources { edges { node { name } } } tools { edges { node { name } } } }`);
+    expect(state.resources.edges.map((e: { node: { name: string } }) => e.node.name)).to.deep.equal(['p/one']);
+    expect(state.tools.edges.map((e: { node: { name: string } }) => e.node.name)).to.deep.equal(['p/a', 'p/c']);
+  });
+
   it('sends the token from --token, else REGISTRY_TOKEN, else ADMIN_TOKEN, as a bearer token, and none when there is none', async () => {
     const seen: (string | undefined)[] = [];
     const nothing = { totalCount: 0, truncated: false, complete: true, changes: [] };
@@ -581,12 +622,17 @@ describe('register CLI (npm run register) against a real server', function () {
       let body = '';
       request.on('data', (chunk) => (body += chunk));
       request.on('end', () => {
-        // First the read (the tool is not there), then the mutation.
-        const mutation = (JSON.parse(body) as { query: string }).query.startsWith('mutation');
+        // First the counts (the registry holds nothing, so no name is read), then the batch that registers.
+        const { query } = JSON.parse(body) as { query: string };
+        const none = { totalCount: 0 };
         response.setHeader('content-type', 'application/json');
         response.end(
           JSON.stringify({
-            data: mutation ? { registerTool: { registryVersion: 1, dryRun: false, impact: nothing } } : { a0: null },
+            data: query.startsWith('mutation')
+              ? { registerBatch: { registryVersion: 1, impact: nothing } }
+              : query.startsWith('query Counts')
+                ? { resourceType: none, resource: none, project: none, tool: none }
+                : { a0: null },
           }),
         );
       });
