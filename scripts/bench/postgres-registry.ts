@@ -145,6 +145,20 @@ async function copyTable(source: BetterSqlite3.Database, target: Client, table: 
 /** A fresh database made from the template, for one server run; `drop` removes it. */
 let workingDatabases = 0;
 
+/** An empty database (the server migrates it when it starts); `drop` removes it. */
+export async function emptyDatabase(adminUrl: string): Promise<{ readonly url: string; drop(): Promise<void> }> {
+  workingDatabases += 1;
+  const name = `bench_empty_${process.pid}_${Date.now().toString(36)}_${workingDatabases}`;
+  await withClient(adminUrl, (admin) => admin.query(`CREATE DATABASE ${name}`));
+  return {
+    url: databaseUrl(adminUrl, name),
+    drop: () =>
+      withClient(adminUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(
+        () => undefined,
+      ),
+  };
+}
+
 export async function workingDatabase(
   adminUrl: string,
   template: string,

@@ -6,7 +6,7 @@
  * unique-dashboard, fairness, churn, write with 1/10/100 subscribers (unpaced,
  * then beside a paced writer) and the impact previews; then unique-resolve and
  * unique-dashboard again on a second server with --free-reads ("free data",
- * read-only loads only). A growth run (`--sizes`) measures only the resolve
+ * read-only loads only); then the bulk path (./bulk-register.ts). A growth run (`--sizes`) measures only the resolve
  * load on a registry of each size. The metrics and compare modes are in
  * ./metrics-mode.ts and ./compare.ts. Each works on a throw-away copy of the
  * cached database, so the writes never change the cache, and each stops every
@@ -16,6 +16,7 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { cachedRegistry, removeDatabaseFiles, type CachedRegistry } from './generate';
 import { chooseExpensiveRequests } from './fairness';
+import { measureBulkRegister, type BulkRegisterReport } from './bulk-register';
 import { measureImpacts, type ImpactPreview } from './impacts';
 import { startPacedClient } from './paced-client';
 import { openSubscribers, startReplayer } from './subscribers';
@@ -686,6 +687,17 @@ export async function runFull(root: string, options: BenchOptions): Promise<Full
     { freeReads: true },
   );
 
+  // The bulk path: an export of this registry registered into an empty server.
+  progress('bulk register: export, then register into an empty server…');
+  const bulkRegister: BulkRegisterReport = await withServer(root, registry, (source) =>
+    measureBulkRegister(root, registry, source, progress),
+  );
+  progress(
+    `bulk register: ${bulkRegister.entities} entities in ${bulkRegister.seconds.toFixed(1)} s = ` +
+      `${Math.round(bulkRegister.entitiesPerSecond)}/s (server CPU ${bulkRegister.serverCpuSeconds.toFixed(1)} s), ` +
+      `${bulkRegister.changeLogEntries} change-log entries, export ${bulkRegister.sameExport ? 'the same' : 'DIFFERENT'}`,
+  );
+
   const rows = withRatios(loads);
   return {
     kind: 'full',
@@ -701,8 +713,9 @@ export async function runFull(root: string, options: BenchOptions): Promise<Full
     fairness,
     churn: churnInfo,
     freeServer,
+    bulkRegister,
     writesPerSecondAsked: WRITES_PER_SECOND,
-    targets: fullTargets(rows, server, { fairness, churn: churnInfo }),
+    targets: fullTargets(rows, server, { fairness, churn: churnInfo, bulkRegister }),
     errors: loads.some(hasErrors),
     elapsedMs: performance.now() - started,
   };

@@ -56,7 +56,12 @@ export function reportFile(file: RegistryFile, results: readonly EntryResult[], 
       );
     }
     const groups = new Map<string, EntryResult[]>();
-    for (const r of results) groups.set(verbOf(r, dryRun), [...(groups.get(verbOf(r, dryRun)) ?? []), r]);
+    for (const r of results) {
+      const verb = verbOf(r, dryRun);
+      const group = groups.get(verb);
+      if (group) group.push(r);
+      else groups.set(verb, [r]);
+    }
     const lines = [`ok    ${file.file}: ${[...groups].map(([verb, rs]) => `${tally(rs)} ${verb}`).join('; ')}`];
     for (const r of results.filter((r) => r.impact?.totalCount))
       lines.push(`        ${describeEntry(r.entry)}: ${verbOf(r, dryRun)}`, ...impactLines(r, 12));

@@ -595,5 +595,31 @@ describe('benchmark: report of the new loads', () => {
     expect(verdict('server RSS ≤ 300 MB under 60 s')).to.equal(false);
     expect(verdict('{ __typename } p50 beside 10')).to.equal(true);
     expect(verdict('{ __typename } p50 beside a replay of 100,000')).to.equal(false);
+    expect(verdict('bulk register ≥ 5,000 entities/s')).to.equal(null);
+  });
+
+  it('passes the bulk path only when fast enough, with one change-log entry per entity and the same export after', () => {
+    const rows = withRatios([]);
+    const server = { startupMs: 1000, rssMaxBytes: 0, rssAfterBytes: 0 };
+    const good = {
+      entities: 107_500,
+      seconds: 14,
+      entitiesPerSecond: 7_679,
+      changeLogEntries: 107_500,
+      sameExport: true,
+      exportSeconds: 7,
+      serverCpuSeconds: 12,
+    };
+    const verdict = (bulkRegister: typeof good) =>
+      fullTargets(rows, server, { fairness: null, churn: null, bulkRegister }).find((t) =>
+        t.target.startsWith('bulk register ≥ 5,000 entities/s'),
+      );
+    expect(verdict(good)?.pass).to.equal(true);
+    expect(verdict(good)?.measured).to.equal(
+      '7,679/s (107,500 in 14.0 s), 107,500 change-log entries, the same export',
+    );
+    expect(verdict({ ...good, entitiesPerSecond: 4_999 })?.pass).to.equal(false);
+    expect(verdict({ ...good, changeLogEntries: 1_000 })?.pass).to.equal(false);
+    expect(verdict({ ...good, sameExport: false })?.pass).to.equal(false);
   });
 });

@@ -169,6 +169,23 @@ const CASES: Record<string, Case> = {
       };
     },
   },
+  registerBatch: {
+    needs: EDIT,
+    // Each entry by its own mutation's rule: here a resource and a project in acme, and a link between them.
+    prepare: async (_a, n) => ({
+      query: `mutation($i: RegisterBatchInput!, $d: Boolean) { registerBatch(input: $i, dryRun: $d) { dryRun } }`,
+      variables: {
+        i: {
+          entries: [
+            { resource: { name: `acme/br-${n}`, type: 'git-checkout' } },
+            { project: { name: `acme/bp-${n}` } },
+            { link: { project: `acme/bp-${n}`, resource: `acme/br-${n}` } },
+          ],
+        },
+      },
+      ref: 'acme',
+    }),
+  },
   unlinkResource: {
     needs: EDIT,
     prepare: async (admin, n) => {
@@ -366,7 +383,7 @@ describe('permissions: every mutation, for every kind of principal', function ()
           expect(code, `${what}: ${JSON.stringify(body.errors)}`).to.equal(expected);
           if (expected === 'FORBIDDEN') {
             expect(body.errors![0].extensions).to.include.keys('principal', 'role', 'namespaces');
-            expect(body.errors![0].message, what).to.match(/^token:p\d+ may not/);
+            expect(body.errors![0].message, what).to.match(/^(entry \d+: )?token:p\d+ may not/);
           }
           if (expected !== 'OK' || dryRun) expect(await state(), `${what} changed something`).to.deep.equal(before);
           else expect((await state()).version, `${what} committed`).to.equal(before.version + 1);
