@@ -12,7 +12,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { emptyDatabase } from './postgres-registry';
 import { BENCH_ADMIN_TOKEN, startRegistryServer, type RegistryServer } from './processes';
-import type { PreparedRegistry } from './run';
 import { removeDatabaseFiles } from './generate';
 
 /** What one bulk registration measured. */
@@ -82,9 +81,16 @@ async function exportOf(root: string, server: RegistryServer, dir: string): Prom
   if (run.code !== 0) throw new Error(`bulk register: export failed (${run.code}): ${run.stderr || run.stdout}`);
 }
 
+/** What the bulk path needs of the benchmark's registry: how many entities it holds, and its PostgreSQL when on it. */
+export interface BulkSource {
+  readonly entities: number;
+  /** The admin URL to make an empty database with; null on SQLite. */
+  readonly postgresAdminUrl: string | null;
+}
+
 export async function measureBulkRegister(
   root: string,
-  registry: PreparedRegistry,
+  registry: BulkSource,
   source: RegistryServer,
   log: (message: string) => void,
 ): Promise<BulkRegisterReport> {
@@ -96,7 +102,7 @@ export async function measureBulkRegister(
   const exportSeconds = (performance.now() - exportStarted) / 1000;
   log(`bulk register: exported in ${exportSeconds.toFixed(1)} s`);
 
-  const empty = registry.postgres ? await emptyDatabase(registry.postgres.adminUrl) : null;
+  const empty = registry.postgresAdminUrl !== null ? await emptyDatabase(registry.postgresAdminUrl) : null;
   const file = join(work, 'empty.sqlite');
   const target = await startRegistryServer(root, empty?.url ?? file);
   try {
@@ -110,8 +116,7 @@ export async function measureBulkRegister(
       target,
       '{ changes(first: 1) { totalCount } }',
     );
-    const { types, resources, projects, links, tools } = registry.model.counts;
-    const entities = types + resources + projects + links + tools;
+    const { entities } = registry;
     await exportOf(root, target, again);
     const [a, b] = [filesOf(exported), filesOf(again)];
     const sameExport = a.size === b.size && [...a].every(([name, text]) => b.get(name) === text);

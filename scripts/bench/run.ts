@@ -689,8 +689,13 @@ export async function runFull(root: string, options: BenchOptions): Promise<Full
 
   // The bulk path: an export of this registry registered into an empty server.
   progress('bulk register: export, then register into an empty server…');
+  const { types, resources, projects, links, tools } = registry.model.counts;
+  const bulkSource = {
+    entities: types + resources + projects + links + tools,
+    postgresAdminUrl: registry.postgres?.adminUrl ?? null,
+  };
   const bulkRegister: BulkRegisterReport = await withServer(root, registry, (source) =>
-    measureBulkRegister(root, registry, source, progress),
+    measureBulkRegister(root, bulkSource, source, progress),
   );
   progress(
     `bulk register: ${bulkRegister.entities} entities in ${bulkRegister.seconds.toFixed(1)} s = ` +
