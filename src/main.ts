@@ -228,7 +228,11 @@ async function startServices(
     staticTokenNames: Authenticator.tokenNames({ adminTokens: adminTokensOf(config) }),
   });
   await services.feed.start();
-  services.writes.listen((committed) => services.feed.signal(committed.version));
+  // A write answers once the subscribers who keep up have its events (bounded: see ChangeFeed.settled).
+  services.writes.listen((committed) => {
+    services.feed.signal(committed.version);
+    return services.feed.settled(committed.version);
+  });
   const changeListener =
     config.database.kind === 'postgres'
       ? new PostgresChangeListener(config.database.url, {

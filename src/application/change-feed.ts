@@ -1,6 +1,8 @@
 import type { ChangeHead, ChangeRecord } from '../persistence/records';
 import { isPromise } from '../jsutils/is-promise';
+import { FEED_LIMITS } from './feed-limits';
 import { TurnBudget } from './turn-budget';
+import { WriterPacing } from './writer-pacing';
 import type { RegistryVersioning } from './versioning';
 
 /** Where an entry stands in the change log: its version, then its place within the version. */
@@ -9,29 +11,7 @@ export interface LogPosition {
   readonly seq: number;
 }
 
-/** Limits of the live change feed. */
-export const FEED_LIMITS = {
-  /** Entries read from the log per statement without their binding changes (small rows). */
-  headsPage: 200,
-  /** Entries read per statement with their binding changes (up to 1,000 each). */
-  changesPage: 10,
-  /** The newest entries kept in memory for the subscribers who are up to date. */
-  window: 2_000,
-  /** Binding changes kept in memory with those entries, all together; beyond, the oldest entries go. */
-  windowBindingChanges: 20_000,
-  /** Deliveries per turn of the event loop, across every subscriber (./turn-budget.ts). */
-  perTurn: 64,
-  /**
-   * Live deliveries (entries kept in the window) per millisecond of the rest of a turn, when the feed has a clock:
-   * about three times what a millisecond of other work lets through at 64 (a delivery takes about 15 µs), so that a
-   * server kept busy by writers gives the subscribers who are up to date what they need at once, and they do not
-   * fall behind (at 64 per ms, 100 subscribers beside 10 unpaced writers fell about a second behind). The slice is
-   * still at most MAX_SCALE × perTurn.
-   */
-  livePerMs: 256,
-  /** What reading a page from the log counts for in that budget. */
-  pageCost: 16,
-} as const;
+export { FEED_LIMITS } from './feed-limits';
 
 /** What a subscription asks of the feed. */
 export interface FeedRequest<T> {
@@ -112,6 +92,12 @@ export class ChangeFeed {
   private stopped = false;
   /** The newest version a signal named; null when a signal named none (then the version is read). */
   private target: number | null = 0;
+  /** Writes waiting for their version to be handed to the subscribers who keep up (`settled`). */
+  private readonly pacing = new WriterPacing((version) => {
+    const now = performance.now();
+    for (const cursor of this.cursors) if (!cursor.settledAt(version, now)) return false;
+    return true;
+  }, FEED_LIMITS.stalledMs);
 
   /** `clock` (milliseconds): the turn budget grows with the turns' length (./turn-budget.ts); none in the tests. */
   constructor(
@@ -161,6 +147,22 @@ export class ChangeFeed {
   stop(): void {
     this.stopped = true;
     for (const cursor of [...this.cursors]) void cursor.return();
+    this.pacing.releaseAll();
+  }
+
+  /**
+   * Back-pressure: resolves once every subscriber that keeps up (not stalled by its client, not replaying) was
+   * handed every entry up to `version`, or after `limitMs`. A write awaits it before it answers, so writers go at
+   * the pace of the fan-out rather than queue writes up ahead of the subscribers.
+   */
+  settled(version: number, limitMs: number = FEED_LIMITS.settleMs): Promise<void> {
+    if (this.stopped || this.cursors.size === 0) return Promise.resolve();
+    return this.pacing.wait(version, limitMs);
+  }
+
+  /** A cursor moved, or started or stopped waiting for its client: the writes it held up may go on. */
+  progressed(): void {
+    this.pacing.progressed();
   }
 
   /** The items for one subscription, in log order: replayed from the log when asked, then live. */
@@ -229,6 +231,7 @@ export class ChangeFeed {
     if (!this.cursors.delete(cursor)) return;
     if (cursor.bindingChanges) this.showingBindingChanges--;
     if (this.cursors.size === 0) this.clearWindow();
+    this.progressed();
   }
 
   private async catchUp(): Promise<void> {
@@ -310,6 +313,10 @@ class FeedCursor<T> implements AsyncIterableIterator<T> {
   /** Whether that entry came from the feed's window (a live delivery) rather than a page of this cursor's own. */
   private live = false;
   private wake: (() => void) | null = null;
+  /** Whether its entries come from pages of its own read from the log (a replay, or behind the window). */
+  private replaying = false;
+  /** Since when (performance.now()) its client has the last event and has not asked for the next; null: it has asked. */
+  private withClientSince: number | null = null;
 
   constructor(
     private readonly feed: ChangeFeed,
@@ -321,15 +328,33 @@ class FeedCursor<T> implements AsyncIterableIterator<T> {
     return this.request.bindingChanges;
   }
 
+  /**
+   * Whether a write at `version` need not wait for this cursor: its client has taken every entry up to it and
+   * asked for more (the cursor is caught up past it, or has moved on to a later version), or has stalled.
+   */
+  settledAt(version: number, now: number): boolean {
+    // A replay (reading the log in pages of its own) is not up to date: writers do not wait for it.
+    if (this.replaying) return true;
+    if (after(this.position, { version, seq: Number.MAX_SAFE_INTEGER - 1 })) return true;
+    return this.withClientSince !== null && now - this.withClientSince > FEED_LIMITS.stalledMs;
+  }
+
   [Symbol.asyncIterator](): this {
     return this;
   }
 
   async next(): Promise<IteratorResult<T>> {
+    // The client took the last event and asks for the next.
+    this.withClientSince = null;
     for (;;) {
       if (this.ended) return DONE;
       const ready = this.request.ready?.();
-      if (ready) await ready;
+      if (ready) {
+        // An SSE stream its client does not drain: waiting on the client.
+        this.withClientSince = performance.now();
+        await ready;
+        this.withClientSince = null;
+      }
       if (this.ended) return DONE;
       if (this.items.length > 0) {
         // A delivery spends one unit of the turn; taking an entry kept in memory, or finding none, spends nothing
@@ -338,18 +363,24 @@ class FeedCursor<T> implements AsyncIterableIterator<T> {
         if (turn) await turn;
         if (this.ended) return DONE;
         this.feed.delivered++;
-        return { done: false, value: this.items.shift()! };
+        const value = this.items.shift()!;
+        this.withClientSince = performance.now();
+        return { done: false, value };
       }
       const entry = await this.nextEntry();
       if (this.ended) return DONE;
       if (entry === null) {
+        // Caught up with the log: whatever a write waits for up to here is handed over.
+        this.feed.progressed();
         const { slept, wake } = this.feed.sleep(this.position);
         this.wake = wake;
         await slept;
         this.wake = null;
         continue;
       }
+      const moved = entry.version > this.position.version;
       this.position = entry;
+      if (moved) this.feed.progressed(); // on to a later version: every entry before it was taken
       const items = this.request.items(entry as ChangeRecord);
       this.items = [...(isPromise(items) ? await items : items)];
     }
@@ -376,9 +407,15 @@ class FeedCursor<T> implements AsyncIterableIterator<T> {
   private async nextEntry(): Promise<Entry | null> {
     const fromPage = this.page.shift();
     this.live = false;
+    this.replaying = fromPage !== undefined;
     if (fromPage) return fromPage;
     const kept = this.feed.next(this.position, this.request.bindingChanges);
-    if (kept === 'read') return this.readPage();
+    if (kept === 'read') {
+      this.replaying = true;
+      const read = await this.readPage();
+      this.replaying = read !== null;
+      return read;
+    }
     if ('caughtUp' in kept) {
       this.position = kept.caughtUp;
       return null;

@@ -55,6 +55,9 @@ export interface ChangeOutcome<T> {
   readonly impact: BindingImpact;
 }
 
+/** Hears committed changes; a promise it returns holds the write's answer until it settles. */
+export type ChangeListener = (change: CommittedChange) => void | Promise<void>;
+
 /** A committed change, as told to whoever listens (live updates). */
 export interface CommittedChange {
   readonly version: number;
@@ -70,12 +73,17 @@ export interface CommittedChange {
  * and its caches).
  */
 export class RegistryWrites {
-  private readonly listeners = new Set<(change: CommittedChange) => void>();
+  private readonly listeners = new Set<ChangeListener>();
+  /** Settles when the latest write has finished, its listeners included (see `run`). */
+  private turn: Promise<void> = Promise.resolve();
 
   constructor(private readonly versioning: RegistryVersioning) {}
 
-  /** Hears every committed change, after its commit. Returns a function that stops listening. */
-  listen(listener: (change: CommittedChange) => void): () => void {
+  /**
+   * Hears every committed change, after its commit. A listener that returns a promise holds the write's answer
+   * until it settles (back-pressure: the live feed's fan-out). Returns a function that stops listening.
+   */
+  listen(listener: ChangeListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -124,6 +132,14 @@ export class RegistryWrites {
     steps: readonly ChangeStep<T>[],
     batch: boolean,
   ): Promise<ChangeOutcome<T[]>> {
+    // One write at a time in this process, each after the one before it was told to its listeners: a write's
+    // fan-out to live subscribers is over before the next write commits, so writers cannot queue changes up
+    // ahead of the subscribers (the database orders writers anyway: SQLite has one writer, and on PostgreSQL
+    // every write takes the version row's lock first).
+    const previous = this.turn;
+    let done!: () => void;
+    this.turn = new Promise<void>((resolve) => (done = resolve));
+    await previous;
     try {
       const outcome = await this.versioning.write(
         async (scope) => {
@@ -161,7 +177,12 @@ export class RegistryWrites {
       // A dry run, or an update that changed nothing, committed nothing: nobody is told.
       if (outcome.committed) {
         const committed = { version: outcome.state.version, entries: outcome.result.entries };
-        for (const listener of this.listeners) listener(committed);
+        const held: Promise<void>[] = [];
+        for (const listener of this.listeners) {
+          const waiting = listener(committed);
+          if (waiting) held.push(waiting);
+        }
+        if (held.length > 0) await Promise.all(held);
       }
       return {
         result: outcome.result.results,
@@ -179,6 +200,7 @@ export class RegistryWrites {
       }
       throw error;
     } finally {
+      done();
       request.session.reset();
     }
   }

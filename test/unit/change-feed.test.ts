@@ -249,4 +249,102 @@ describe('ChangeFeed', () => {
     expect(await got).to.have.length(60);
     expect(feed.held.bindingChanges).to.be.at.most(FEED_LIMITS.windowBindingChanges);
   });
+
+  describe('back-pressure on writers (settled)', () => {
+    /** Notes when a promise settles, without waiting for it. */
+    function watch(promise: Promise<void>): { done: boolean } {
+      const state = { done: false };
+      void promise.then(() => (state.done = true));
+      return state;
+    }
+    /** A long limit: a test that passes did not wait for it (mocha's timeout is far shorter). */
+    const NEVER = 600_000;
+
+    it('holds a write until every subscriber that keeps up has taken its entries and asked for more', async () => {
+      const log = new FakeLog();
+      const feed = new ChangeFeed(log.versioning());
+      await feed.start();
+      // Nobody subscribed: nothing to wait for.
+      await feed.settled(1, NEVER);
+      const a = feed.subscribe({ afterVersion: null, bindingChanges: false, items: entry });
+      const b = feed.subscribe({ afterVersion: null, bindingChanges: false, items: entry });
+      const firstA = a.next();
+      const firstB = b.next();
+      await turn();
+      log.commit(2);
+      feed.signal(log.version);
+      const write = watch(feed.settled(log.version, NEVER));
+      await firstA;
+      await firstB;
+      expect(write.done, 'each has the first entry only').to.equal(false);
+      await a.next();
+      await b.next();
+      for (let i = 0; i < 5; i++) await turn();
+      expect(write.done, 'each has both entries, and has not asked for more').to.equal(false);
+      const afterA = a.next();
+      for (let i = 0; i < 5; i++) await turn();
+      expect(write.done, 'one has asked for more').to.equal(false);
+      const afterB = b.next();
+      for (let i = 0; i < 5; i++) await turn();
+      expect(write.done, 'both have').to.equal(true);
+      await a.return();
+      await b.return();
+      await Promise.all([afterA, afterB]);
+    });
+
+    it('does not wait for a subscriber whose client has stalled, nor for one that replays the log', async () => {
+      const log = new FakeLog();
+      for (let i = 0; i < 500; i++) log.commit();
+      const feed = new ChangeFeed(log.versioning());
+      await feed.start();
+      // Replaying from the start of the log, in pages of its own: not up to date.
+      const replay = feed.subscribe({ afterVersion: 0, bindingChanges: false, items: entry });
+      await take(replay, 3);
+      const pending = replay.next();
+      // Up to date, then given an entry its client never takes.
+      const stalled = feed.subscribe({ afterVersion: null, bindingChanges: false, items: entry });
+      const first = stalled.next();
+      await turn();
+      log.commit();
+      feed.signal(log.version);
+      await first;
+      log.commit();
+      feed.signal(log.version);
+      // Released once the stalled client has held its event past FEED_LIMITS.stalledMs, long before NEVER.
+      await feed.settled(log.version, NEVER);
+      await pending;
+      await replay.return();
+      await stalled.return();
+    });
+
+    it('releases every waiting write when the feed stops, and a subscription that ends holds nothing up', async () => {
+      const log = new FakeLog();
+      const feed = new ChangeFeed(log.versioning());
+      await feed.start();
+      const live = feed.subscribe({ afterVersion: null, bindingChanges: false, items: entry });
+      const waiting = live.next();
+      await turn();
+      log.commit();
+      feed.signal(log.version);
+      await waiting;
+      const write = watch(feed.settled(log.version, NEVER));
+      await turn();
+      expect(write.done).to.equal(false);
+      await live.return();
+      await turn();
+      expect(write.done, 'its only subscriber ended').to.equal(true);
+      const other = feed.subscribe({ afterVersion: null, bindingChanges: false, items: entry });
+      const next = other.next();
+      await turn();
+      log.commit();
+      feed.signal(log.version);
+      await next;
+      const held = watch(feed.settled(log.version, NEVER));
+      await turn();
+      expect(held.done).to.equal(false);
+      feed.stop();
+      await turn();
+      expect(held.done, 'the feed stopped').to.equal(true);
+    });
+  });
 });
