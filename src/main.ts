@@ -228,10 +228,12 @@ async function startServices(
     staticTokenNames: Authenticator.tokenNames({ adminTokens: adminTokensOf(config) }),
   });
   await services.feed.start();
-  // A write answers once the subscribers who keep up have its events (bounded: see ChangeFeed.settled).
-  services.writes.listen((committed) => {
-    services.feed.signal(committed.version);
-    return services.feed.settled(committed.version);
+  services.writes.listen((committed) => services.feed.signal(committed.version));
+  // While anyone subscribes, a write answers once the subscribers who keep up have its events (bounded: see
+  // ChangeFeed.settled), and the next write commits after that.
+  services.writes.paceBy({
+    active: () => services.feed.size > 0,
+    settled: (version) => services.feed.settled(version),
   });
   const changeListener =
     config.database.kind === 'postgres'

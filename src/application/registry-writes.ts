@@ -55,8 +55,14 @@ export interface ChangeOutcome<T> {
   readonly impact: BindingImpact;
 }
 
-/** Hears committed changes; a promise it returns holds the write's answer until it settles. */
-export type ChangeListener = (change: CommittedChange) => void | Promise<void>;
+/**
+ * Back-pressure on writers (the live feed): while `active`, writes in this process commit one at a time, and each
+ * answers once `settled` resolves for its version.
+ */
+export interface WritePacer {
+  active(): boolean;
+  settled(version: number): Promise<void>;
+}
 
 /** A committed change, as told to whoever listens (live updates). */
 export interface CommittedChange {
@@ -73,17 +79,21 @@ export interface CommittedChange {
  * and its caches).
  */
 export class RegistryWrites {
-  private readonly listeners = new Set<ChangeListener>();
-  /** Settles when the latest write has finished, its listeners included (see `run`). */
+  private readonly listeners = new Set<(change: CommittedChange) => void>();
+  /** What paces writes, when anything does (see `paceBy`). */
+  private pacer: WritePacer | null = null;
+  /** Settles when the latest paced write has finished, its pacing included (see `run`). */
   private turn: Promise<void> = Promise.resolve();
 
   constructor(private readonly versioning: RegistryVersioning) {}
 
-  /**
-   * Hears every committed change, after its commit. A listener that returns a promise holds the write's answer
-   * until it settles (back-pressure: the live feed's fan-out). Returns a function that stops listening.
-   */
-  listen(listener: ChangeListener): () => void {
+  /** Paces writes by `pacer` from now on. */
+  paceBy(pacer: WritePacer): void {
+    this.pacer = pacer;
+  }
+
+  /** Hears every committed change, after its commit. Returns a function that stops listening. */
+  listen(listener: (change: CommittedChange) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -132,14 +142,18 @@ export class RegistryWrites {
     steps: readonly ChangeStep<T>[],
     batch: boolean,
   ): Promise<ChangeOutcome<T[]>> {
-    // One write at a time in this process, each after the one before it was told to its listeners: a write's
-    // fan-out to live subscribers is over before the next write commits, so writers cannot queue changes up
-    // ahead of the subscribers (the database orders writers anyway: SQLite has one writer, and on PostgreSQL
-    // every write takes the version row's lock first).
-    const previous = this.turn;
-    let done!: () => void;
-    this.turn = new Promise<void>((resolve) => (done = resolve));
-    await previous;
+    // While the pacer is active (someone subscribes), one write at a time in this process, each after the one
+    // before it was settled by the pacer: a write's fan-out to live subscribers is over before the next write
+    // commits, so writers cannot queue changes up ahead of the subscribers (the database orders writers anyway:
+    // SQLite has one writer, and on PostgreSQL every write takes the version row's lock first; with nobody
+    // subscribed, writes still overlap what they do before that lock).
+    const paced = !request.dryRun && (this.pacer?.active() ?? false);
+    let done = (): void => {};
+    if (paced) {
+      const previous = this.turn;
+      this.turn = new Promise<void>((resolve) => (done = resolve));
+      await previous;
+    }
     try {
       const outcome = await this.versioning.write(
         async (scope) => {
@@ -177,12 +191,8 @@ export class RegistryWrites {
       // A dry run, or an update that changed nothing, committed nothing: nobody is told.
       if (outcome.committed) {
         const committed = { version: outcome.state.version, entries: outcome.result.entries };
-        const held: Promise<void>[] = [];
-        for (const listener of this.listeners) {
-          const waiting = listener(committed);
-          if (waiting) held.push(waiting);
-        }
-        if (held.length > 0) await Promise.all(held);
+        for (const listener of this.listeners) listener(committed);
+        if (paced) await this.pacer!.settled(committed.version);
       }
       return {
         result: outcome.result.results,
