@@ -321,27 +321,24 @@ describe('ChangeFeed', () => {
       const log = new FakeLog();
       const feed = new ChangeFeed(log.versioning());
       await feed.start();
-      const live = feed.subscribe({ afterVersion: null, bindingChanges: false, items: entry });
-      const waiting = live.next();
-      await turn();
-      log.commit();
-      feed.signal(log.version);
-      await waiting;
-      const write = watch(feed.settled(log.version, NEVER));
-      await turn();
-      expect(write.done).to.equal(false);
+      /** A live subscriber handed a new entry it has not taken yet, and a write waiting for it. */
+      async function heldWrite() {
+        const live = feed.subscribe({ afterVersion: null, bindingChanges: false, items: entry });
+        const waiting = live.next();
+        await turn();
+        log.commit();
+        feed.signal(log.version);
+        await waiting;
+        const write = watch(feed.settled(log.version, NEVER));
+        await turn();
+        expect(write.done).to.equal(false);
+        return { live, write };
+      }
+      const { live, write } = await heldWrite();
       await live.return();
       await turn();
       expect(write.done, 'its only subscriber ended').to.equal(true);
-      const other = feed.subscribe({ afterVersion: null, bindingChanges: false, items: entry });
-      const next = other.next();
-      await turn();
-      log.commit();
-      feed.signal(log.version);
-      await next;
-      const held = watch(feed.settled(log.version, NEVER));
-      await turn();
-      expect(held.done).to.equal(false);
+      const { write: held } = await heldWrite();
       feed.stop();
       await turn();
       expect(held.done, 'the feed stopped').to.equal(true);
