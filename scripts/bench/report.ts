@@ -40,6 +40,10 @@ export const TARGETS = {
     uniqueDashboardToFloor: 0.2,
     /** `tool-registry register` of an export into an empty server. */
     bulkEntitiesPerSecond: 5_000,
+    /** The matrix (20 × 50, past the response cache): 3 × the 137 req/s the issue measured on this machine. */
+    matrixPerSecond: 3 * 137,
+    /** The write load: 2 × the higher of the 493–603 writes/s the issue measured, at ≤ 5 statements a simple write. */
+    writesPerSecond: 2 * 603,
   },
   /** Issue 13: every body unique, past every cache keyed by the body. */
   uniqueResolveToFloor: 0.4,
@@ -314,6 +318,15 @@ export function fullTargets(
   },
 ): TargetCheck[] {
   const row = (name: LoadName) => rows.find((r) => r.name === name);
+  // A load's own req/s against a figure measured on this machine (the scale issue's absolute targets).
+  const rateCheck = (name: LoadName, min: number, what: string): TargetCheck => {
+    const rate = row(name)?.requestsPerSecond;
+    return {
+      target: `${name} ≥ ${int(min)} req/s (${what})`,
+      measured: rate === undefined ? 'not measured' : `${int(Math.round(rate))} req/s`,
+      pass: rate === undefined ? null : rate >= min,
+    };
+  };
   // `to` names what the ratio is to; by default, what the row's own ratio says.
   const ratioCheck = (name: LoadName, min: number, to?: string): TargetCheck => {
     const ratio = row(name)?.ratio?.value;
@@ -387,6 +400,8 @@ export function fullTargets(
     issue33(ratioCheck('resolve', TARGETS.issue33.resolveToFloor, 'floor')),
     issue33(ratioCheck('unique-resolve', TARGETS.issue33.uniqueResolveToFloor)),
     issue33(ratioCheck('unique-dashboard', TARGETS.issue33.uniqueDashboardToFloor)),
+    issue33(rateCheck('matrix (no cache)', TARGETS.issue33.matrixPerSecond, '3 × the 137 req/s measured before')),
+    issue33(rateCheck('write', TARGETS.issue33.writesPerSecond, '2 × the 603 writes/s measured before')),
     issue33(bulkCheck(extra.bulkRegister)),
   ];
 }
