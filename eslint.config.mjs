@@ -111,6 +111,7 @@ export default tseslint.config(
               'MatrixCell',
               'ProjectCounts',
               'ProjectSummary',
+              'RegisteredEntry',
               'ResourceUsage',
               'SlotExplanation',
               'SlotOutcome',

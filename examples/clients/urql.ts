@@ -12,6 +12,7 @@ export function registryClient(url: string): Client {
       ProjectPage: () => null,
       ToolPage: () => null,
       ToolProblem: () => null,
+      RegisteredEntry: () => null,
     },
     resolvers: {
       // Each connection's pages, asked with first/after, make one list per filter.

@@ -7,7 +7,7 @@ import { databaseDigest } from '../support/digest';
 import { startServer, type TestServer } from '../support/server';
 
 const BATCH = `mutation($i: RegisterBatchInput!, $d: Boolean) {
-  registerBatch(input: $i, dryRun: $d) { dryRun registryVersion entries { kind id name } impact { totalCount } }
+  registerBatch(input: $i, dryRun: $d) { dryRun registryVersion entries { kind entityId name } impact { totalCount } }
 }`;
 
 /** What each entry's own mutation is, with its input type. */
@@ -89,7 +89,7 @@ describeEachBackend('registerBatch', (backend) => {
       'LINK acme/app',
       'TOOL acme/report',
     ]);
-    expect(payload.entries.every((e: { id: string | null }) => typeof e.id === 'string')).to.equal(true);
+    expect(payload.entries.every((e: { entityId: string | null }) => typeof e.entityId === 'string')).to.equal(true);
 
     for (const entry of entries()) {
       const [field, value] = Object.entries(entry)[0];
@@ -176,7 +176,7 @@ describeEachBackend('registerBatch', (backend) => {
     const data = await server.data(BATCH, { i: { entries: entries('dry-') }, d: true });
     expect(data.registerBatch.dryRun).to.equal(true);
     expect(data.registerBatch.entries).to.have.length(8);
-    expect(data.registerBatch.entries.every((e: { id: string | null }) => e.id === null)).to.equal(true);
+    expect(data.registerBatch.entries.every((e: { entityId: string | null }) => e.entityId === null)).to.equal(true);
     expect(await databaseDigest(server)).to.equal(digest);
   });
 

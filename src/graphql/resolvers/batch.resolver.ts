@@ -21,7 +21,7 @@ export class BatchResolver {
   ) {
     const outcome = await ctx.services.batches.register(input.entries, changeRequest(ctx, info, dryRun));
     return {
-      entries: outcome.result.map((entry) => (outcome.dryRun ? { ...entry, id: null } : entry)),
+      entries: outcome.result.map(({ kind, id, name }) => ({ kind, name, entityId: outcome.dryRun ? null : id })),
       dryRun: outcome.dryRun,
       registryVersion: outcome.registryVersion,
       impact: outcome.impact,

@@ -82,16 +82,20 @@ export const RegisterToolPayload = ObjectPayload('RegisterToolPayload', 'tool', 
 export const UpdateToolPayload = ObjectPayload('UpdateToolPayload', 'tool', Tool, 'tool');
 export const UnregisterToolPayload = DeletePayload('UnregisterToolPayload', 'tool');
 
-@ObjectType({ simpleResolvers: true, description: 'One entry of a registerBatch, as registered.' })
+@ObjectType({
+  simpleResolvers: true,
+  description: 'One entry of a registerBatch, as registered: a value of the payload, with no identity of its own.',
+})
 export class RegisteredEntry {
   @Field(() => ChangeKind, { description: 'What it registered: RESOURCE_TYPE, RESOURCE, PROJECT, LINK or TOOL.' })
   kind!: ChangeKind;
 
   @Field(() => ID, {
     nullable: true,
-    description: "The id of what it registered (a link: its project's); null for a dry run, which stores nothing.",
+    description:
+      "The id of what it registered (a link: its project's); null for a dry run, which stores nothing. Not this entry's own identity: two links of one project share it.",
   })
-  id!: string | null;
+  entityId!: string | null;
 
   @Field({ description: "The name of what it registered (a link: its project's)." })
   name!: string;
