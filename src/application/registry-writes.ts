@@ -28,6 +28,7 @@ import { asConstraintViolation, type ConstraintViolation } from '../persistence/
 import { loggedChangeId, type IdentifiedChange } from '../core/binding-impact';
 import { IMPACT_LIMITS, ImpactTracker, type BindingImpact, type TrackedImpact } from './binding-impact';
 import { newId, previewChangeId } from './ids';
+import { TurnBudget } from './turn-budget';
 import type { ReadSession, RegistryVersioning, WriteScope } from './versioning';
 
 import type { WriteReader } from './versioning';
@@ -54,6 +55,9 @@ export interface ChangeOutcome<T> {
   readonly registryVersion: number;
   readonly impact: BindingImpact;
 }
+
+/** Steps of a batch (registerBatch) per turn of the event loop: about 2 ms of work on SQLite. */
+export const BATCH_STEPS_PER_TURN = 16;
 
 /**
  * Back-pressure on writers (the live feed): while `active`, writes in this process commit one at a time, and each
@@ -82,6 +86,8 @@ export class RegistryWrites {
   private readonly listeners = new Set<(change: CommittedChange) => void>();
   /** What paces writes, when anything does (see `paceBy`). */
   private pacer: WritePacer | null = null;
+  /** The steps of a batch run per turn of the event loop (see `run`). */
+  private readonly batchTurns = new TurnBudget(BATCH_STEPS_PER_TURN);
   /** Settles when the latest paced write has finished, its pacing included (see `run`). */
   private turn: Promise<void> = Promise.resolve();
 
@@ -161,24 +167,7 @@ export class RegistryWrites {
           const grants = await grantsInTransaction(request.principal, scope.writer.reader);
           const tracker = new ImpactTracker(scope.writer.reader, scope.hierarchy);
           scope.writer.observe((edit) => tracker.beforeEdit(edit));
-          const stepScope = batch ? new BatchScope(scope) : null;
-          const results: T[] = [];
-          const operations: string[] = [];
-          for (const [index, step] of steps.entries()) {
-            const from = scope.writer.edits.length;
-            try {
-              authorizeChange(request.principal, step.operation, grants, step.named);
-              results.push(await step.work(stepScope?.scope() ?? scope));
-              // The one authorization of what the change did: every namespace its edits touch.
-              const made = scope.writer.edits.slice(from);
-              authorizeChange(request.principal, step.operation, grants, namespacesOfEdits(made));
-              stepScope?.made(made);
-            } catch (error) {
-              if (!batch) throw error;
-              throw asEntryError(error, step, index);
-            }
-            for (let e = from; e < scope.writer.edits.length; e++) operations.push(step.operation);
-          }
+          const { results, operations } = await this.runSteps(request, steps, batch, scope, grants);
           const tracked = await tracker.finish(scope.writer.edits);
           const typeName = await typeNamer(tracker, scope, scope.writer.edits);
           const entries = changeEntries(scope.writer.edits, tracked, request, operations, scope, typeName);
@@ -213,6 +202,43 @@ export class RegistryWrites {
       done();
       request.session.reset();
     }
+  }
+
+  /**
+   * Runs the steps in the transaction, in order, each authorized before and after its work; gives their results
+   * and, for each edit, the operation that made it. In a batch, each step sees the hierarchy as the ones before
+   * it left it, the steps share the thread, and a failure names its step.
+   */
+  private async runSteps<T>(
+    request: ChangeRequest,
+    steps: readonly ChangeStep<T>[],
+    batch: boolean,
+    scope: WriteScope,
+    grants: readonly Grant[],
+  ): Promise<{ results: T[]; operations: string[] }> {
+    const stepScope = batch ? new BatchScope(scope) : null;
+    const results: T[] = [];
+    const operations: string[] = [];
+    for (const [index, step] of steps.entries()) {
+      // A batch shares the thread: a slice of its steps per turn of the event loop, and other requests
+      // (reads, on their own connection) are served in between (on SQLite a statement does not yield).
+      const turn = batch ? this.batchTurns.take() : null;
+      if (turn) await turn;
+      const from = scope.writer.edits.length;
+      try {
+        authorizeChange(request.principal, step.operation, grants, step.named);
+        results.push(await step.work(stepScope?.scope() ?? scope));
+        // The one authorization of what the change did: every namespace its edits touch.
+        const made = scope.writer.edits.slice(from);
+        authorizeChange(request.principal, step.operation, grants, namespacesOfEdits(made));
+        stepScope?.made(made);
+      } catch (error) {
+        if (!batch) throw error;
+        throw asEntryError(error, step, index);
+      }
+      for (let e = from; e < scope.writer.edits.length; e++) operations.push(step.operation);
+    }
+    return { results, operations };
   }
 }
 
