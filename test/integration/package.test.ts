@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { DEMO_FILES } from '../../src/demo/demo-data';
+import { withBuildLock } from '../support/build-lock';
 
 const ROOT = join(__dirname, '..', '..');
 const { name, version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
@@ -52,7 +53,8 @@ describe('the package: npm pack, installed into an empty folder, npx tool-regist
   let server: ChildProcess | null = null;
 
   before(async () => {
-    await run('npm', ['pack', '--pack-destination', scratch], ROOT);
+    // npm pack builds dist/: not while another test worker does (test/support/build-lock.ts).
+    await withBuildLock(() => run('npm', ['pack', '--pack-destination', scratch], ROOT));
     mkdirSync(app);
     await run('npm', ['install', '--no-audit', '--no-fund', tarball], app);
   });

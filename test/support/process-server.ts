@@ -1,6 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { withBuildLockSync } from './build-lock';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -138,18 +139,21 @@ let built = false;
 /** Compiles the server into dist/ as `npm run build` does (stale outputs pruned, then tsc in build mode), once per test run. */
 export function ensureServerBuilt(): void {
   if (built) return;
-  execFileSync(process.execPath, ['-r', '@swc-node/register', join(ROOT, 'scripts', 'prune-build.ts')], {
-    cwd: ROOT,
-    stdio: 'inherit',
-  });
-  execFileSync(
-    process.execPath,
-    [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', 'tsconfig.build.json'],
-    {
+  // Not while another test worker builds dist/ (the package test's npm pack).
+  withBuildLockSync(() => {
+    execFileSync(process.execPath, ['-r', '@swc-node/register', join(ROOT, 'scripts', 'prune-build.ts')], {
       cwd: ROOT,
       stdio: 'inherit',
-    },
-  );
+    });
+    execFileSync(
+      process.execPath,
+      [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', 'tsconfig.build.json'],
+      {
+        cwd: ROOT,
+        stdio: 'inherit',
+      },
+    );
+  });
   built = true;
 }
 
