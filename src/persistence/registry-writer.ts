@@ -57,6 +57,8 @@ export class RegistryWriter {
   readonly reader: RegistryReader;
   private readonly recorded: RegistryEdit[] = [];
   private observer: EditObserver | null = null;
+  /** Projects whose time this transaction has set already (touchProject). */
+  private readonly touchedProjects = new Set<string>();
 
   /** `at` stamps every row this transaction creates or updates. */
   constructor(
@@ -387,8 +389,13 @@ export class RegistryWriter {
     );
   }
 
-  /** A project's links are part of it: changing them updates the project. */
+  /**
+   * A project's links are part of it: changing them updates the project. Once per project a transaction: every
+   * row it writes has the same time (a batch linking 25 resources to one project updates it once).
+   */
   private async touchProject(projectId: string): Promise<void> {
+    if (this.touchedProjects.has(projectId)) return;
+    this.touchedProjects.add(projectId);
     const P = PROJECT.columns;
     await this.tx.query(`UPDATE ${PROJECT.name} SET ${P.updatedAt} = ? WHERE ${P.id} = ?`, [this.at, projectId]);
   }
