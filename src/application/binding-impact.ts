@@ -103,13 +103,18 @@ export class ImpactTracker {
     return (this.current ??= await this.hierarchyBefore());
   }
 
-  /** Before an edit is made: takes the "before" of every pair it can reach that no earlier edit reached. */
+  /**
+   * Before an edit is made: takes the "before" of every pair it can reach that no earlier edit reached. Every
+   * type edit (a new or deleted type too) moves the hierarchy on, so later edits and steps see it.
+   */
   async beforeEdit(edit: RegistryEdit): Promise<void> {
     const index = this.edits++;
-    if (!mayChangeBindings(edit)) return;
+    if (!mayChangeBindings(edit) && edit.kind !== 'RESOURCE_TYPE') return;
     const before = await this.hierarchy();
     const after = edit.kind === 'RESOURCE_TYPE' ? before.with((edit.before ?? edit.after)!.id, edit.after) : before;
-    for (const scope of scopeOfEdit(edit, before, after)) await this.reach(scope, index, before, after);
+    if (mayChangeBindings(edit)) {
+      for (const scope of scopeOfEdit(edit, before, after)) await this.reach(scope, index, before, after);
+    }
     this.current = after;
   }
 

@@ -12,8 +12,6 @@ import {
   type Touched,
 } from '../core/access';
 import { BadInputError, ConflictError, DomainError, ForbiddenError, UnauthenticatedError } from '../core/errors';
-import type { TypeNode } from '../core/model';
-import type { TypeHierarchy } from '../core/type-hierarchy';
 import { checkRef, isIdRef } from '../core/grammar';
 import {
   describeEdit,
@@ -167,7 +165,7 @@ export class RegistryWrites {
           const grants = await grantsInTransaction(request.principal, scope.writer.reader);
           const tracker = new ImpactTracker(scope.writer.reader, scope.hierarchy);
           scope.writer.observe((edit) => tracker.beforeEdit(edit));
-          const { results, operations } = await this.runSteps(request, steps, batch, scope, grants);
+          const { results, operations } = await this.runSteps(request, steps, batch, scope, grants, tracker);
           const tracked = await tracker.finish(scope.writer.edits);
           const typeName = await typeNamer(tracker, scope, scope.writer.edits);
           const entries = changeEntries(scope.writer.edits, tracked, request, operations, scope, typeName);
@@ -215,8 +213,11 @@ export class RegistryWrites {
     batch: boolean,
     scope: WriteScope,
     grants: readonly Grant[],
+    tracker: ImpactTracker,
   ): Promise<{ results: T[]; operations: string[] }> {
-    const stepScope = batch ? new BatchScope(scope) : null;
+    // A batch's steps see the type hierarchy as the steps before them left it (a type one registers is a parent
+    // or a slot type for the next), as the binding impact follows it; a single change sees it as committed.
+    const stepScope = batch ? { ...scope, hierarchy: () => tracker.hierarchy() } : scope;
     const results: T[] = [];
     const operations: string[] = [];
     for (const [index, step] of steps.entries()) {
@@ -227,11 +228,10 @@ export class RegistryWrites {
       const from = scope.writer.edits.length;
       try {
         authorizeChange(request.principal, step.operation, grants, step.named);
-        results.push(await step.work(stepScope?.scope() ?? scope));
+        results.push(await step.work(stepScope));
         // The one authorization of what the change did: every namespace its edits touch.
         const made = scope.writer.edits.slice(from);
         authorizeChange(request.principal, step.operation, grants, namespacesOfEdits(made));
-        stepScope?.made(made);
       } catch (error) {
         if (!batch) throw error;
         throw asEntryError(error, step, index);
@@ -252,41 +252,6 @@ export interface ChangeStep<T> {
   readonly work: (scope: WriteScope) => Promise<T>;
   readonly onViolation?: (violation: ConstraintViolation) => DomainError;
   readonly named: readonly Touched[];
-}
-
-/**
- * What each change of a batch sees: the transaction's scope, with the type
- * hierarchy as the changes before it left it (a type registered by an
- * earlier one is a parent or slot type for a later one).
- */
-class BatchScope {
-  private hierarchy: Promise<TypeHierarchy> | null = null;
-  private readonly pending: RegistryEdit[] = [];
-
-  constructor(private readonly base: WriteScope) {}
-
-  scope(): WriteScope {
-    return { ...this.base, hierarchy: () => this.current() };
-  }
-
-  /** Notes what a change made: its type edits apply to the hierarchy the next one sees. */
-  made(edits: readonly RegistryEdit[]): void {
-    for (const edit of edits) if (edit.kind === 'RESOURCE_TYPE') this.pending.push(edit);
-  }
-
-  private current(): Promise<TypeHierarchy> {
-    if (this.pending.length > 0 || this.hierarchy === null) {
-      const edits = this.pending.splice(0);
-      const before = this.hierarchy ?? this.base.hierarchy();
-      this.hierarchy = before.then((types) =>
-        edits.reduce((at, edit) => {
-          const type = (edit.after ?? edit.before) as TypeNode;
-          return at.with(type.id, edit.after as TypeNode | null);
-        }, types),
-      );
-    }
-    return this.hierarchy;
-  }
 }
 
 /** A batch's failing change: its domain error, marked with its index (a constraint violation read as the change reads it). */
@@ -339,10 +304,7 @@ async function typeNamer(
 ): Promise<(id: string) => string> {
   if (!edits.some((e) => e.kind === 'RESOURCE_TYPE' || e.kind === 'RESOURCE')) return (id) => id;
   const [after, before] = await Promise.all([tracker.hierarchy(), scope.hierarchy()]);
-  // A type this write made is in neither hierarchy (the tracker follows only edits that can change bindings).
-  const made = new Map<string, string>();
-  for (const edit of edits) if (edit.kind === 'RESOURCE_TYPE' && edit.after) made.set(edit.after.id, edit.after.name);
-  return (id) => after.byId(id)?.name ?? made.get(id) ?? before.byId(id)?.name ?? id;
+  return (id) => after.byId(id)?.name ?? before.byId(id)?.name ?? id;
 }
 
 /** One change-log entry per edit, in order, each with the binding changes it caused and the mutation that made it. */
