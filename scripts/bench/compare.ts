@@ -33,7 +33,7 @@ import {
   type PreparedRegistry,
 } from './run';
 import { sideBySide } from './side-by-side';
-import { busyMachineNote, int, machineInfo, median, type MachineInfo, type RegistryInfo } from './report';
+import { busyMachineNote, int, median, reportStamp, type MachineInfo, type RegistryInfo } from './report';
 import { dashboardRequests, verifyDashboard, type ExpectedPage } from './workloads';
 
 /** Rounds of a compare run: each a fresh pair of servers, every load measured on both, in alternating order. */
@@ -127,9 +127,7 @@ export async function runCompare(root: string, options: BenchOptions, against: s
   });
   return {
     kind: 'compare',
-    date: new Date().toISOString(),
-    machine: machineInfo(),
-    options,
+    ...reportStamp(options),
     registry: registry.info,
     before: { revision: against, commit: other.commit },
     after: { revision: describe(root), commit: git(root, ['rev-parse', 'HEAD']) },

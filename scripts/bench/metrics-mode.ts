@@ -10,7 +10,7 @@ import { hasErrors } from './loads';
 import type { BenchOptions } from './options';
 import { Random } from './random';
 import { floorLoad, prepareRegistry, progress, resolveLoad } from './run';
-import { machineInfo, type MetricsOverheadReport } from './report';
+import { reportStamp, type MetricsOverheadReport } from './report';
 import { sideBySide } from './side-by-side';
 
 /** Rounds: fresh pairs of servers, each load measured once on each side (half the load's duration). */
@@ -47,9 +47,7 @@ export async function runMetricsOverhead(root: string, options: BenchOptions): P
   progress(`metrics scraped ${scraped.scrapes} times (${scraped.failures} failed)`);
   return {
     kind: 'metrics',
-    date: new Date().toISOString(),
-    machine: machineInfo(),
-    options,
+    ...reportStamp(options),
     registry: registry.info,
     rounds,
     loads,

@@ -247,6 +247,11 @@ export interface MachineInfo {
   readonly platform: string;
 }
 
+/** What every report starts with: when, on what machine, with which options. */
+export function reportStamp(options: BenchOptions): { date: string; machine: MachineInfo; options: BenchOptions } {
+  return { date: new Date().toISOString(), machine: machineInfo(), options };
+}
+
 export function machineInfo(): MachineInfo {
   const list = cpus();
   return {

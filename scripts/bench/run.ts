@@ -41,7 +41,7 @@ import { Random } from './random';
 import {
   fullTargets,
   growthTargets,
-  machineInfo,
+  reportStamp,
   mb,
   describeMix,
   withRatios,
@@ -706,9 +706,7 @@ export async function runFull(root: string, options: BenchOptions): Promise<Full
   const rows = withRatios(loads);
   return {
     kind: 'full',
-    date: new Date().toISOString(),
-    machine: machineInfo(),
-    options,
+    ...reportStamp(options),
     registry: registry.info,
     resolvePairs: registry.mix,
     server,
@@ -775,9 +773,7 @@ export async function runGrowth(root: string, options: BenchOptions, sizes: read
   const p50Ratio = steps.length >= 2 && first ? last / first : null;
   return {
     kind: 'growth',
-    date: new Date().toISOString(),
-    machine: machineInfo(),
-    options,
+    ...reportStamp(options),
     steps,
     p50Ratio,
     targets: growthTargets(steps, p50Ratio, options.backend),
