@@ -279,24 +279,22 @@ class Run {
         queue = queue.slice(chunk.length);
         continue;
       }
-      const index = outcome.error.extensions?.entry;
-      const at = typeof index === 'number' && index >= 0 && index < chunk.length ? index : 0;
       // The entry is named where it is reported: the message need not say "entry N: " too.
       const error = { ...outcome.error, message: outcome.error.message.replace(/^entry \d+: /, '') };
-      results.set(chunk[at], { entry: chunk[at], status: 'failed', error });
-      if (typeof index !== 'number') {
+      const index = outcome.error.extensions?.entry;
+      if (typeof index !== 'number' || index < 0 || index >= chunk.length) {
         // Not one entry's failure (e.g. the credential): none of the batch was registered.
-        for (const entry of chunk.slice(1)) results.set(entry, { entry, status: 'failed', error });
+        for (const entry of chunk) results.set(entry, { entry, status: 'failed', error });
         queue = queue.slice(chunk.length);
-      } else {
-        // The entries before the failing one were rolled back with it: they go again.
-        queue = [...chunk.slice(0, at), ...queue.slice(at + 1)];
+        if (stopsAtFailure) skip(queue.splice(0), NOT_SENT_EARLIER_FAILED);
+        continue;
       }
-      if (stopsAtFailure) {
-        const after = new Set(queue.slice(typeof index === 'number' ? at : 0));
-        skip([...after], NOT_SENT_EARLIER_FAILED);
-        queue = queue.filter((entry) => !after.has(entry));
-      }
+      results.set(chunk[index], { entry: chunk[index], status: 'failed', error });
+      // The entries before the failing one were rolled back with it: they go again, and those after it go on
+      // (or, with `stopsAtFailure`, are skipped).
+      const after = queue.slice(index + 1);
+      if (stopsAtFailure) skip(after, NOT_SENT_EARLIER_FAILED);
+      queue = [...chunk.slice(0, index), ...(stopsAtFailure ? [] : after)];
     }
     return entries.map((entry) => results.get(entry)!);
   }
