@@ -13,7 +13,7 @@ import type { ProjectRecord, SlotRecord, ToolRecord } from '../persistence/recor
 import type { TypeHierarchy } from '../core/type-hierarchy';
 import { allNow } from '../jsutils/all-now';
 import { thenNow } from '../jsutils/then-now';
-import { loaded, loadManyNow, loadNow, type ReadSession } from './versioning';
+import { fittingLinksKey, loaded, loadManyNow, loadNow, type ReadSession } from './versioning';
 import { requireWellFormedRef } from './registry-writes';
 
 /** The static resources or params of a resolution that has none. */
@@ -59,7 +59,12 @@ export class BindingService {
     params: readonly BindingParam[],
     session: ReadSession,
   ): ResolvedBindings | Promise<ResolvedBindings> {
-    return thenNow(this.explainNow(toolRef, projectRef, params, session), outcomesOf);
+    return thenNow(this.explainNow(toolRef, projectRef, params, session, 'decisions'), (decided) => {
+      const summary = summarize(decided.slots);
+      if (summary.ok) return { toolId: decided.tool.id, projectId: decided.project.id, outcomes: summary.results };
+      // The same decisions at the same pinned version; a failure's words (the candidates that did not fit, the alias held elsewhere) read every link.
+      return thenNow(this.explainNow(toolRef, projectRef, params, session, 'accounts'), outcomesOf);
+    });
   }
 
   /** Resolves every slot and keeps the full account of each (what explainBindings shows). */
@@ -69,7 +74,7 @@ export class BindingService {
     params: readonly BindingParam[],
     session: ReadSession,
   ): Promise<ToolResolution> {
-    return this.explainNow(toolRef, projectRef, params, session);
+    return this.explainNow(toolRef, projectRef, params, session, 'accounts');
   }
 
   /** `explain`, as a plain value when nothing needs a wait (see `resolve`). */
@@ -78,6 +83,7 @@ export class BindingService {
     projectRef: string,
     params: readonly BindingParam[],
     session: ReadSession,
+    reading: Reading,
   ): ToolResolution | Promise<ToolResolution> {
     requireWellFormedRef('tool', toolRef);
     requireWellFormedRef('project', projectRef);
@@ -87,8 +93,8 @@ export class BindingService {
 
     // Pinned first, so that what the record cache holds at that version answers at once, without a batch or a wait.
     if (!session.pinnedNow())
-      return session.currentVersion().then(() => this.explainPinned(toolRef, projectRef, params, session));
-    return this.explainPinned(toolRef, projectRef, params, session);
+      return session.currentVersion().then(() => this.explainPinned(toolRef, projectRef, params, session, reading));
+    return this.explainPinned(toolRef, projectRef, params, session, reading);
   }
 
   private explainPinned(
@@ -96,12 +102,13 @@ export class BindingService {
     projectRef: string,
     params: readonly BindingParam[],
     session: ReadSession,
+    reading: Reading,
   ): ToolResolution | Promise<ToolResolution> {
     const loads = allNow([loadNow(session.toolByRef, toolRef), loadNow(session.projectByRef, projectRef)] as const);
     return thenNow(loads, ([tool, project]) => {
       if (!tool) throw new NotFoundError('tool', toolRef);
       if (!project) throw new NotFoundError('project', projectRef);
-      return this.explainFor(tool, project, params, session);
+      return this.explainFor(tool, project, params, session, reading);
     });
   }
 
@@ -110,7 +117,7 @@ export class BindingService {
     requireWellFormedRef('project', projectRef);
     const project = await session.projectByRef.load(projectRef);
     if (!project) throw new NotFoundError('project', projectRef);
-    return this.explainFor(tool, project, [], session);
+    return this.explainFor(tool, project, [], session, 'accounts');
   }
 
   private explainFor(
@@ -118,9 +125,10 @@ export class BindingService {
     project: ProjectRecord,
     params: readonly BindingParam[],
     session: ReadSession,
+    reading: Reading,
   ): ToolResolution | Promise<ToolResolution> {
     return thenNow(loadNow(session.slotsByToolId, tool.id), (slots) =>
-      this.explainWithSlots(tool, project, slots, params, session),
+      this.explainWithSlots(tool, project, slots, params, session, reading),
     );
   }
 
@@ -130,6 +138,7 @@ export class BindingService {
     slots: readonly SlotRecord[],
     params: readonly BindingParam[],
     session: ReadSession,
+    reading: Reading,
   ): ToolResolution | Promise<ToolResolution> {
     const paramProblems = checkParams(tool.name, slots, params);
     if (paramProblems.length > 0) throw new BadInputError(paramProblems);
@@ -139,7 +148,7 @@ export class BindingService {
     // Each read answers at once when the record cache holds it at the pinned version; the rest are waited for together.
     const reads = allNow([
       session.loadedHierarchy() ?? session.hierarchy(),
-      loadNow(session.linksByProjectId, project.id),
+      reading === 'accounts' ? loadNow(session.linksByProjectId, project.id) : fittingLinks(project, slots, session),
       loadManyNow(session.resourceById, staticIds),
       loadManyNow(
         session.resourceByRef,
@@ -150,12 +159,53 @@ export class BindingService {
   }
 }
 
+/**
+ * What a resolution reads of the project's links. `decisions`: only the links
+ * that fit a contextual slot's type, since a decision reads no other (the
+ * core's rule: candidates are the links whose type fits), which is what a
+ * resolve that binds needs, and what the record cache then keeps (see
+ * FittingLinks). `accounts`: every link, since an account also names those
+ * that do not fit (explainBindings, and the words of a failure).
+ */
+type Reading = 'decisions' | 'accounts';
+
 /** A resolution's outcomes, or BINDING_RESOLUTION_FAILED listing every failing slot. */
 function outcomesOf(explained: ToolResolution): ResolvedBindings {
   const summary = summarize(explained.slots);
   if (!summary.ok) throw new BindingResolutionError(summary.problems);
   return { toolId: explained.tool.id, projectId: explained.project.id, outcomes: summary.results };
 }
+
+/** The links that fit each contextual slot's type (none read when the tool has no contextual slot). */
+function fittingLinks(
+  project: ProjectRecord,
+  slots: readonly SlotRecord[],
+  session: ReadSession,
+): readonly LinkedResource[] | Promise<readonly LinkedResource[]> {
+  const keys: string[] = [];
+  for (const slot of slots) {
+    if (slot.binding !== 'CONTEXTUAL') continue;
+    const key = fittingLinksKey(project.id, slot.typeId);
+    if (!keys.includes(key)) keys.push(key);
+  }
+  if (keys.length === 0) return NO_LINKS;
+  return thenNow(loadManyNow(session.fittingLinks, keys), (lists) => {
+    if (lists.length === 1) return loaded(lists[0])?.links ?? NO_LINKS;
+    // Slots of several types: each link once (a link fitting two of them is in both lists).
+    const seen = new Set<string>();
+    const links: LinkedResource[] = [];
+    for (const list of lists) {
+      for (const link of loaded(list)?.links ?? NO_LINKS) {
+        if (seen.has(link.resource.id)) continue;
+        seen.add(link.resource.id);
+        links.push(link);
+      }
+    }
+    return links;
+  });
+}
+
+const NO_LINKS: readonly LinkedResource[] = [];
 
 /** Lets the core resolve every slot from what was read. */
 function resolveWith(

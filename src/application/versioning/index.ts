@@ -31,7 +31,7 @@ export { ReadSession, type Freshness, type VersionProbe } from './read-session';
 export type { DependencyKey } from './dependencies';
 export type { RecordCache } from './record-cache';
 export { loaded, loadManyNow, loadNow, type Loader } from './loader';
-export type { CompatibleResourcesKey } from './loader-kinds';
+export { fittingLinksKey, type CompatibleResourcesKey, type FittingLinks } from './loader-kinds';
 
 /** Reads inside a write transaction: they see the write's own changes. */
 export type WriteReader = RegistryWriter['reader'];

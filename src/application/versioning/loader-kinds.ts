@@ -89,6 +89,18 @@ export const LOADER_KINDS = {
     ],
     empty: [],
   }),
+  fittingLinks: throughCache<FittingLinks>({
+    name: 'fittingLinks',
+    load: fittingLinks,
+    // A link added, removed or re-aliased moves the project; a type edit the fit; any linked resource's edit
+    // (renamed, retyped into the fit or out of it, deleted) the answer too: so every linked resource is a dependency.
+    dependsOn: (key, found) => [
+      DEPENDS.thing('project', key.slice(0, key.indexOf(FITTING_KEY_SEPARATOR))),
+      DEPENDS.types,
+      ...(found?.linked ?? []).map((id) => DEPENDS.thing('resource', id)),
+    ],
+    empty: null,
+  }),
   changes: uncachedKind<string, ChangeRecord | null>(
     'changeById',
     (registry) =>
@@ -117,6 +129,50 @@ export const LOADER_KINDS = {
     empty: null,
   }),
 } as const;
+
+/**
+ * The links of one project whose resource's type fits one slot type (the type
+ * or a sub-type), in the project's link order: all a contextual decision
+ * reads. Kept in place of the project's every link, so that what a resolve
+ * keeps in the record cache grows with its candidates, not with the
+ * project's links (about 1 link in 25 at the benchmark's sizes).
+ */
+export interface FittingLinks {
+  readonly links: readonly LinkRecord[];
+  /** The id of every resource the project links (fitting or not): what the answer depends on. */
+  readonly linked: readonly string[];
+}
+
+const FITTING_KEY_SEPARATOR = ' ';
+
+/** The key of a project's links that fit a slot type. */
+export function fittingLinksKey(projectId: string, typeId: string): string {
+  return projectId + FITTING_KEY_SEPARATOR + typeId;
+}
+
+/** Each key's fitting links, from one statement reading the links of every project asked for. */
+async function fittingLinks(
+  reader: RegistryReader,
+  keys: readonly string[],
+  registry: LoaderRegistry,
+): Promise<(FittingLinks | null)[]> {
+  const types = await registry.hierarchy();
+  const split = keys.map((key) => {
+    const at = key.indexOf(FITTING_KEY_SEPARATOR);
+    return { projectId: key.slice(0, at), typeId: key.slice(at + 1) };
+  });
+  const projectIds = [...new Set(split.map((k) => k.projectId))];
+  const byProject = groupBy(projectIds, await reader.linksByProjectIds(projectIds), (x) => x.projectId);
+  const linksOf = new Map(projectIds.map((id, i) => [id, byProject[i]]));
+  return split.map(({ projectId, typeId }) => {
+    const all = linksOf.get(projectId) ?? [];
+    const fitting = types.typesFitting(typeId);
+    return {
+      links: all.filter((link) => fitting.has(link.resource.typeId)),
+      linked: all.map((link) => link.resource.id),
+    };
+  });
+}
 
 /** Where a session keeps its loaders by ref (id or name), beside those of each kind. */
 export const REF_LOADER_SLOTS = { resource: newLoaderSlot(), tool: newLoaderSlot(), project: newLoaderSlot() } as const;

@@ -21,13 +21,19 @@ import { AccessReads } from './access-reads';
 import { DEPENDS, type DependencyKey, type Named } from './dependencies';
 import { DependencyRecorder } from './dependency-recorder';
 import { loaded, type Loader } from './loader';
-import { ByIdOrName, LOADER_KINDS, REF_LOADER_SLOTS, type CompatibleResourcesKey } from './loader-kinds';
+import {
+  ByIdOrName,
+  LOADER_KINDS,
+  REF_LOADER_SLOTS,
+  type CompatibleResourcesKey,
+  type FittingLinks,
+} from './loader-kinds';
 import { LoaderRegistry, SessionLoader, type LoaderKind } from './loader-registry';
 import type { SessionCaches } from './session-caches';
 import { VersionPin } from './version-pin';
 
 export type { Loader } from './loader';
-export type { CompatibleResourcesKey } from './loader-kinds';
+export type { CompatibleResourcesKey, FittingLinks } from './loader-kinds';
 export type { SessionCaches } from './session-caches';
 
 /** The version a session reads at, and whether what was computed earlier is still right at it (ReadSession.freshness). */
@@ -343,6 +349,11 @@ export class ReadSession implements VersionProbe {
   /** Each project's links with their resources, ordered by resource name. */
   get linksByProjectId(): Loader<string, LinkRecord[]> {
     return this.loaderOf(LOADER_KINDS.links);
+  }
+
+  /** A project's links whose resource fits a slot type, by `fittingLinksKey(project, type)` (see FittingLinks). */
+  get fittingLinks(): Loader<string, FittingLinks | null> {
+    return this.loaderOf(LOADER_KINDS.fittingLinks);
   }
 
   /** Change-log entries by id (entries never change, but the pinned version decides which exist). */
