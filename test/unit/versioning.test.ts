@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { newId } from '../../src/application/ids';
-import { RegistryVersioning } from '../../src/application/versioning';
+import { fittingLinksKey, RegistryVersioning } from '../../src/application/versioning';
 import { Database } from '../../src/persistence/database';
 import { sqlite } from '../support/backends';
 import { AccessCache } from '../../src/application/versioning/access-cache';
@@ -83,6 +83,7 @@ describe('the read session (the only way to read the registry)', () => {
     projectByRef: (s) => s.projectByRef.load('p/x'),
     slotsByToolId: (s) => s.slotsByToolId.load('T'),
     linksByProjectId: (s) => s.linksByProjectId.load('P'),
+    fittingLinks: (s) => s.fittingLinks.load(fittingLinksKey('P', 'TY')),
     staticSlotsByResourceId: (s) => s.staticSlotsByResourceId.load('R'),
     linksByResourceId: (s) => s.linksByResourceId.load('R'),
     changeById: (s) => s.changeById.load('C'),
