@@ -157,6 +157,13 @@ export class RegistryReader {
     return relations.slotsWithStaticResources(this.db, toolIds);
   }
 
+  /** Tools by ref, with their slots and the resources their static slots bind, in one statement. */
+  toolsWithSlotsByRefs(
+    refs: readonly string[],
+  ): Promise<{ tools: ToolRecord[]; slots: SlotRecord[]; staticResources: ResourceRecord[] }> {
+    return relations.toolsWithSlotsByRefs(this.db, refs);
+  }
+
   /** The linked resources of many projects, each project's ordered by resource name. */
   linksByProjectIds(projectIds: readonly string[]): Promise<LinkRecord[]> {
     return relations.linksByProjectIds(this.db, projectIds);

@@ -35,6 +35,7 @@ describe('the read session (the only way to read the registry)', () => {
         if (name.startsWith('page')) return { items: [], totalCount: 0, hasNextPage: false };
         if (name === 'registryState') return { version: 1, typesVersion: 1 };
         if (name === 'slotsWithStaticResources') return { slots: [], staticResources: [] };
+        if (name === 'toolsWithSlotsByRefs') return { tools: [], slots: [], staticResources: [] };
         if (name === 'renamedFrom') return 'T';
         return [];
       };

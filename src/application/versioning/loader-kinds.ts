@@ -33,6 +33,21 @@ const RESOURCE_KIND = throughCache<ResourceRecord | null>({
   empty: null,
 });
 
+const SLOTS_KIND = throughCache<SlotRecord[]>({
+  name: 'slots',
+  // With the resources their static slots bind, which this request's loads of them are then answered with.
+  load: async (r, ids, registry) => {
+    const { slots, staticResources } = await r.slotsWithStaticResources(ids);
+    registry.prime(
+      RESOURCE_KIND,
+      staticResources.map((resource) => [resource.id, resource] as const),
+    );
+    return groupBy(ids, slots, (x) => x.toolId);
+  },
+  dependsOn: (id) => [DEPENDS.thing('tool', id)],
+  empty: [],
+});
+
 export const LOADER_KINDS = {
   resource: RESOURCE_KIND,
   resourceRef: throughCache<ResourceRecord | null>({
@@ -49,7 +64,22 @@ export const LOADER_KINDS = {
   }),
   toolRef: throughCache<ToolRecord | null>({
     name: 'tool-ref',
-    load: async (r, refs) => byRef(refs, await r.toolsByRefs(refs)),
+    // With their slots and static resources (what a tool is read by name for: a resolve, a tool shown with its
+    // slots), which this request's loads of them are then answered with: one statement, not two in a row.
+    load: async (r, refs, registry) => {
+      const { tools, slots, staticResources } = await r.toolsWithSlotsByRefs(refs);
+      const toolIds = tools.map((tool) => tool.id);
+      const slotLists = groupBy(toolIds, slots, (x) => x.toolId);
+      registry.prime(
+        SLOTS_KIND,
+        toolIds.map((id, i) => [id, slotLists[i]] as const),
+      );
+      registry.prime(
+        RESOURCE_KIND,
+        staticResources.map((resource) => [resource.id, resource] as const),
+      );
+      return byRef(refs, tools);
+    },
     dependsOn: byRefDependency('tool'),
     empty: null,
   }),
@@ -65,20 +95,7 @@ export const LOADER_KINDS = {
     dependsOn: byRefDependency('project'),
     empty: null,
   }),
-  slots: throughCache<SlotRecord[]>({
-    name: 'slots',
-    // With the resources their static slots bind, which this request's loads of them are then answered with.
-    load: async (r, ids, registry) => {
-      const { slots, staticResources } = await r.slotsWithStaticResources(ids);
-      registry.prime(
-        RESOURCE_KIND,
-        staticResources.map((resource) => [resource.id, resource] as const),
-      );
-      return groupBy(ids, slots, (x) => x.toolId);
-    },
-    dependsOn: (id) => [DEPENDS.thing('tool', id)],
-    empty: [],
-  }),
+  slots: SLOTS_KIND,
   links: throughCache<LinkRecord[]>({
     name: 'links',
     load: async (r, ids) => groupBy(ids, await r.linksByProjectIds(ids), (x) => x.projectId),

@@ -1,6 +1,7 @@
 /** Reads of what ties things together: tools' slots, and projects' links to resources. */
 import type { Access, BindingMode } from '../../core/model';
-import type { LinkRecord, ProjectRecord, ResourceRecord, SlotRecord } from '../records';
+import { isIdRef } from '../../core/grammar';
+import type { LinkRecord, ProjectRecord, ResourceRecord, SlotRecord, ToolRecord } from '../records';
 import {
   columnList,
   PROJECT,
@@ -12,6 +13,7 @@ import {
   type ProjectRow,
   type ResourceRow,
   type ResourceSlotRow,
+  type ToolRow,
 } from '../tables';
 import type { ReadContext } from './read-context';
 import { RESOURCE_COLUMNS, toNamed, toResource } from './rows';
@@ -19,6 +21,7 @@ import { RESOURCE_COLUMNS, toNamed, toResource } from './rows';
 const R = RESOURCE.columns;
 const S = RESOURCE_SLOT.columns;
 const L = PROJECT_RESOURCE.columns;
+const T = TOOL.columns;
 
 /** The slots of many tools, each tool's in declaration order. */
 export async function slotsByToolIds(db: ReadContext, toolIds: readonly string[]): Promise<SlotRecord[]> {
@@ -44,12 +47,73 @@ export async function slotsWithStaticResources(
   toolIds: readonly string[],
 ): Promise<{ slots: SlotRecord[]; staticResources: ResourceRecord[] }> {
   if (toolIds.length === 0) return { slots: [], staticResources: [] };
-  const rows = await db.query<ResourceSlotRow & Record<`sr_${keyof ResourceRow}`, string | null>>(
+  const rows = await db.query<ResourceSlotRow & StaticResourceRowAs>(
     `SELECT ${columnList(S, 's')}, ${STATIC_RESOURCE_COLUMNS} FROM ${RESOURCE_SLOT.name} s ` +
       `LEFT JOIN ${RESOURCE.name} r ON r.${R.id} = s.${S.staticResourceId} ` +
       `WHERE ${db.sql.inList(`s.${S.toolId}`)} ORDER BY s.${S.toolId}, s.${S.ordinal}`,
     [db.sql.listParam(toolIds)],
   );
+  return { slots: rows.map((row) => toSlot(db, row)), staticResources: staticResourcesOf(rows) };
+}
+
+/** A tool's columns beside its slots' and their static resources', each as `t_…`. */
+const TOOL_COLUMNS = Object.values(T)
+  .map((column) => `t.${column} AS t_${column}`)
+  .join(', ');
+
+/**
+ * Tools by ref (an id or a name), with their slots, each tool's in
+ * declaration order, and the resources their static slots bind (each once),
+ * in one statement: a tool is read to be resolved or shown with its slots.
+ */
+export async function toolsWithSlotsByRefs(
+  db: ReadContext,
+  refs: readonly string[],
+): Promise<{ tools: ToolRecord[]; slots: SlotRecord[]; staticResources: ResourceRecord[] }> {
+  if (refs.length === 0) return { tools: [], slots: [], staticResources: [] };
+  const ids = refs.filter(isIdRef);
+  const names = refs.filter((ref) => !isIdRef(ref));
+  // One index lookup per list, as byRefs does.
+  const where = [
+    ids.length > 0 ? db.sql.inList(`t.${T.id}`) : null,
+    names.length > 0 ? db.sql.inList(`t.${T.name}`) : null,
+  ]
+    .filter(Boolean)
+    .join(' OR ');
+  const rows = await db.query<ToolRowAs & Nullable<ResourceSlotRow> & StaticResourceRowAs>(
+    `SELECT ${TOOL_COLUMNS}, ${columnList(S, 's')}, ${STATIC_RESOURCE_COLUMNS} FROM ${TOOL.name} t ` +
+      `LEFT JOIN ${RESOURCE_SLOT.name} s ON s.${S.toolId} = t.${T.id} ` +
+      `LEFT JOIN ${RESOURCE.name} r ON r.${R.id} = s.${S.staticResourceId} ` +
+      `WHERE ${where} ORDER BY t.${T.id}, s.${S.ordinal}`,
+    [...(ids.length > 0 ? [db.sql.listParam(ids)] : []), ...(names.length > 0 ? [db.sql.listParam(names)] : [])],
+  );
+  const tools = new Map<string, ToolRecord>();
+  const slots: SlotRecord[] = [];
+  for (const row of rows) {
+    if (!tools.has(row.t_id)) {
+      tools.set(
+        row.t_id,
+        toNamed({
+          id: row.t_id,
+          name: row.t_name,
+          description: row.t_description,
+          created_at: row.t_created_at,
+          updated_at: row.t_updated_at,
+        }),
+      );
+    }
+    // A tool without slots has one row, with no slot in it.
+    if (row.tool_id !== null) slots.push(toSlot(db, row as ResourceSlotRow));
+  }
+  return { tools: [...tools.values()], slots, staticResources: staticResourcesOf(rows) };
+}
+
+type Nullable<T> = { [K in keyof T]: T[K] | null };
+type ToolRowAs = Record<`t_${keyof ToolRow}`, string> & { t_description: string | null };
+type StaticResourceRowAs = Record<`sr_${keyof ResourceRow}`, string | null>;
+
+/** The static resources of slot rows (their `sr_…` columns), each once. */
+function staticResourcesOf(rows: readonly StaticResourceRowAs[]): ResourceRecord[] {
   const staticResources = new Map<string, ResourceRecord>();
   for (const row of rows) {
     if (row.sr_id === null || staticResources.has(row.sr_id)) continue;
@@ -67,7 +131,7 @@ export async function slotsWithStaticResources(
       }),
     );
   }
-  return { slots: rows.map((row) => toSlot(db, row)), staticResources: [...staticResources.values()] };
+  return [...staticResources.values()];
 }
 
 function toSlot(db: ReadContext, row: ResourceSlotRow): SlotRecord {
