@@ -1,10 +1,13 @@
 import { cellOf, type MatrixCell } from '../core/binding-matrix';
-import { resolveSlots } from '../core/binding-resolution';
+import { resolveSlots, type ParamValue } from '../core/binding-resolution';
 import type { ResourceInfo } from '../core/model';
 import type { NamedItem, Page, PageRequest, ProjectRecord, ToolRecord } from '../persistence/records';
 import type { ProjectService } from './project.service';
 import type { ToolService } from './tool.service';
 import { loaded, type ReadSession } from './versioning';
+
+/** A cell is resolved without params. */
+const NO_PARAMS: ReadonlyMap<string, ParamValue> = new Map();
 
 /** Which pages of projects and tools a matrix shows. */
 export interface MatrixRequest {
@@ -74,16 +77,9 @@ export class MatrixService {
     for (const [p, project] of projectItems.entries()) {
       const wait = pause();
       if (wait) await wait;
-      toolItems.forEach((tool, t) => {
-        const resolutions = resolveSlots(slots[t], {
-          projectName: project.name,
-          hierarchy,
-          links: links[p],
-          staticResources,
-          params: new Map(),
-        });
-        cells.push(cellOf(project.id, tool.id, resolutions));
-      });
+      // One context for the row: every cell of it resolves in the same project, without params.
+      const context = { projectName: project.name, hierarchy, links: links[p], staticResources, params: NO_PARAMS };
+      toolItems.forEach((tool, t) => cells.push(cellOf(project.id, tool.id, resolveSlots(slots[t], context))));
     }
     return { projects, tools, cells };
   }

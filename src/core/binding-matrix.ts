@@ -21,15 +21,23 @@ export interface MatrixCell {
  * when an optional slot found nothing; else READY.
  */
 export function cellOf(projectId: string, toolId: string, slots: readonly SlotResolution[]): MatrixCell {
-  const failed = slots.filter((s) => s.status === 'FAILED');
-  const reasons = FAILURE_REASONS.filter((reason) => failed.some((s) => s.reason === reason));
+  // One pass, allocating nothing but the cell (a matrix page is a thousand of them): most cells have no failure.
+  let failedSlots = 0;
+  let deferred = false;
+  let unbound = false;
+  let reasons: FailureReason[] = NO_REASONS;
+  for (const slot of slots) {
+    if (slot.status === 'FAILED') {
+      failedSlots++;
+      if (slot.reason && !reasons.includes(slot.reason)) reasons = [...reasons, slot.reason];
+    } else if (slot.status === 'DEFERRED') deferred = true;
+    else if (slot.status === 'UNBOUND_OPTIONAL') unbound = true;
+  }
+  if (reasons.length > 1) reasons.sort((a, b) => FAILURE_REASONS.indexOf(a) - FAILURE_REASONS.indexOf(b));
   const status: CellStatus =
-    failed.length > 0
-      ? 'FAILED'
-      : slots.some((s) => s.status === 'DEFERRED')
-        ? 'DEFERRED'
-        : slots.some((s) => s.status === 'UNBOUND_OPTIONAL')
-          ? 'OPTIONAL_UNBOUND'
-          : 'READY';
-  return { projectId, toolId, status, failedSlots: failed.length, reasons };
+    failedSlots > 0 ? 'FAILED' : deferred ? 'DEFERRED' : unbound ? 'OPTIONAL_UNBOUND' : 'READY';
+  return { projectId, toolId, status, failedSlots, reasons };
 }
+
+/** The reasons of a cell with no failure: one shared empty list, never changed (a cell's list is replaced, not pushed to). */
+const NO_REASONS: FailureReason[] = [];
