@@ -1,5 +1,5 @@
 import { cellOf, type MatrixCell } from '../core/binding-matrix';
-import { resolveSlots, type ParamValue } from '../core/binding-resolution';
+import { linksByType, resolveSlots, type ParamValue } from '../core/binding-resolution';
 import type { ResourceInfo } from '../core/model';
 import type { NamedItem, Page, PageRequest, ProjectRecord, ToolRecord } from '../persistence/records';
 import type { ProjectService } from './project.service';
@@ -78,7 +78,14 @@ export class MatrixService {
       const wait = pause();
       if (wait) await wait;
       // One context for the row: every cell of it resolves in the same project, without params.
-      const context = { projectName: project.name, hierarchy, links: links[p], staticResources, params: NO_PARAMS };
+      const context = {
+        projectName: project.name,
+        hierarchy,
+        links: links[p],
+        linksByType: linksByType(links[p]),
+        staticResources,
+        params: NO_PARAMS,
+      };
       toolItems.forEach((tool, t) => cells.push(cellOf(project.id, tool.id, resolveSlots(slots[t], context))));
     }
     return { projects, tools, cells };
