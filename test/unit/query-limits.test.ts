@@ -162,6 +162,9 @@ describe('query limits: the verdict memo key', () => {
   });
 });
 
+/** A context whose session has its registry version pinned already (admission reads it for a heavy query). */
+const PINNED = { session: { pinnedNow: () => true, currentVersion: () => Promise.resolve(1) } };
+
 describe('query limits: the heavy lane, full', () => {
   it("answers a heavy request 503 SERVICE_UNAVAILABLE with Retry-After at once when the lane's queue is full; a light one still runs", async () => {
     const heavy = `{ tools(first: 100) { edges { node { name resourceSlots { name resourceType { name ancestors { name } } } } } } }`;
@@ -175,7 +178,7 @@ describe('query limits: the heavy lane, full', () => {
     });
     await apollo.start();
     try {
-      const refused = await apollo.executeOperation({ query: heavy });
+      const refused = await apollo.executeOperation({ query: heavy }, { contextValue: PINNED as never });
       expect(refused.http.status).to.equal(503);
       expect(refused.http.headers.get('retry-after')).to.equal('1');
       const body = refused.body as { kind: 'single'; singleResult: { data?: unknown; errors?: any[] } };
@@ -193,5 +196,73 @@ describe('query limits: the heavy lane, full', () => {
       (await waiting)();
       await apollo.stop();
     }
+  });
+});
+
+describe('query limits: a heavy query reads the registry version before it waits for the lane', () => {
+  const heavy = parse(
+    `{ tools(first: 100) { edges { node { name resourceSlots { name resourceType { name ancestors { name } } } } } } }`,
+  );
+  const operation = heavy.definitions[0] as OperationDefinitionNode;
+
+  it('sends the version read while another heavy request holds the lane, and runs once the lane is free', async () => {
+    const lane = new Lane(1, 4);
+    const limits = new RequestLimits(schema, new VerdictMemo(), lane);
+    const leave = await lane.enter(); // another heavy request runs
+    const events: string[] = [];
+    let pinned = false;
+    const session = {
+      pinnedNow: () => pinned,
+      currentVersion: async () => {
+        events.push('version read');
+        pinned = true;
+        return 1;
+      },
+    };
+    const admitted = limits
+      .admit({
+        document: heavy,
+        operation,
+        operationName: undefined,
+        variables: {},
+        queryKey: 'q',
+        contextValue: { session } as never,
+      })
+      .then((end) => {
+        events.push('admitted');
+        return end;
+      });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(events, 'the read went out while the lane was held').to.deep.equal(['version read']);
+    expect(lane.queued).to.equal(1);
+    leave();
+    (await admitted)();
+    expect(events).to.deep.equal(['version read', 'admitted']);
+  });
+
+  it('reads nothing when the version is pinned already, and nothing for a light query', async () => {
+    const limits = new RequestLimits(schema, new VerdictMemo(), new Lane(1, 4));
+    let reads = 0;
+    const session = (pinned: boolean) => ({
+      pinnedNow: () => pinned,
+      currentVersion: async () => {
+        reads++;
+        return 1;
+      },
+    });
+    const admit = async (document: typeof heavy, pinned: boolean) =>
+      (
+        await limits.admit({
+          document,
+          operation: document.definitions[0] as OperationDefinitionNode,
+          operationName: undefined,
+          variables: {},
+          queryKey: String(pinned),
+          contextValue: { session: session(pinned) } as never,
+        })
+      )();
+    await admit(heavy, true);
+    await admit(parse('{ __typename }'), false);
+    expect(reads).to.equal(0);
   });
 });

@@ -1,5 +1,5 @@
 /** Admission: the limits every operation passes before it runs, and a heavy one's place in the heavy lane. */
-import type { DocumentNode, GraphQLSchema, OperationDefinitionNode } from 'graphql';
+import { OperationTypeNode, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { RequestContext } from '../../graphql/context';
 import { fairShareOf } from '../fair-share';
 import { argumentProblems } from './argument-checks';
@@ -56,6 +56,11 @@ export class RequestLimits {
     const error = verdictError(verdict);
     if (error) throw error;
     if (verdict.cost === null || verdict.cost < HEAVY_COST) return NOTHING_TO_END;
+    // A heavy query reads the registry version before it waits for the lane, not in it: on PostgreSQL that read is
+    // a round trip, which would otherwise hold the lane, one heavy request at a time, with the thread idle (a read
+    // sent once the request has arrived sees every write committed before it, whenever the request then runs).
+    if (operation?.operation === OperationTypeNode.QUERY && !contextValue.session.pinnedNow())
+      await contextValue.session.currentVersion();
     // A heavy request waits for its turn, then shares the thread as it runs (../fair-share.ts).
     const leave = await enterOrRefuse(this.heavyLane);
     const share = fairShareOf(contextValue);
