@@ -112,6 +112,7 @@ export function openPostgresReader(
   tracer: StatementTracer | null = null,
 ): ReadConnection {
   const pool = new Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
+  const statementNames = new StatementNames();
   // An idle client that loses its connection must not crash the process; the next query reconnects.
   pool.on('error', onIdleError);
   let closed = false;
@@ -120,7 +121,11 @@ export function openPostgresReader(
       if (closed) throw new Error('the database connection is closed');
       const text = toDialect('postgres', sql);
       counter.logQuery(text);
-      const run = () => pool.query<QueryResultRow>(text, params as unknown[]);
+      const name = statementNames.nameOf(text);
+      const run = () =>
+        pool.query<QueryResultRow>(
+          name === undefined ? { text, values: params as unknown[] } : { name, text, values: params as unknown[] },
+        );
       const result = await (tracer ? tracer.statement(text, run) : run());
       return result.rows as Row[];
     },
@@ -131,6 +136,34 @@ export function openPostgresReader(
     },
     pool: () => poolFigures(pool),
   };
+}
+
+/**
+ * Names for the read path's statements, so that each connection prepares a
+ * statement once and PostgreSQL plans it from then on from its cache instead
+ * of at every execution (planning a resolve's three-table join took about
+ * 0.4 ms of the server's CPU, its execution 0.05). A name is given to each
+ * distinct text, up to `limit` of them (the read path's texts are a fixed set
+ * of shapes, lists being one array parameter); a text past that runs unnamed.
+ */
+export class StatementNames {
+  private readonly names = new Map<string, string>();
+
+  constructor(private readonly limit = 1000) {}
+
+  nameOf(text: string): string | undefined {
+    let name = this.names.get(text);
+    if (name === undefined && this.names.size < this.limit) {
+      name = `r${this.names.size}`;
+      this.names.set(text, name);
+    }
+    return name;
+  }
+
+  /** Texts named so far (for tests). */
+  get size(): number {
+    return this.names.size;
+  }
 }
 
 /** A pg Pool's connections (open, idle) and the queries waiting for one. */
