@@ -100,4 +100,23 @@ describe('PostgreSQL specifics', function () {
       await db.close();
     }
   });
+
+  it('reads through named statements planned once per connection (plan_cache_mode force_generic_plan)', async () => {
+    const db = await Database.open(await postgres.freshDatabase());
+    try {
+      // What every read connection runs with: a list parameter (= ANY($1)) would otherwise be planned at each execution.
+      const [mode] = await db.read<{ plan_cache_mode: string }>('SHOW plan_cache_mode');
+      expect(mode.plan_cache_mode).to.equal('force_generic_plan');
+      // The same text twice on the pool: the second execution reuses the statement its connection prepared.
+      const [one] = await db.read<{ n: number }>('SELECT COUNT(*)::int AS n FROM pg_class WHERE relname = ANY(?)', [
+        ['no-such-a', 'no-such-b'],
+      ]);
+      const [two] = await db.read<{ n: number }>('SELECT COUNT(*)::int AS n FROM pg_class WHERE relname = ANY(?)', [
+        ['no-such-c'],
+      ]);
+      expect([one.n, two.n]).to.deep.equal([0, 0]);
+    } finally {
+      await db.close();
+    }
+  });
 });
