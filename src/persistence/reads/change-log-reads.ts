@@ -37,6 +37,15 @@ export async function changesByIds(db: ReadContext, ids: readonly string[]): Pro
   return rows.map(toChange);
 }
 
+/**
+ * Past a position (version, seq): a row-value comparison, which both databases
+ * take as a range of the (version, seq) index. Written as `version > ? OR
+ * (version = ? AND seq > ?)`, PostgreSQL could bound the index scan only by the
+ * upper version and filtered every entry before the position: 34 ms to read
+ * the newest entries of a log of 107,500, against 0.1.
+ */
+const AFTER_POSITION = `(${C.version}, ${C.seq}) > (?, ?)`;
+
 /** Change-log entries after a position (version, seq), up to a version, oldest first; at most `limit`. */
 export async function changesAfter(
   db: ReadContext,
@@ -45,9 +54,9 @@ export async function changesAfter(
   limit: number,
 ): Promise<ChangeRecord[]> {
   const rows = await db.query<RegistryChangeRow>(
-    `SELECT ${columnList(C)} FROM ${REGISTRY_CHANGE.name} WHERE (${C.version} > ? OR (${C.version} = ? AND ${C.seq} > ?)) ` +
+    `SELECT ${columnList(C)} FROM ${REGISTRY_CHANGE.name} WHERE ${AFTER_POSITION} ` +
       `AND ${C.version} <= ? ORDER BY ${C.version}, ${C.seq} LIMIT ?`,
-    [after.version, after.version, Math.min(after.seq, 2_147_483_647), upToVersion, limit],
+    [after.version, Math.min(after.seq, 2_147_483_647), upToVersion, limit],
   );
   return rows.map(toChange);
 }
@@ -65,9 +74,9 @@ export async function changeHeadsAfter(
   limit: number,
 ): Promise<ChangeHead[]> {
   const rows = await db.query<RegistryChangeRow>(
-    `SELECT ${CHANGE_HEAD_COLUMNS} FROM ${REGISTRY_CHANGE.name} WHERE (${C.version} > ? OR (${C.version} = ? AND ${C.seq} > ?)) ` +
+    `SELECT ${CHANGE_HEAD_COLUMNS} FROM ${REGISTRY_CHANGE.name} WHERE ${AFTER_POSITION} ` +
       `AND ${C.version} <= ? ORDER BY ${C.version}, ${C.seq} LIMIT ?`,
-    [after.version, after.version, Math.min(after.seq, 2_147_483_647), upToVersion, limit],
+    [after.version, Math.min(after.seq, 2_147_483_647), upToVersion, limit],
   );
   return rows.map(toChangeHead);
 }
