@@ -33,10 +33,15 @@ export async function slotsByToolIds(db: ReadContext, toolIds: readonly string[]
   return rows.map((row) => toSlot(db, row));
 }
 
+/** A table's columns under another table's in one row: each `<alias>.<column> AS <prefix><column>`. */
+function columnsAs(columns: Record<string, string>, alias: string, prefix: string): string {
+  return Object.values(columns)
+    .map((column) => `${alias}.${column} AS ${prefix}${column}`)
+    .join(', ');
+}
+
 /** A static resource's columns beside a slot's, each as `sr_…`. */
-const STATIC_RESOURCE_COLUMNS = Object.values(R)
-  .map((column) => `r.${column} AS sr_${column}`)
-  .join(', ');
+const STATIC_RESOURCE_COLUMNS = columnsAs(R, 'r', 'sr_');
 
 /**
  * The slots of many tools, each tool's in declaration order, with the
@@ -57,9 +62,7 @@ export async function slotsWithStaticResources(
 }
 
 /** A tool's columns beside its slots' and their static resources', each as `t_…`. */
-const TOOL_COLUMNS = Object.values(T)
-  .map((column) => `t.${column} AS t_${column}`)
-  .join(', ');
+const TOOL_COLUMNS = columnsAs(T, 't', 't_');
 
 /**
  * Tools by ref (an id or a name), with their slots, each tool's in
