@@ -62,7 +62,8 @@ export class BindingService {
     return thenNow(this.explainNow(toolRef, projectRef, params, session, 'decisions'), (decided) => {
       const summary = summarize(decided.slots);
       if (summary.ok) return { toolId: decided.tool.id, projectId: decided.project.id, outcomes: summary.results };
-      // The same decisions at the same pinned version; a failure's words (the candidates that did not fit, the alias held elsewhere) read every link.
+      // The same decisions again, at the same pinned version, from every link: a failure's words name the links
+      // that did not fit, and an alias held by one of them.
       return thenNow(this.explainNow(toolRef, projectRef, params, session, 'accounts'), outcomesOf);
     });
   }
