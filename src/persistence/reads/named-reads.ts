@@ -48,18 +48,34 @@ export async function byRefs<K extends NamedTable>(
   refs: readonly string[],
 ): Promise<NamedTables[K][]> {
   if (refs.length === 0) return [];
+  const { id, name } = NAMED[table].columns;
+  const { sql, params } = refCondition(db, { id: `r.${id}`, name: `r.${name}` }, refs);
+  return db.query<NamedTables[K]>(`SELECT ${columns} FROM ${table} r WHERE ${sql}`, params);
+}
+
+/**
+ * The condition that a named row (its `id` and `name` columns) is one of `refs`
+ * (ids and names). One list for each kind of ref given, and so one index
+ * lookup each; an OR of both lists would make the planner do more work for
+ * the usual case of names only.
+ */
+export function refCondition(
+  db: ReadContext,
+  columns: { readonly id: string; readonly name: string },
+  refs: readonly string[],
+): Condition {
   const ids = refs.filter(isIdRef);
   const names = refs.filter((ref) => !isIdRef(ref));
-  const { id, name } = NAMED[table].columns;
-  // One index lookup per list; an OR of both would make the planner do more work for the usual case of names only.
-  const where = [ids.length > 0 ? db.sql.inList(`r.${id}`) : null, names.length > 0 ? db.sql.inList(`r.${name}`) : null]
+  const sql = [ids.length > 0 ? db.sql.inList(columns.id) : null, names.length > 0 ? db.sql.inList(columns.name) : null]
     .filter(Boolean)
     .join(' OR ');
-  const params = [
-    ...(ids.length > 0 ? [db.sql.listParam(ids)] : []),
-    ...(names.length > 0 ? [db.sql.listParam(names)] : []),
-  ];
-  return db.query<NamedTables[K]>(`SELECT ${columns} FROM ${table} r WHERE ${where}`, params);
+  return {
+    sql,
+    params: [
+      ...(ids.length > 0 ? [db.sql.listParam(ids)] : []),
+      ...(names.length > 0 ? [db.sql.listParam(names)] : []),
+    ],
+  };
 }
 
 /** A page of `table` by name, with the request's name filter and `conditions`. */

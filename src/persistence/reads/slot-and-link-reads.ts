@@ -1,6 +1,5 @@
 /** Reads of what ties things together: tools' slots, and projects' links to resources. */
 import type { Access, BindingMode } from '../../core/model';
-import { isIdRef } from '../../core/grammar';
 import type { LinkRecord, ProjectRecord, ResourceRecord, SlotRecord, ToolRecord } from '../records';
 import {
   columnList,
@@ -15,6 +14,7 @@ import {
   type ResourceSlotRow,
   type ToolRow,
 } from '../tables';
+import { refCondition } from './named-reads';
 import type { ReadContext } from './read-context';
 import { RESOURCE_COLUMNS, toNamed, toResource } from './rows';
 
@@ -74,21 +74,13 @@ export async function toolsWithSlotsByRefs(
   refs: readonly string[],
 ): Promise<{ tools: ToolRecord[]; slots: SlotRecord[]; staticResources: ResourceRecord[] }> {
   if (refs.length === 0) return { tools: [], slots: [], staticResources: [] };
-  const ids = refs.filter(isIdRef);
-  const names = refs.filter((ref) => !isIdRef(ref));
-  // One index lookup per list, as byRefs does.
-  const where = [
-    ids.length > 0 ? db.sql.inList(`t.${T.id}`) : null,
-    names.length > 0 ? db.sql.inList(`t.${T.name}`) : null,
-  ]
-    .filter(Boolean)
-    .join(' OR ');
+  const where = refCondition(db, { id: `t.${T.id}`, name: `t.${T.name}` }, refs);
   const rows = await db.query<ToolRowAs & Nullable<ResourceSlotRow> & StaticResourceRowAs>(
     `SELECT ${TOOL_COLUMNS}, ${columnList(S, 's')}, ${STATIC_RESOURCE_COLUMNS} FROM ${TOOL.name} t ` +
       `LEFT JOIN ${RESOURCE_SLOT.name} s ON s.${S.toolId} = t.${T.id} ` +
       `LEFT JOIN ${RESOURCE.name} r ON r.${R.id} = s.${S.staticResourceId} ` +
-      `WHERE ${where} ORDER BY t.${T.id}, s.${S.ordinal}`,
-    [...(ids.length > 0 ? [db.sql.listParam(ids)] : []), ...(names.length > 0 ? [db.sql.listParam(names)] : [])],
+      `WHERE ${where.sql} ORDER BY t.${T.id}, s.${S.ordinal}`,
+    where.params,
   );
   const tools = new Map<string, ToolRecord>();
   const slots: SlotRecord[] = [];
