@@ -15,6 +15,7 @@ import {
   type ReadConnection,
 } from './read-connection';
 import { traceTypeormStatements, type StatementTracer } from './statement-tracing';
+import { GroupCommit } from './group-commit';
 import { realFileOf, unwritablePart } from './sqlite-file';
 import { REGISTRY_STATE } from './tables';
 
@@ -42,7 +43,12 @@ export class Database {
   readonly sql: SqlDialect;
   /** Runs a read statement outside any transaction. */
   readonly read: QueryFn;
-  private writeChain: Promise<unknown> = Promise.resolve();
+  /** SQLite's writes, one at a time, sharing commits (PostgreSQL's run side by side, each in a transaction of its own). */
+  private readonly sqliteWrites = new GroupCommit({
+    run: async (sql) => {
+      await this.writer.createQueryRunner().query(sql);
+    },
+  });
 
   private constructor(
     private readonly writer: DataSource,
@@ -113,15 +119,20 @@ export class Database {
 
   /**
    * Runs `work` in one transaction and commits it, or rolls it back when it
-   * throws. Writes in this process run one at a time (TypeORM's SQLite driver
-   * shares one connection, so concurrent transactions would collide). On
-   * PostgreSQL a serialization failure or deadlock is retried.
+   * throws; settles after the commit. On SQLite writes in this process run one
+   * at a time (TypeORM's SQLite driver shares one connection, so concurrent
+   * transactions would collide), and those that wait while one runs share its
+   * commit (./group-commit.ts). On PostgreSQL a serialization failure or
+   * deadlock is retried.
    */
   write<T>(work: (tx: WriteTransaction) => Promise<T>): Promise<T> {
     if (this.dialect === 'postgres') return this.withRetry(() => this.transaction(work));
-    const result = this.writeChain.then(() => this.transaction(work));
-    this.writeChain = result.catch(() => undefined);
-    return result;
+    return this.sqliteWrites.write(() => work(this.transactionOn(this.writer.createQueryRunner())));
+  }
+
+  /** SQLite's commits so far and the writes they carried (group commit); null on PostgreSQL. */
+  groupCommits(): { commits: number; writes: number } | null {
+    return this.dialect === 'postgres' ? null : { ...this.sqliteWrites.figures };
   }
 
   /** The connection pools' figures (PostgreSQL: the read path's pool and TypeORM's for writes); none on SQLite. */
@@ -202,39 +213,40 @@ export class Database {
 
   /** Waits for queued writes, then closes every connection. */
   async close(): Promise<void> {
-    await this.writeChain.catch(() => undefined);
+    await this.sqliteWrites.idle();
     await this.reads.close();
     if (this.writer.isInitialized) await this.writer.destroy();
   }
 
+  /** PostgreSQL: `work` in a transaction of its own, on a connection of the pool. */
   private async transaction<T>(work: (tx: WriteTransaction) => Promise<T>): Promise<T> {
     const runner: QueryRunner = this.writer.createQueryRunner();
-    const sqlite = this.dialect === 'sqlite';
-    const dialect = this.dialect;
     try {
-      // IMMEDIATE takes SQLite's write lock up front, so a read-then-write transaction never fails to upgrade.
-      if (sqlite) await runner.query('BEGIN IMMEDIATE');
-      else await runner.startTransaction();
+      await runner.startTransaction();
       let result: T;
       try {
-        result = await work({
-          // Structured results give the rows the same way on both drivers, RETURNING included.
-          query: async <Row>(sql: string, params: readonly unknown[] = []) =>
-            (await runner.query(toDialect(dialect, sql), params as unknown[], true)).records as Row[],
-          manager: runner.manager,
-          sql: this.sql,
-        });
+        result = await work(this.transactionOn(runner));
       } catch (error) {
-        if (sqlite) await runner.query('ROLLBACK');
-        else await runner.rollbackTransaction();
+        await runner.rollbackTransaction();
         throw error;
       }
-      if (sqlite) await runner.query('COMMIT');
-      else await runner.commitTransaction();
+      await runner.commitTransaction();
       return result;
     } finally {
       await runner.release();
     }
+  }
+
+  /** What a write's work is given: the runner's connection, in the transaction open on it. */
+  private transactionOn(runner: QueryRunner): WriteTransaction {
+    const dialect = this.dialect;
+    return {
+      // Structured results give the rows the same way on both drivers, RETURNING included.
+      query: async <Row>(sql: string, params: readonly unknown[] = []) =>
+        (await runner.query(toDialect(dialect, sql), params as unknown[], true)).records as Row[],
+      manager: runner.manager,
+      sql: this.sql,
+    };
   }
 
   private async withRetry<T>(attempt: () => Promise<T>): Promise<T> {

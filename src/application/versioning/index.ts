@@ -12,7 +12,7 @@
  */
 import type { RegistryEdit } from '../../core/registry-edit';
 import { changesTypes, subjectOf } from '../../core/registry-edit';
-import type { TypeHierarchy } from '../../core/type-hierarchy';
+import { TypeHierarchy } from '../../core/type-hierarchy';
 import type { Database } from '../../persistence/database';
 import type { RegistryState } from '../../persistence/records';
 import { RegistryReader } from '../../persistence/registry-reader';
@@ -216,8 +216,7 @@ export class RegistryVersioning {
           writer,
           before,
           version: committed.version,
-          hierarchy: () =>
-            (hierarchy ??= this.caches.hierarchy.get(before.typesVersion, () => writer.reader.allTypes())),
+          hierarchy: () => (hierarchy ??= this.writeHierarchy(before.typesVersion, writer)),
         });
         const typesMoved = changesTypes(writer.edits);
         if (typesMoved) await writer.bumpTypesVersion();
@@ -238,6 +237,18 @@ export class RegistryVersioning {
       this.caches.clock.committed(outcome.state);
     }
     return outcome;
+  }
+
+  /**
+   * The type hierarchy a write starts from. Shared through the cache when it
+   * is a committed one: on SQLite a write may run in the transaction of
+   * others not committed yet (group commit), and a hierarchy one of them
+   * changed must not be kept under a types version that may never commit.
+   */
+  private writeHierarchy(typesVersion: number, writer: RegistryWriter): Promise<TypeHierarchy> {
+    const committed = this.caches.clock.currentNow?.()?.typesVersion ?? typesVersion;
+    if (typesVersion !== committed) return writer.reader.allTypes().then((types) => new TypeHierarchy(types));
+    return this.caches.hierarchy.get(typesVersion, () => writer.reader.allTypes());
   }
 }
 

@@ -1,0 +1,182 @@
+// SQLite's group commit: the writes that wait while one runs share its transaction, each in a savepoint of its own,
+// and are answered after the one commit. The statements sent, and when each write is answered, are checked here on
+// a connection that records them; test/integration/group-commit.test.ts runs the same on a real database.
+import { expect } from 'chai';
+import { GROUP_COMMIT_MAX, GroupCommit } from '../../src/persistence/group-commit';
+
+/** A connection that records each statement, and fails the ones `failing` names. */
+function recorder(failing: (sql: string) => boolean = () => false) {
+  const sent: string[] = [];
+  const connection = {
+    run: async (sql: string) => {
+      sent.push(sql);
+      if (failing(sql)) throw new Error(`${sql} failed`);
+    },
+  };
+  return { sent, connection };
+}
+
+/** Settles every promise, recording each one's value or error message, in the order given. */
+async function outcomes<T>(promises: Promise<T>[]): Promise<(T | string)[]> {
+  const settled = await Promise.allSettled(promises);
+  return settled.map((s) => (s.status === 'fulfilled' ? s.value : `refused: ${(s.reason as Error).message}`));
+}
+
+describe('group commit (SQLite writes)', () => {
+  it('runs a lone write in a transaction of its own, with no savepoint', async () => {
+    const { sent, connection } = recorder();
+    const group = new GroupCommit(connection);
+    const value = await group.write(async () => {
+      sent.push('work');
+      return 7;
+    });
+    expect(value).to.equal(7);
+    expect(sent).to.deep.equal(['BEGIN IMMEDIATE', 'work', 'COMMIT']);
+    expect(group.figures).to.deep.equal({ commits: 1, writes: 1 });
+  });
+
+  it('runs the writes that wait in the same transaction, each in a savepoint, and answers them after the commit', async () => {
+    const { sent, connection } = recorder();
+    const group = new GroupCommit(connection);
+    const answered: number[] = [];
+    const writes = [1, 2, 3].map((n) =>
+      group
+        .write(async () => {
+          sent.push(`work ${n}`);
+          return n;
+        })
+        .then((value) => {
+          // Answered only once the commit is sent.
+          expect(sent).to.include('COMMIT');
+          answered.push(value);
+          return value;
+        }),
+    );
+    expect(await Promise.all(writes)).to.deep.equal([1, 2, 3]);
+    expect(answered).to.deep.equal([1, 2, 3]);
+    expect(sent).to.deep.equal([
+      'BEGIN IMMEDIATE',
+      'work 1',
+      'SAVEPOINT group_member',
+      'work 2',
+      'RELEASE group_member',
+      'SAVEPOINT group_member',
+      'work 3',
+      'RELEASE group_member',
+      'COMMIT',
+    ]);
+    expect(group.figures).to.deep.equal({ commits: 1, writes: 3 });
+  });
+
+  it('lets a write that arrives in the next turn of the event loop join before the commit', async () => {
+    const { sent, connection } = recorder();
+    const group = new GroupCommit(connection);
+    let late: Promise<string> | null = null;
+    const first = group.write(async () => {
+      sent.push('work 1');
+      // A request that becomes ready while the first write runs reaches its write in a later turn.
+      setImmediate(() => {
+        late = group.write(async () => {
+          sent.push('work 2');
+          return 'late';
+        });
+      });
+      return 'first';
+    });
+    expect(await first).to.equal('first');
+    expect(await late!).to.equal('late');
+    expect(sent.filter((s) => s === 'COMMIT')).to.have.length(1);
+    expect(sent.indexOf('work 2')).to.be.below(sent.indexOf('COMMIT'));
+  });
+
+  it('rolls back only a failing write: to its savepoint, or the whole transaction when it came first', async () => {
+    const { sent, connection } = recorder();
+    const group = new GroupCommit(connection);
+    const write = (n: number, fails: boolean) =>
+      group.write(async () => {
+        sent.push(`work ${n}`);
+        if (fails) throw new Error(`write ${n} failed`);
+        return n;
+      });
+    const results = await outcomes([write(1, true), write(2, false), write(3, true), write(4, false)]);
+    expect(results).to.deep.equal(['refused: write 1 failed', 2, 'refused: write 3 failed', 4]);
+    expect(sent).to.deep.equal([
+      'BEGIN IMMEDIATE',
+      'work 1',
+      'ROLLBACK',
+      'BEGIN IMMEDIATE',
+      'work 2',
+      'SAVEPOINT group_member',
+      'work 3',
+      'ROLLBACK TO group_member',
+      'RELEASE group_member',
+      'SAVEPOINT group_member',
+      'work 4',
+      'RELEASE group_member',
+      'COMMIT',
+    ]);
+    expect(group.figures).to.deep.equal({ commits: 1, writes: 2 });
+  });
+
+  it('refuses every write of a group whose commit fails, and goes on with the next group', async () => {
+    let commits = 0;
+    const { sent, connection } = recorder((sql) => sql === 'COMMIT' && ++commits === 1);
+    const group = new GroupCommit(connection);
+    const results = await outcomes([group.write(async () => 1), group.write(async () => 2)]);
+    expect(results).to.deep.equal(['refused: COMMIT failed', 'refused: COMMIT failed']);
+    expect(sent.slice(-2)).to.deep.equal(['COMMIT', 'ROLLBACK']);
+    expect(await group.write(async () => 3)).to.equal(3);
+    expect(group.figures).to.deep.equal({ commits: 1, writes: 1 });
+  });
+
+  it('refuses the write whose savepoint cannot be rolled back, with the rest of its group', async () => {
+    const { connection } = recorder((sql) => sql === 'ROLLBACK TO group_member');
+    const group = new GroupCommit(connection);
+    const results = await outcomes([
+      group.write(async () => 1),
+      group.write(async () => {
+        throw new Error('write 2 failed');
+      }),
+      group.write(async () => 3),
+    ]);
+    // The failing write keeps its own error; the one before it, never committed, gets the rollback's.
+    expect(results).to.deep.equal(['refused: ROLLBACK TO group_member failed', 'refused: write 2 failed', 3]);
+  });
+
+  it(`commits after at most ${GROUP_COMMIT_MAX} writes`, async () => {
+    const { sent, connection } = recorder();
+    const group = new GroupCommit(connection);
+    const count = GROUP_COMMIT_MAX + 5;
+    const values = await Promise.all(Array.from({ length: count }, (_, n) => group.write(async () => n)));
+    expect(values).to.deep.equal(Array.from({ length: count }, (_, n) => n));
+    expect(sent.filter((s) => s === 'COMMIT')).to.have.length(2);
+    expect(sent.filter((s) => s === 'BEGIN IMMEDIATE')).to.have.length(2);
+    expect(group.figures).to.deep.equal({ commits: 2, writes: count });
+  });
+
+  it('runs a write queued at any moment after the one before it is answered', async () => {
+    // The caller of a write goes on after its answer through a few promise steps of its own (versioning, the
+    // service), so the next write may be queued while the group that answered it is still winding up.
+    for (let steps = 0; steps < 8; steps++) {
+      const { connection } = recorder();
+      const group = new GroupCommit(connection);
+      const second = group
+        .write(async () => 1)
+        .then(async () => {
+          for (let i = 0; i < steps; i++) await Promise.resolve();
+          return group.write(async () => 2);
+        });
+      const stuck = new Promise((resolve) => setTimeout(() => resolve('never answered'), 200));
+      expect(await Promise.race([second, stuck]), `queued after ${steps} steps`).to.equal(2);
+    }
+  });
+
+  it('waits for every queued write before it says it is idle', async () => {
+    const { connection } = recorder();
+    const group = new GroupCommit(connection);
+    let done = 0;
+    for (let n = 0; n < 3; n++) void group.write(async () => done++);
+    await group.idle();
+    expect(done).to.equal(3);
+  });
+});
