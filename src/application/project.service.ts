@@ -164,7 +164,7 @@ export class ProjectService {
       operation: 'linkResource',
       work: async ({ writer }) => {
         const { project, resource } = await findBoth(writer.reader, command);
-        const links = await writer.reader.linksByProjectIds([project.id]);
+        const links = await writer.reader.linksClashingWith(project.id, resource.id, alias);
         if (links.some((l) => l.resource.id === resource.id)) {
           throw new ConflictError(`resource '${resource.name}' is already linked to project '${project.name}'`);
         }
@@ -186,7 +186,7 @@ export class ProjectService {
       request,
       async ({ writer }) => {
         const { project, resource } = await findBoth(writer.reader, command);
-        const links = await writer.reader.linksByProjectIds([project.id]);
+        const links = await writer.reader.linksClashingWith(project.id, resource.id, alias);
         const link = links.find((l) => l.resource.id === resource.id);
         if (!link) throw notLinked(project.name, resource.name);
         requireFreeAlias(links, project.name, alias, resource.id);
@@ -206,7 +206,9 @@ export class ProjectService {
       request,
       async ({ writer }) => {
         const { project, resource } = await findBoth(writer.reader, command);
-        const link = (await writer.reader.linksByProjectIds([project.id])).find((l) => l.resource.id === resource.id);
+        const link = (await writer.reader.linksClashingWith(project.id, resource.id, null)).find(
+          (l) => l.resource.id === resource.id,
+        );
         if (!link) throw notLinked(project.name, resource.name);
         await writer.deleteLink({ project, resource: link.resource, alias: link.alias } satisfies LinkState);
         return project;

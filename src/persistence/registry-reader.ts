@@ -169,6 +169,11 @@ export class RegistryReader {
     return relations.linksByProjectIds(this.db, projectIds);
   }
 
+  /** A project's links to a resource or under an alias: what a link or alias write could clash with (at most two). */
+  linksClashingWith(projectId: string, resourceId: string, alias: string | null): Promise<LinkRecord[]> {
+    return relations.linksClashingWith(this.db, projectId, resourceId, alias);
+  }
+
   /** Tool slots that statically bind a resource, as (tool, slot) names. */
   staticUsesOf(resourceId: string, limit: number): Promise<{ tool: string; slot: string }[]> {
     return relations.slotUses(this.db, S.staticResourceId, resourceId, limit);

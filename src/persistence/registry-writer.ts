@@ -224,11 +224,9 @@ export class RegistryWriter {
 
   async insertLink(link: LinkState): Promise<void> {
     await this.edit({ kind: 'LINK', before: null, after: link }, async () => {
-      await this.tx.manager.insert(ProjectResourceEntity, {
-        projectId: link.project.id,
-        resourceId: link.resource.id,
-        alias: link.alias,
-      });
+      await insertRows(this.tx, PROJECT_RESOURCE, [
+        { projectId: link.project.id, resourceId: link.resource.id, alias: link.alias },
+      ]);
       await this.touchProject(link.project.id);
     });
   }

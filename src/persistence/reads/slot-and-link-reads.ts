@@ -153,6 +153,26 @@ export async function linksByProjectIds(db: ReadContext, projectIds: readonly st
   return rows.map((row) => ({ projectId: row.project_id, alias: row.alias, resource: toResource(row) }));
 }
 
+/**
+ * The links of one project that a link of `resourceId` under `alias` could clash with: the resource's own link
+ * and the link under the alias (at most two; none under a null alias), by resource name. A link or alias write
+ * checks these, not every link of the project.
+ */
+export async function linksClashingWith(
+  db: ReadContext,
+  projectId: string,
+  resourceId: string,
+  alias: string | null,
+): Promise<LinkRecord[]> {
+  const rows = await db.query<ResourceRow & Pick<ProjectResourceRow, 'project_id' | 'alias'>>(
+    `SELECT l.${L.projectId}, l.${L.alias}, ${RESOURCE_COLUMNS} FROM ${PROJECT_RESOURCE.name} l ` +
+      `JOIN ${RESOURCE.name} r ON r.${R.id} = l.${L.resourceId} ` +
+      `WHERE l.${L.projectId} = ? AND (l.${L.resourceId} = ? OR l.${L.alias} = ?) ORDER BY r.${R.name}`,
+    [projectId, resourceId, alias],
+  );
+  return rows.map((row) => ({ projectId: row.project_id, alias: row.alias, resource: toResource(row) }));
+}
+
 /** Tool slots whose `column` is `value`, as (tool, slot) names, in tool name and slot order. */
 export async function slotUses(
   db: ReadContext,
