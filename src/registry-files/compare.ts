@@ -125,11 +125,15 @@ export function orderLinkChanges(entries: readonly Entry[], registry: StateLooku
     if (!holder || holder.resource === entry.input.resource) return undefined;
     return releasing(entry.input.project, holder.resource, alias);
   };
+  // Worked out once per link entry. Usually none waits (always, into an empty registry), and the order stays as
+  // it is without the loop below, which looks through the pending entries for each one it places.
+  const firsts = new Map(links.map((link) => [link, waitsFor(link.entry)]));
+  if ([...firsts.values()].every((first) => first === undefined)) return [...entries];
   const pending = [...links];
   const ordered: typeof links = [];
   while (pending.length > 0) {
-    const ready = pending.findIndex(({ entry }) => {
-      const first = waitsFor(entry);
+    const ready = pending.findIndex((link) => {
+      const first = firsts.get(link);
       return first === undefined || !pending.includes(first);
     });
     // A cycle (a swap): keep the file's order and let the server say why it cannot be done.

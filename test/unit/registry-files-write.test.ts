@@ -408,6 +408,19 @@ describe('registry files: writing and comparing', () => {
       ).to.deep.equal(['project', 'prod/orders-db:-', 'prod/users-db:db', 'prod/new-db:users']);
     });
 
+    it('keeps the file order of many links none of which waits for another, as when exporting into an empty registry', () => {
+      const many = lines(
+        'projects:',
+        '  - name: big',
+        '    links:',
+        ...Array.from({ length: 3000 }, (_, i) => `      - { resource: x/r${i}${i % 2 ? `, alias: a${i}` : ''} }`),
+      );
+      const entries = entriesOf(many);
+      const ordered = orderLinkChanges(entries, lookupOf(SHOP));
+      expect(ordered).to.deep.equal(entries);
+      expect(ordered).to.not.equal(entries);
+    });
+
     it('leaves a swap of aliases in file order', () => {
       expect(
         order(
