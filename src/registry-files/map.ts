@@ -179,6 +179,9 @@ function identityOf(entry: Entry): string {
 
 /** Two entries of the same kind and name in one file: the later one is reported, pointing at the first. */
 export function duplicateProblems(source: YamlSource, entries: readonly Entry[]): FileProblem[] {
+  // Usually there is none, and that needs no place in the file (which a big file may take seconds to work out).
+  const keys = new Set(entries.map((entry) => `${entry.kind}\u0000${identityOf(entry)}`));
+  if (keys.size === entries.length) return [];
   const first = new Map<string, Entry>();
   const problems: FileProblem[] = [];
   const place = (e: Entry) => source.locate(e.path) ?? { line: 0, column: 0 };
