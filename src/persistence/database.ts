@@ -44,11 +44,7 @@ export class Database {
   /** Runs a read statement outside any transaction. */
   readonly read: QueryFn;
   /** SQLite's writes, one at a time, sharing commits (PostgreSQL's run side by side, each in a transaction of its own). */
-  private readonly sqliteWrites = new GroupCommit({
-    run: async (sql) => {
-      await this.writer.createQueryRunner().query(sql);
-    },
-  });
+  private readonly sqliteWrites: GroupCommit;
 
   private constructor(
     private readonly writer: DataSource,
@@ -59,6 +55,13 @@ export class Database {
   ) {
     this.sql = new SqlDialect(writer.options.type === 'postgres' ? 'postgres' : 'sqlite');
     this.read = reads.query;
+    const connection = {
+      run: async (sql: string) => {
+        await writer.createQueryRunner().query(sql);
+      },
+    };
+    // In memory, reads go through the writer's connection: they must not run while a group is open.
+    this.sqliteWrites = new GroupCommit(connection, sqliteFile !== null);
   }
 
   /**

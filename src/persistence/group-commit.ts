@@ -52,7 +52,14 @@ export class GroupCommit {
   /** Commits so far, and the writes they carried (for the tests and the statistics). */
   readonly figures = { commits: 0, writes: 0 };
 
-  constructor(private readonly connection: GroupConnection) {}
+  /**
+   * `waitForJoiners` false: no turn of the event loop before a commit, so that nothing runs while a transaction
+   * is open (for `sqlite::memory:`, whose reads share the writer's connection and would see it).
+   */
+  constructor(
+    private readonly connection: GroupConnection,
+    private readonly waitForJoiners = true,
+  ) {}
 
   /** Runs `work` in a transaction, shared with the writes queued beside it; settles after its commit. */
   write<T>(work: () => Promise<T>): Promise<T> {
@@ -89,7 +96,7 @@ export class GroupCommit {
       for (let taken = 0; taken < GROUP_COMMIT_MAX; taken++) {
         // SQLite's statements are synchronous, so a whole write runs without letting a request in: before the
         // commit, one turn of the event loop lets the requests that are ready reach their writes and join.
-        if (this.queue.length === 0 && open) await nextTurn();
+        if (this.queue.length === 0 && open && this.waitForJoiners) await nextTurn();
         if (this.queue.length === 0) break;
         const member = (current = this.queue.shift()!);
         if (!open) {

@@ -89,6 +89,22 @@ describe('group commit (SQLite writes)', () => {
     expect(sent.indexOf('work 2')).to.be.below(sent.indexOf('COMMIT'));
   });
 
+  it('commits at once, without a turn of the event loop, when told not to wait for writes to join', async () => {
+    const { sent, connection } = recorder();
+    const group = new GroupCommit(connection, false);
+    let late: Promise<number> | null = null;
+    await group.write(async () => {
+      setImmediate(() => {
+        late = group.write(async () => 2);
+      });
+      return 1;
+    });
+    expect(late).to.equal(null); // answered before the next turn
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await late!).to.equal(2);
+    expect(sent.filter((s) => s === 'COMMIT')).to.have.length(2);
+  });
+
   it('rolls back only a failing write: to its savepoint, or the whole transaction when it came first', async () => {
     const { sent, connection } = recorder();
     const group = new GroupCommit(connection);
