@@ -110,15 +110,19 @@ export class GroupCommit {
         try {
           value = await member.work();
         } catch (error) {
-          // Refused now: whatever becomes of the group, none of this write is stored.
-          member.reject(error);
+          // Refused once its changes are rolled back (a read on the writer's connection, in memory, sees no trace
+          // of them), with its own error even when the rollback fails, which then fails the group.
           current = null;
-          if (alone) {
-            await this.connection.run('ROLLBACK');
-            open = false;
-          } else {
-            await this.connection.run('ROLLBACK TO group_member');
-            await this.connection.run('RELEASE group_member');
+          try {
+            if (alone) {
+              await this.connection.run('ROLLBACK');
+              open = false;
+            } else {
+              await this.connection.run('ROLLBACK TO group_member');
+              await this.connection.run('RELEASE group_member');
+            }
+          } finally {
+            member.reject(error);
           }
           continue;
         }

@@ -4,11 +4,15 @@
 import { expect } from 'chai';
 import { GROUP_COMMIT_MAX, GroupCommit } from '../../src/persistence/group-commit';
 
-/** A connection that records each statement, and fails the ones `failing` names. */
+/**
+ * A connection that records each statement, and fails the ones `failing` names; a rollback is recorded a turn of
+ * the event loop after it is sent, as a slow statement would finish.
+ */
 function recorder(failing: (sql: string) => boolean = () => false) {
   const sent: string[] = [];
   const connection = {
     run: async (sql: string) => {
+      if (sql.startsWith('ROLLBACK')) await new Promise((resolve) => setImmediate(resolve));
       sent.push(sql);
       if (failing(sql)) throw new Error(`${sql} failed`);
     },
@@ -109,11 +113,20 @@ describe('group commit (SQLite writes)', () => {
     const { sent, connection } = recorder();
     const group = new GroupCommit(connection);
     const write = (n: number, fails: boolean) =>
-      group.write(async () => {
-        sent.push(`work ${n}`);
-        if (fails) throw new Error(`write ${n} failed`);
-        return n;
-      });
+      group
+        .write(async () => {
+          sent.push(`work ${n}`);
+          if (fails) throw new Error(`write ${n} failed`);
+          return n;
+        })
+        .catch((error: unknown) => {
+          // Refused only once its changes are rolled back.
+          expect(
+            sent.slice(sent.indexOf(`work ${n}`)).some((s) => s.startsWith('ROLLBACK')),
+            `write ${n}`,
+          ).to.equal(true);
+          throw error;
+        });
     const results = await outcomes([write(1, true), write(2, false), write(3, true), write(4, false)]);
     expect(results).to.deep.equal(['refused: write 1 failed', 2, 'refused: write 3 failed', 4]);
     expect(sent).to.deep.equal([
