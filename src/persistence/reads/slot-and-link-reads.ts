@@ -142,15 +142,30 @@ function toSlot(db: ReadContext, row: ResourceSlotRow): SlotRecord {
   };
 }
 
+/** The links that `where` picks (on `l`, the link, and `r`, its resource), with their resources, in `orderBy`. */
+async function linksWhere(
+  db: ReadContext,
+  where: string,
+  params: readonly unknown[],
+  orderBy: string,
+): Promise<LinkRecord[]> {
+  const rows = await db.query<ResourceRow & Pick<ProjectResourceRow, 'project_id' | 'alias'>>(
+    `SELECT l.${L.projectId}, l.${L.alias}, ${RESOURCE_COLUMNS} FROM ${PROJECT_RESOURCE.name} l ` +
+      `JOIN ${RESOURCE.name} r ON r.${R.id} = l.${L.resourceId} WHERE ${where} ORDER BY ${orderBy}`,
+    params,
+  );
+  return rows.map((row) => ({ projectId: row.project_id, alias: row.alias, resource: toResource(row) }));
+}
+
 /** The linked resources of many projects, each project's ordered by resource name. */
 export async function linksByProjectIds(db: ReadContext, projectIds: readonly string[]): Promise<LinkRecord[]> {
   if (projectIds.length === 0) return [];
-  const rows = await db.query<ResourceRow & Pick<ProjectResourceRow, 'project_id' | 'alias'>>(
-    `SELECT l.${L.projectId}, l.${L.alias}, ${RESOURCE_COLUMNS} FROM ${PROJECT_RESOURCE.name} l ` +
-      `JOIN ${RESOURCE.name} r ON r.${R.id} = l.${L.resourceId} WHERE ${db.sql.inList(`l.${L.projectId}`)} ORDER BY l.${L.projectId}, r.${R.name}`,
+  return linksWhere(
+    db,
+    db.sql.inList(`l.${L.projectId}`),
     [db.sql.listParam(projectIds)],
+    `l.${L.projectId}, r.${R.name}`,
   );
-  return rows.map((row) => ({ projectId: row.project_id, alias: row.alias, resource: toResource(row) }));
 }
 
 /**
@@ -158,19 +173,18 @@ export async function linksByProjectIds(db: ReadContext, projectIds: readonly st
  * and the link under the alias (at most two; none under a null alias), by resource name. A link or alias write
  * checks these, not every link of the project.
  */
-export async function linksClashingWith(
+export function linksClashingWith(
   db: ReadContext,
   projectId: string,
   resourceId: string,
   alias: string | null,
 ): Promise<LinkRecord[]> {
-  const rows = await db.query<ResourceRow & Pick<ProjectResourceRow, 'project_id' | 'alias'>>(
-    `SELECT l.${L.projectId}, l.${L.alias}, ${RESOURCE_COLUMNS} FROM ${PROJECT_RESOURCE.name} l ` +
-      `JOIN ${RESOURCE.name} r ON r.${R.id} = l.${L.resourceId} ` +
-      `WHERE l.${L.projectId} = ? AND (l.${L.resourceId} = ? OR l.${L.alias} = ?) ORDER BY r.${R.name}`,
+  return linksWhere(
+    db,
+    `l.${L.projectId} = ? AND (l.${L.resourceId} = ? OR l.${L.alias} = ?)`,
     [projectId, resourceId, alias],
+    `r.${R.name}`,
   );
-  return rows.map((row) => ({ projectId: row.project_id, alias: row.alias, resource: toResource(row) }));
 }
 
 /** Tool slots whose `column` is `value`, as (tool, slot) names, in tool name and slot order. */
