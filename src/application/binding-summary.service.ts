@@ -1,6 +1,6 @@
-import { cellOf, type MatrixCell } from '../core/binding-matrix';
-import { resolveSlots } from '../core/binding-resolution';
+import type { MatrixCell } from '../core/binding-matrix';
 import { ATTENTION, CellCounter, failingFirst, type StatusCounts } from '../core/binding-summary';
+import { CellTable } from '../core/cell-table';
 import type { LinkedResource, ResourceInfo } from '../core/model';
 import { compareNames } from '../core/type-hierarchy';
 import type { NamedItem, PageRequest, SlotRecord } from '../persistence/records';
@@ -121,15 +121,15 @@ export class BindingSummaryService {
       session.slotsByToolId.load(tool.id),
       this.allProjects(session),
     ]);
-    const context = { hierarchy, staticResources: await this.staticResources(session, [slots]), params: new Map() };
+    const table = new CellTable([{ slots }], hierarchy, await this.staticResources(session, [slots]));
     const cells: NamedCell[] = [];
     for (const [p, project] of projects.items.entries()) {
       if (p % 100 === 0) {
         const wait = pause();
         if (wait) await wait;
       }
-      const resolved = resolveSlots(slots, { ...context, projectName: project.name, links: projects.links[p] });
-      cells.push({ ...cellOf(project.id, tool.id, resolved), toolName: tool.name, projectName: project.name });
+      table.setProject(projects.links[p]);
+      cells.push({ ...table.cell(0, project.id, tool.id), toolName: tool.name, projectName: project.name });
     }
     return cells.sort((a, b) => byAttention(a, b) || compareNames(a.projectName, b.projectName));
   }
@@ -141,21 +141,19 @@ export class BindingSummaryService {
       session.linksByProjectId.load(project.id),
       this.allTools(session),
     ]);
-    const context = {
+    const table = new CellTable(
+      tools.slots.map((slots) => ({ slots })),
       hierarchy,
-      staticResources: await this.staticResources(session, tools.slots),
-      params: new Map(),
-      projectName: project.name,
-      links,
-    };
+      await this.staticResources(session, tools.slots),
+    );
+    table.setProject(links);
     const cells: NamedCell[] = [];
     for (const [t, tool] of tools.items.entries()) {
       if (t % 500 === 0) {
         const wait = pause();
         if (wait) await wait;
       }
-      const resolved = resolveSlots(tools.slots[t], context);
-      cells.push({ ...cellOf(project.id, tool.id, resolved), toolName: tool.name, projectName: project.name });
+      cells.push({ ...table.cell(t, project.id, tool.id), toolName: tool.name, projectName: project.name });
     }
     return cells.sort((a, b) => byAttention(a, b) || compareNames(a.toolName, b.toolName));
   }

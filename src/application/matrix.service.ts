@@ -1,13 +1,10 @@
-import { cellOf, type MatrixCell } from '../core/binding-matrix';
-import { linksByType, resolveSlots, type ParamValue } from '../core/binding-resolution';
+import type { MatrixCell } from '../core/binding-matrix';
+import { CellTable } from '../core/cell-table';
 import type { ResourceInfo } from '../core/model';
 import type { NamedItem, Page, PageRequest, ProjectRecord, ToolRecord } from '../persistence/records';
 import type { ProjectService } from './project.service';
 import type { ToolService } from './tool.service';
 import { loaded, type ReadSession } from './versioning';
-
-/** A cell is resolved without params. */
-const NO_PARAMS: ReadonlyMap<string, ParamValue> = new Map();
 
 /** Which pages of projects and tools a matrix shows. */
 export interface MatrixRequest {
@@ -31,7 +28,7 @@ export interface BindingMatrix {
  * The binding matrix: which tools can run in which projects. Both pages, the
  * tools' slots, the projects' links and the static resources are each read
  * in one batch (through the request's session), and every cell is resolved
- * in memory by the core, without params: a fixed number of statements
+ * in memory by the core (a CellTable), without params: a fixed number of statements
  * whatever the size of the pages.
  */
 export class MatrixService {
@@ -73,20 +70,18 @@ export class MatrixService {
       const resource = loaded(entry);
       if (resource) staticResources.set(resource.id, resource);
     }
+    // The page's tools' slots, resolved by the core a project (a row) at a time.
+    const table = new CellTable(
+      slots.map((toolSlots) => ({ slots: toolSlots })),
+      hierarchy,
+      staticResources,
+    );
     const cells: MatrixCell[] = [];
     for (const [p, project] of projectItems.entries()) {
       const wait = pause();
       if (wait) await wait;
-      // One context for the row: every cell of it resolves in the same project, without params.
-      const context = {
-        projectName: project.name,
-        hierarchy,
-        links: links[p],
-        linksByType: linksByType(links[p]),
-        staticResources,
-        params: NO_PARAMS,
-      };
-      toolItems.forEach((tool, t) => cells.push(cellOf(project.id, tool.id, resolveSlots(slots[t], context))));
+      table.setProject(links[p]);
+      for (let t = 0; t < toolItems.length; t++) cells.push(table.cell(t, project.id, toolItems[t].id));
     }
     return { projects, tools, cells };
   }

@@ -22,17 +22,6 @@ import type {
 export { describeTypeFamily } from './resolution-account';
 export * from './slot-resolution';
 
-/** Links by their resource's type (ResolutionContext.linksByType), for resolving many tools in one project. */
-export function linksByType(links: readonly LinkedResource[]): ReadonlyMap<string, readonly LinkedResource[]> {
-  const byType = new Map<string, LinkedResource[]>();
-  for (const link of links) {
-    const group = byType.get(link.resource.typeId);
-    if (group) group.push(link);
-    else byType.set(link.resource.typeId, [link]);
-  }
-  return byType;
-}
-
 /** Resolves every slot in order (the seed's resolution order), explaining each. */
 export function resolveSlots(slots: readonly SlotDefinition[], context: ResolutionContext): SlotResolution[] {
   return slots.map((slot) => resolveSlot(slot, context));
@@ -216,27 +205,11 @@ function resolveContextual(slot: SlotDefinition, context: ResolutionContext): Sl
   let aliased: LinkedResource | null = null;
   let byShortName = 0;
   let named: LinkedResource | null = null;
-  // The links whose type fits: by the few types that fit, when the links are indexed by type and those types are
-  // fewer than the links; else every link, tested. (Each count that decides is of exactly one link, or none, so the
-  // order in which they are visited does not change the decision.)
-  const byType = context.linksByType;
-  if (byType !== undefined && fitting.size < context.links.length) {
-    for (const typeId of fitting) {
-      const group = byType.get(typeId);
-      if (group === undefined) continue;
-      for (const link of group) {
-        if (compatible++ === 0) first = link;
-        if (link.alias === slot.name && byAlias++ === 0) aliased = link;
-        if (link.resource.shortName === slot.name && byShortName++ === 0) named = link;
-      }
-    }
-  } else {
-    for (const link of context.links) {
-      if (!fitting.has(link.resource.typeId)) continue;
-      if (compatible++ === 0) first = link;
-      if (link.alias === slot.name && byAlias++ === 0) aliased = link;
-      if (link.resource.shortName === slot.name && byShortName++ === 0) named = link;
-    }
+  for (const link of context.links) {
+    if (!fitting.has(link.resource.typeId)) continue;
+    if (compatible++ === 0) first = link;
+    if (link.alias === slot.name && byAlias++ === 0) aliased = link;
+    if (link.resource.shortName === slot.name && byShortName++ === 0) named = link;
   }
   // Rule: no compatible candidate fails a required slot, and leaves an optional one unbound.
   if (compatible === 0) {

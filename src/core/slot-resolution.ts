@@ -31,12 +31,6 @@ export interface ResolutionContext {
   readonly hierarchy: TypeHierarchy;
   /** The project's linked resources. */
   readonly links: readonly LinkedResource[];
-  /**
-   * The same links by their resource's type, when the caller resolves many
-   * tools in one project (the binding matrix): a contextual decision then
-   * looks up the few types that fit instead of testing every link.
-   */
-  readonly linksByType?: ReadonlyMap<string, readonly LinkedResource[]>;
   /** Static resources of the tool's slots, by id. */
   readonly staticResources: ReadonlyMap<string, ResourceInfo>;
   /** Invocation params, by slot name. */

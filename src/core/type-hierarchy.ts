@@ -18,6 +18,10 @@ export class TypeHierarchy {
   private readonly descendantMemo = new Map<string, readonly TypeNode[]>();
   private readonly chainMemo = new Map<string, readonly string[]>();
   private readonly fittingMemo = new Map<string, ReadonlySet<string>>();
+  /** Each type's position in byIdMap's order: a small number, for callers that index arrays by type. */
+  private readonly indexById = new Map<string, number>();
+  private readonly idByIndex: string[] = [];
+  private readonly filledMemo: (readonly number[] | undefined)[] = [];
 
   constructor(types: Iterable<TypeNode>) {
     for (const type of types) {
@@ -25,6 +29,8 @@ export class TypeHierarchy {
       this.byNameMap.set(type.name, type);
     }
     for (const type of this.byIdMap.values()) {
+      this.indexById.set(type.id, this.idByIndex.length);
+      this.idByIndex.push(type.id);
       for (const parentId of type.parentIds) {
         const siblings = this.childIds.get(parentId);
         if (siblings) siblings.push(type.id);
@@ -115,6 +121,27 @@ export class TypeHierarchy {
       this.fittingMemo.set(slotTypeId, ids);
     }
     return ids;
+  }
+
+  /** A type's index: from 0 to size - 1, or -1 for an unknown type. */
+  indexOf(id: string): number {
+    return this.indexById.get(id) ?? -1;
+  }
+
+  /**
+   * The same rule seen from the resource, by index (indexOf): the indexes of
+   * every slot type a resource of type R fills (R and its ancestors, nearest
+   * first), so that sorting many resources by the slot types they fill is a
+   * walk of each one's short list.
+   */
+  slotTypesFilledBy(resourceTypeIndex: number): readonly number[] {
+    let indexes = this.filledMemo[resourceTypeIndex];
+    if (indexes === undefined) {
+      const ancestors = this.ancestorsOf(this.idByIndex[resourceTypeIndex]);
+      indexes = [resourceTypeIndex, ...ancestors.map((t) => this.indexById.get(t.id)!)];
+      this.filledMemo[resourceTypeIndex] = indexes;
+    }
+    return indexes;
   }
 
   /** The type and its ancestors, by name, nearest first: what a resource of this type can fill. */

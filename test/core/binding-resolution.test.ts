@@ -1,9 +1,7 @@
 import { expect } from 'chai';
-import fc from 'fast-check';
 import {
   checkParams,
   describeTypeFamily,
-  linksByType,
   resolveSlot,
   resolveSlots,
   summarize,
@@ -286,73 +284,5 @@ describe('binding resolution', () => {
       const wide = hierarchyOf({ a1: ['r'], a2: ['r'], a3: ['r'], a4: ['r'], a5: ['r'], a6: ['r'] });
       expect(describeTypeFamily({ hierarchy: wide }, 'r')).to.equal('r or its sub-types (a1, a2, a3, a4, a5, …)');
     });
-  });
-});
-
-describe('contextual decisions over links indexed by type (linksByType, as the binding matrix passes them)', () => {
-  // A deeper hierarchy than the file's, so that a slot type's fitting types are sometimes fewer than the links
-  // (looked up by type) and sometimes more (every link tested).
-  const deep = hierarchyOf({ root: [], mid: ['root'], leaf: ['mid'], side: ['root'], lone: [] });
-  const TYPES = ['root', 'mid', 'leaf', 'side', 'lone'];
-  const NAMES = ['repo', 'src', 'out'];
-  const pool = TYPES.flatMap((type, t) => NAMES.map((name) => resource(`r${t}/${name}`, type)));
-
-  it('decides every slot exactly as over the plain list, on generated projects', () => {
-    fc.assert(
-      fc.property(
-        fc.uniqueArray(fc.record({ at: fc.nat(pool.length - 1), alias: fc.option(fc.constantFrom(...NAMES)) }), {
-          selector: (l) => l.at,
-          maxLength: 8,
-        }),
-        fc.array(
-          fc.record({ name: fc.constantFrom(...NAMES), type: fc.constantFrom(...TYPES), required: fc.boolean() }),
-          {
-            maxLength: 6,
-          },
-        ),
-        (linkSpecs, slotSpecs) => {
-          const aliases = new Set<string>();
-          const links = linkSpecs.map((l) => {
-            // An alias is unique within a project.
-            const alias = l.alias !== null && !aliases.has(l.alias) ? l.alias : null;
-            if (alias) aliases.add(alias);
-            return link(pool[l.at], alias);
-          });
-          const slots = slotSpecs.map((s) => slot(s.name, s.type, { required: s.required }));
-          const plain: ResolutionContext = {
-            projectName: 'p',
-            hierarchy: deep,
-            links,
-            staticResources: new Map(),
-            params: new Map(),
-          };
-          const decide = (context: ResolutionContext) =>
-            resolveSlots(slots, context).map((r) => [r.status, r.how, r.reason, r.resource?.id ?? null]);
-          expect(decide({ ...plain, linksByType: linksByType(links) })).to.deep.equal(decide(plain));
-        },
-      ),
-      { numRuns: 500 },
-    );
-  });
-
-  it('looks up only the types that fit when they are fewer than the links', () => {
-    const links = pool.slice(0, 9).map((r) => link(r));
-    const indexed = linksByType(links);
-    let gets = 0;
-    const counting = new Map(indexed);
-    counting.get = (typeId: string) => {
-      gets++;
-      return indexed.get(typeId);
-    };
-    const [leafSlot] = resolveSlots([slot('src', 'leaf')], {
-      projectName: 'p',
-      hierarchy: deep,
-      links,
-      linksByType: counting,
-      staticResources: new Map(),
-      params: new Map(),
-    });
-    expect(leafSlot.resource?.name).to.equal('r2/src');
-    expect(gets).to.equal(1);
   });
 });

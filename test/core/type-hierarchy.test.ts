@@ -58,6 +58,35 @@ describe('TypeHierarchy', () => {
     });
   });
 
+  describe('slotTypesFilledBy (the same rule, seen from the resource, by index)', () => {
+    it('gives each type a distinct index from 0, and -1 to an unknown type', () => {
+      const h = hierarchyOf({ d: ['b', 'c'], b: ['a'], c: ['a'] });
+      const indexes = h.all().map((t) => h.indexOf(t.id));
+      expect([...indexes].sort()).to.deep.equal([0, 1, 2, 3]);
+      expect(h.indexOf('unknown')).to.equal(-1);
+    });
+    it('agrees with isCompatible for every pair of types, on a diamond, a chain, unrelated types and a cycle', () => {
+      for (const parents of <Record<string, string[]>[]>[
+        { 'fs-directory': ['git-checkout'] },
+        { d: ['b', 'c'], b: ['a'], c: ['a'], a: ['root'], x: ['y'] },
+        { b: ['a'], c: ['b'], d: ['c'], e: ['d'] },
+        { a: ['b'], b: ['a'], c: ['a'] },
+      ]) {
+        const h = hierarchyOf(parents);
+        const ids = h.all().map((t) => t.id);
+        for (const resourceType of ids) {
+          const filled = h.slotTypesFilledBy(h.indexOf(resourceType));
+          expect(filled[0], 'its own type first').to.equal(h.indexOf(resourceType));
+          expect(new Set(filled).size, 'each once').to.equal(filled.length);
+          for (const slotType of ids)
+            expect(filled.includes(h.indexOf(slotType)), `${resourceType} in a ${slotType} slot`).to.equal(
+              h.isCompatible(resourceType, slotType),
+            );
+        }
+      }
+    });
+  });
+
   describe('ancestorsOf', () => {
     it('lists every type reachable through parentTypes, nearest first', () => {
       const h = hierarchyOf({ d: ['b', 'c'], b: ['a'], c: ['a'], a: ['root'] });
