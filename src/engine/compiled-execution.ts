@@ -15,6 +15,7 @@ import {
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { LRUCache } from 'lru-cache';
 import type { StageTracer } from '../observability/tracing';
+import { answerBody } from './answer-body';
 import { documentBytes } from './document-cache';
 import { omitsRequiredDefaults, readsIntrospection } from './jit-eligibility';
 import { PageAssembly, type AssemblyHost, type AssemblyStats, type CompileQuery } from './page-assembly';
@@ -273,10 +274,12 @@ export class CompiledExecution<TContext extends object> {
     // The page ran whole because parts were missing: they are computed now, for the next page that shows them.
     if (assembled?.fill) await assembled.fill();
     this.stats.direct += 1;
-    if (this.options.check) await this.answered(readyRequest(ready, variables, contextValue), result);
+    // Apollo's serialization of a result without errors or extensions, written in pieces (./answer-body.ts).
+    const body = answerBody(result.data);
+    // The check compares the body sent, so that its writing is checked with the execution.
+    if (this.options.check) await this.answered(readyRequest(ready, variables, contextValue), parsedForCheck(body));
     else this.stats.compiled += 1;
-    // Apollo's serialization of a result without errors or extensions.
-    return `${JSON.stringify({ data: result.data })}\n`;
+    return body;
   }
 
   /** Counts a compiled answer without errors, and hands it to the tests' check. */
