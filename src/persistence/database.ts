@@ -125,16 +125,24 @@ export class Database {
    * throws; settles after the commit. On SQLite writes in this process run one
    * at a time (TypeORM's SQLite driver shares one connection, so concurrent
    * transactions would collide), and those that wait while one runs share its
-   * commit (./group-commit.ts). On PostgreSQL a serialization failure or
-   * deadlock is retried.
+   * commit (./group-commit.ts), where `work` may run more than once before
+   * its commit: it must read and write through `tx` only. `rollsBack`: the
+   * work is expected to throw so as to roll itself back (a dry run). On
+   * PostgreSQL a serialization failure or deadlock is retried.
    */
-  write<T>(work: (tx: WriteTransaction) => Promise<T>): Promise<T> {
+  write<T>(work: (tx: WriteTransaction) => Promise<T>, options: { rollsBack?: boolean } = {}): Promise<T> {
     if (this.dialect === 'postgres') return this.withRetry(() => this.transaction(work));
-    return this.sqliteWrites.write(() => work(this.transactionOn(this.writer.createQueryRunner())));
+    return this.sqliteWrites.write(
+      () => work(this.transactionOn(this.writer.createQueryRunner())),
+      options.rollsBack ?? false,
+    );
   }
 
-  /** SQLite's commits so far and the writes they carried (group commit); null on PostgreSQL. */
-  groupCommits(): { commits: number; writes: number } | null {
+  /**
+   * SQLite's commits so far, the writes they carried, and the writes run again because a write after them in
+   * their group failed (group commit); null on PostgreSQL.
+   */
+  groupCommits(): { commits: number; writes: number; rerun: number } | null {
     return this.dialect === 'postgres' ? null : { ...this.sqliteWrites.figures };
   }
 
@@ -164,10 +172,13 @@ export class Database {
     const rollBack = new Error('write probe: roll back');
     const { name, columns } = REGISTRY_STATE;
     try {
-      await this.write(async (tx) => {
-        await tx.query(`UPDATE ${name} SET ${columns.version} = ${columns.version} WHERE ${columns.id} = 1`);
-        throw rollBack;
-      });
+      await this.write(
+        async (tx) => {
+          await tx.query(`UPDATE ${name} SET ${columns.version} = ${columns.version} WHERE ${columns.id} = 1`);
+          throw rollBack;
+        },
+        { rollsBack: true },
+      );
     } catch (error) {
       if (error !== rollBack) throw error;
     }

@@ -7,6 +7,8 @@ export interface GroupConnection {
 /** A write waiting for its turn: its work, and how to answer it. */
 interface Member<T = unknown> {
   readonly work: () => Promise<T>;
+  /** True when the write is expected to roll itself back (a dry run): it always gets a savepoint of its own. */
+  readonly rollsBack: boolean;
   readonly resolve: (value: T) => void;
   readonly reject: (error: unknown) => void;
 }
@@ -29,9 +31,17 @@ export const GROUP_COMMIT_MAX = 32;
  * - a write that finds none running starts a transaction (BEGIN IMMEDIATE)
  *   and runs alone, exactly as before;
  * - each write that was waiting when it finishes runs next in the same
- *   transaction, inside a savepoint of its own; one that fails is rolled back
- *   to its savepoint, and only it is refused (the first of a group, with no
- *   savepoint, rolls the whole transaction back, which holds only it);
+ *   transaction. Writes rarely fail, so by default it runs without a
+ *   savepoint of its own (which would cost two statements a write: SAVEPOINT
+ *   and RELEASE). When one fails, the whole transaction is rolled back, the
+ *   failing write is refused, and the writes before it in the group run again
+ *   from the start (none of them was answered: their work is re-run, which
+ *   reads and writes only through the transaction), in a group where every
+ *   write has a savepoint. Groups keep savepoints until one goes through with
+ *   no write failing, so failing writes sent on purpose cost at most one
+ *   re-run each, not one each per group. A write that expects to roll itself
+ *   back (a dry run) always gets a savepoint. The first write of a group,
+ *   with no savepoint, rolls back the whole transaction, which holds only it;
  * - when none is waiting, the server takes one turn of its event loop (its
  *   statements are synchronous, so no request gets in while a write runs),
  *   and the writes that arrive in it join; when none did, or GROUP_COMMIT_MAX
@@ -41,7 +51,7 @@ export const GROUP_COMMIT_MAX = 32;
  * Nothing is acknowledged before its commit is on disk, so a crash still
  * loses no acknowledged write; a commit that fails refuses every write of its
  * group. Each write still sees all of the ones before it, as if it ran alone
- * after them.
+ * after them, and a refused one is refused once its changes are rolled back.
  */
 export class GroupCommit {
   private queue: Member[] = [];
@@ -50,7 +60,9 @@ export class GroupCommit {
   /** Settles when the queue is empty again. */
   private drained: Promise<void> = Promise.resolve();
   /** Commits so far, and the writes they carried (for the tests and the statistics). */
-  readonly figures = { commits: 0, writes: 0 };
+  readonly figures = { commits: 0, writes: 0, rerun: 0 };
+  /** True after a write failed in a group: every write gets a savepoint until a group has no failure. */
+  private careful = false;
 
   /**
    * `waitForJoiners` false: no turn of the event loop before a commit, so that nothing runs while a transaction
@@ -62,9 +74,9 @@ export class GroupCommit {
   ) {}
 
   /** Runs `work` in a transaction, shared with the writes queued beside it; settles after its commit. */
-  write<T>(work: () => Promise<T>): Promise<T> {
+  write<T>(work: () => Promise<T>, rollsBack = false): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ work, resolve, reject } as Member);
+      this.queue.push({ work, rollsBack, resolve, reject } as Member);
       if (!this.running) {
         this.running = true;
         this.drained = this.drain();
@@ -92,6 +104,7 @@ export class GroupCommit {
     /** The write running now, until it is answered or done. */
     let current: Member | null = null;
     let open = false;
+    let failed = false;
     try {
       for (let taken = 0; taken < GROUP_COMMIT_MAX; taken++) {
         // SQLite's statements are synchronous, so a whole write runs without letting a request in: before the
@@ -105,7 +118,8 @@ export class GroupCommit {
           open = true;
         }
         const alone = done.length === 0;
-        if (!alone) await this.connection.run('SAVEPOINT group_member');
+        const savepoint = !alone && (this.careful || member.rollsBack);
+        if (savepoint) await this.connection.run('SAVEPOINT group_member');
         let value: unknown;
         try {
           value = await member.work();
@@ -113,20 +127,30 @@ export class GroupCommit {
           // Refused once its changes are rolled back (a read on the writer's connection, in memory, sees no trace
           // of them), with its own error even when the rollback fails, which then fails the group.
           current = null;
+          // (A write that was to roll itself back did what it said: that predicts no failure.)
+          if (!member.rollsBack) failed = true;
+          let rerun = false;
           try {
-            if (alone) {
-              await this.connection.run('ROLLBACK');
-              open = false;
-            } else {
+            if (savepoint) {
               await this.connection.run('ROLLBACK TO group_member');
               await this.connection.run('RELEASE group_member');
+            } else {
+              // The first of the group, or one with no savepoint: the whole transaction goes back.
+              await this.connection.run('ROLLBACK');
+              open = false;
+              rerun = !alone;
             }
           } finally {
             member.reject(error);
           }
-          continue;
+          if (!rerun) continue;
+          // The writes before it, rolled back with it and not answered yet, run again first, with savepoints.
+          this.queue.unshift(...done.map((d) => d.member));
+          this.figures.rerun += done.length;
+          done.length = 0;
+          break;
         }
-        if (!alone) await this.connection.run('RELEASE group_member');
+        if (savepoint) await this.connection.run('RELEASE group_member');
         done.push({ member, value });
         current = null;
       }
@@ -137,6 +161,8 @@ export class GroupCommit {
       current?.reject(error);
       for (const { member } of done) member.reject(error);
       return;
+    } finally {
+      this.careful = failed;
     }
     if (done.length > 0) {
       this.figures.commits += 1;

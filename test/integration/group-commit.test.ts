@@ -1,5 +1,5 @@
-// Group commit on a real SQLite file: writes that wait while one runs share its transaction and its commit, each
-// in a savepoint of its own, and a failing one takes only itself back. (PostgreSQL's writes run side by side, each
+// Group commit on a real SQLite file: writes that wait while one runs share its transaction and its commit, and a
+// failing one takes only itself back (the group is rolled back and the writes before it run again). (PostgreSQL's writes run side by side, each
 // in its own transaction: the database groups their commits itself.) The statement shapes are in
 // test/unit/group-commit.test.ts.
 import { expect } from 'chai';
@@ -40,10 +40,24 @@ describe('group commit on SQLite', () => {
     const after = db.groupCommits()!;
     expect(after.commits - before.commits).to.equal(1);
     expect(after.writes - before.writes).to.equal(3);
+    // g-3 failed after g-1 and g-2 in a transaction with no savepoints: they ran again, and are stored once.
+    expect(after.rerun - before.rerun).to.equal(2);
     const names = await projectNames();
     expect(names).to.include.members(['g-1', 'g-2', 'g-4']);
     expect(names).to.not.include('g-3');
     expect((await versioning.current()).version).to.equal(versions[2]);
+  });
+
+  it('sends no statement of its own for a write that joins a group: one BEGIN and one COMMIT for all', async () => {
+    const { versioning } = server.app;
+    const write = (name: string) =>
+      versioning.write(({ writer }) => writer.insertProject({ id: newId(), name, description: null }));
+    let before = server.statements();
+    await write('lone-project');
+    const lone = server.statements() - before; // BEGIN, the version, the insert, COMMIT
+    before = server.statements();
+    await Promise.all(Array.from({ length: 10 }, (_, i) => write(`joined-project-${i}`)));
+    expect(server.statements() - before).to.equal(2 + 10 * (lone - 2));
   });
 
   it('lets a write see a type that one before it in the same transaction added', async () => {

@@ -1,5 +1,6 @@
-// SQLite's group commit: the writes that wait while one runs share its transaction, each in a savepoint of its own,
-// and are answered after the one commit. The statements sent, and when each write is answered, are checked here on
+// SQLite's group commit: the writes that wait while one runs share its transaction, with no savepoint while writes
+// succeed (a failing one rolls the group back, and the ones before it run again, with savepoints), and are answered
+// after the one commit. The statements sent, and when each write is answered, are checked here on
 // a connection that records them; test/integration/group-commit.test.ts runs the same on a real database.
 import { expect } from 'chai';
 import { GROUP_COMMIT_MAX, GroupCommit } from '../../src/persistence/group-commit';
@@ -36,10 +37,10 @@ describe('group commit (SQLite writes)', () => {
     });
     expect(value).to.equal(7);
     expect(sent).to.deep.equal(['BEGIN IMMEDIATE', 'work', 'COMMIT']);
-    expect(group.figures).to.deep.equal({ commits: 1, writes: 1 });
+    expect(group.figures).to.deep.equal({ commits: 1, writes: 1, rerun: 0 });
   });
 
-  it('runs the writes that wait in the same transaction, each in a savepoint, and answers them after the commit', async () => {
+  it('runs the writes that wait in the same transaction, with no savepoint, and answers them after the commit', async () => {
     const { sent, connection } = recorder();
     const group = new GroupCommit(connection);
     const answered: number[] = [];
@@ -58,18 +59,8 @@ describe('group commit (SQLite writes)', () => {
     );
     expect(await Promise.all(writes)).to.deep.equal([1, 2, 3]);
     expect(answered).to.deep.equal([1, 2, 3]);
-    expect(sent).to.deep.equal([
-      'BEGIN IMMEDIATE',
-      'work 1',
-      'SAVEPOINT group_member',
-      'work 2',
-      'RELEASE group_member',
-      'SAVEPOINT group_member',
-      'work 3',
-      'RELEASE group_member',
-      'COMMIT',
-    ]);
-    expect(group.figures).to.deep.equal({ commits: 1, writes: 3 });
+    expect(sent).to.deep.equal(['BEGIN IMMEDIATE', 'work 1', 'work 2', 'work 3', 'COMMIT']);
+    expect(group.figures).to.deep.equal({ commits: 1, writes: 3, rerun: 0 });
   });
 
   it('lets a write that arrives in the next turn of the event loop join before the commit', async () => {
@@ -109,32 +100,73 @@ describe('group commit (SQLite writes)', () => {
     expect(sent.filter((s) => s === 'COMMIT')).to.have.length(2);
   });
 
-  it('rolls back only a failing write: to its savepoint, or the whole transaction when it came first', async () => {
-    const { sent, connection } = recorder();
-    const group = new GroupCommit(connection);
-    const write = (n: number, fails: boolean) =>
+  /** A write that records its work, fails when told, and checks it is refused only after a rollback. */
+  function writer(group: GroupCommit, sent: string[]) {
+    return (n: number, fails: boolean, rollsBack = false) =>
       group
         .write(async () => {
           sent.push(`work ${n}`);
           if (fails) throw new Error(`write ${n} failed`);
           return n;
-        })
+        }, rollsBack)
         .catch((error: unknown) => {
           // Refused only once its changes are rolled back.
           expect(
-            sent.slice(sent.indexOf(`work ${n}`)).some((s) => s.startsWith('ROLLBACK')),
+            sent.slice(sent.lastIndexOf(`work ${n}`)).some((s) => s.startsWith('ROLLBACK')),
             `write ${n}`,
           ).to.equal(true);
           throw error;
         });
-    const results = await outcomes([write(1, true), write(2, false), write(3, true), write(4, false)]);
-    expect(results).to.deep.equal(['refused: write 1 failed', 2, 'refused: write 3 failed', 4]);
+  }
+
+  it('rolls a group back when a write fails in it, and runs the writes before that one again, with savepoints', async () => {
+    const { sent, connection } = recorder();
+    const group = new GroupCommit(connection);
+    const write = writer(group, sent);
+    const results = await outcomes([write(1, true), write(2, false), write(3, false), write(4, true), write(5, false)]);
+    expect(results).to.deep.equal(['refused: write 1 failed', 2, 3, 'refused: write 4 failed', 5]);
     expect(sent).to.deep.equal([
+      // The first of a group rolls back the transaction, which holds only it.
       'BEGIN IMMEDIATE',
       'work 1',
       'ROLLBACK',
+      // A failure after writes that had no savepoint: the whole group goes back...
       'BEGIN IMMEDIATE',
       'work 2',
+      'work 3',
+      'work 4',
+      'ROLLBACK',
+      // ...and the writes before the failing one run again, in order, before those queued after it.
+      'BEGIN IMMEDIATE',
+      'work 2',
+      'SAVEPOINT group_member',
+      'work 3',
+      'RELEASE group_member',
+      'SAVEPOINT group_member',
+      'work 5',
+      'RELEASE group_member',
+      'COMMIT',
+    ]);
+    expect(group.figures).to.deep.equal({ commits: 1, writes: 3, rerun: 2 });
+    // A group went through with no failure: savepoints are off again.
+    sent.length = 0;
+    expect(await outcomes([write(6, false), write(7, false)])).to.deep.equal([6, 7]);
+    expect(sent).to.deep.equal(['BEGIN IMMEDIATE', 'work 6', 'work 7', 'COMMIT']);
+  });
+
+  it('keeps savepoints while failures go on, and rolls a failing write back to its own', async () => {
+    const { sent, connection } = recorder();
+    const group = new GroupCommit(connection);
+    const write = writer(group, sent);
+    const results = await outcomes([write(1, false), write(2, true), write(3, true), write(4, false)]);
+    expect(results).to.deep.equal([1, 'refused: write 2 failed', 'refused: write 3 failed', 4]);
+    expect(sent).to.deep.equal([
+      'BEGIN IMMEDIATE',
+      'work 1',
+      'work 2',
+      'ROLLBACK',
+      'BEGIN IMMEDIATE',
+      'work 1',
       'SAVEPOINT group_member',
       'work 3',
       'ROLLBACK TO group_member',
@@ -144,7 +176,35 @@ describe('group commit (SQLite writes)', () => {
       'RELEASE group_member',
       'COMMIT',
     ]);
-    expect(group.figures).to.deep.equal({ commits: 1, writes: 2 });
+    // That group had a failure too: the next one still has savepoints, so each failing write costs one re-run at most.
+    sent.length = 0;
+    expect(await outcomes([write(5, false), write(6, true), write(7, false)])).to.deep.equal([
+      5,
+      'refused: write 6 failed',
+      7,
+    ]);
+    expect(sent.filter((s) => s.startsWith('work'))).to.deep.equal(['work 5', 'work 6', 'work 7']);
+    expect(sent).to.include('ROLLBACK TO group_member');
+    expect(group.figures.rerun).to.equal(1);
+  });
+
+  it('gives a write that is to roll itself back (a dry run) a savepoint of its own, and re-runs nothing for it', async () => {
+    const { sent, connection } = recorder();
+    const group = new GroupCommit(connection);
+    const write = writer(group, sent);
+    const results = await outcomes([write(1, false), write(2, true, true), write(3, false)]);
+    expect(results).to.deep.equal([1, 'refused: write 2 failed', 3]);
+    expect(sent).to.deep.equal([
+      'BEGIN IMMEDIATE',
+      'work 1',
+      'SAVEPOINT group_member',
+      'work 2',
+      'ROLLBACK TO group_member',
+      'RELEASE group_member',
+      'work 3',
+      'COMMIT',
+    ]);
+    expect(group.figures).to.deep.equal({ commits: 1, writes: 2, rerun: 0 });
   });
 
   it('refuses every write of a group whose commit fails, and goes on with the next group', async () => {
@@ -155,7 +215,7 @@ describe('group commit (SQLite writes)', () => {
     expect(results).to.deep.equal(['refused: COMMIT failed', 'refused: COMMIT failed']);
     expect(sent.slice(-2)).to.deep.equal(['COMMIT', 'ROLLBACK']);
     expect(await group.write(async () => 3)).to.equal(3);
-    expect(group.figures).to.deep.equal({ commits: 1, writes: 1 });
+    expect(group.figures).to.deep.equal({ commits: 1, writes: 1, rerun: 0 });
   });
 
   it('refuses the write whose savepoint cannot be rolled back, with the rest of its group', async () => {
@@ -163,9 +223,10 @@ describe('group commit (SQLite writes)', () => {
     const group = new GroupCommit(connection);
     const results = await outcomes([
       group.write(async () => 1),
+      // (A dry run: it has a savepoint.)
       group.write(async () => {
         throw new Error('write 2 failed');
-      }),
+      }, true),
       group.write(async () => 3),
     ]);
     // The failing write keeps its own error; the one before it, never committed, gets the rollback's.
@@ -180,7 +241,7 @@ describe('group commit (SQLite writes)', () => {
     expect(values).to.deep.equal(Array.from({ length: count }, (_, n) => n));
     expect(sent.filter((s) => s === 'COMMIT')).to.have.length(2);
     expect(sent.filter((s) => s === 'BEGIN IMMEDIATE')).to.have.length(2);
-    expect(group.figures).to.deep.equal({ commits: 2, writes: count });
+    expect(group.figures).to.deep.equal({ commits: 2, writes: count, rerun: 0 });
   });
 
   it('runs a write queued at any moment after the one before it is answered', async () => {

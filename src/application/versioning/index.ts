@@ -207,25 +207,28 @@ export class RegistryVersioning {
     const dryRun = options.dryRun ?? false;
     let outcome: WriteOutcome<T>;
     try {
-      outcome = await this.db.write(async (tx) => {
-        const writer = new RegistryWriter(tx, new Date().toISOString());
-        const committed = await writer.bumpVersion();
-        const before = { version: committed.version - 1, typesVersion: committed.typesVersion };
-        let hierarchy: Promise<TypeHierarchy> | null = null;
-        const result = await work({
-          writer,
-          before,
-          version: committed.version,
-          hierarchy: () => (hierarchy ??= this.writeHierarchy(before.typesVersion, writer)),
-        });
-        const typesMoved = changesTypes(writer.edits);
-        if (typesMoved) await writer.bumpTypesVersion();
-        const state = { version: committed.version, typesVersion: committed.typesVersion + (typesMoved ? 1 : 0) };
-        if (dryRun || writer.edits.length === 0) {
-          throw new Rollback({ result, state: before, edits: writer.edits, dryRun, committed: false });
-        }
-        return { result, state, edits: writer.edits, dryRun, committed: true };
-      });
+      outcome = await this.db.write(
+        async (tx) => {
+          const writer = new RegistryWriter(tx, new Date().toISOString());
+          const committed = await writer.bumpVersion();
+          const before = { version: committed.version - 1, typesVersion: committed.typesVersion };
+          let hierarchy: Promise<TypeHierarchy> | null = null;
+          const result = await work({
+            writer,
+            before,
+            version: committed.version,
+            hierarchy: () => (hierarchy ??= this.writeHierarchy(before.typesVersion, writer)),
+          });
+          const typesMoved = changesTypes(writer.edits);
+          if (typesMoved) await writer.bumpTypesVersion();
+          const state = { version: committed.version, typesVersion: committed.typesVersion + (typesMoved ? 1 : 0) };
+          if (dryRun || writer.edits.length === 0) {
+            throw new Rollback({ result, state: before, edits: writer.edits, dryRun, committed: false });
+          }
+          return { result, state, edits: writer.edits, dryRun, committed: true };
+        },
+        { rollsBack: dryRun },
+      );
     } catch (error) {
       if (error instanceof Rollback) return error.outcome as WriteOutcome<T>;
       throw error;
