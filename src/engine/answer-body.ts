@@ -15,6 +15,10 @@
  * Every value is still turned into text by JSON.stringify, so the text is its
  * text: this module only walks the containers above the leaves (to a bounded
  * depth), and turns a long list into text a batch of items at a time.
+ *
+ * That walk costs more than one JSON.stringify of a small answer (10 against
+ * 3.5 µs for a 1 KB resolveBindings answer), so an answer whose estimated
+ * size is below LARGE_CHARS is written by one JSON.stringify, as before.
  */
 
 /** How many items of a long list are turned into text by one JSON.stringify. */
@@ -24,8 +28,33 @@ const MAX_DEPTH = 6;
 /** Pieces are joined until this many characters before they are set aside. */
 const PIECE_CHARS = 8 * 1024;
 
-/** The body of an answer with `data` and nothing else. */
-export function answerBody(data: unknown): Buffer {
+/** Answers estimated at fewer characters than this are written by one JSON.stringify: far below V8's 128 KB. */
+export const LARGE_CHARS = 32 * 1024;
+
+/** The body of an answer with `data` and nothing else: its text when it is small, else its bytes, written in pieces. */
+export function answerBody(data: unknown): string | Buffer {
+  return estimatedChars(data) < LARGE_CHARS ? `${JSON.stringify({ data })}\n` : piecewiseBody(data);
+}
+
+/**
+ * About how many characters a value's JSON has, cheaply: a list counts as its length times its first item. Only
+ * chooses how an answer is written (both ways give the same text), so a list of uneven items may be misjudged.
+ */
+export function estimatedChars(value: unknown): number {
+  if (typeof value === 'string') return value.length + 2;
+  if (value === null || typeof value !== 'object') return 8;
+  if (Array.isArray(value)) {
+    const items: readonly unknown[] = value;
+    return items.length === 0 ? 2 : items.length * (estimatedChars(items[0]) + 1);
+  }
+  let chars = 2;
+  const object = value as Record<string, unknown>;
+  for (const key in object) chars += key.length + 4 + estimatedChars(object[key]);
+  return chars;
+}
+
+/** The body of an answer with `data` and nothing else, always written in pieces. */
+export function piecewiseBody(data: unknown): Buffer {
   if (data === undefined) return Buffer.from(`${JSON.stringify({ data })}\n`);
   const pieces = new Pieces();
   pieces.add('{"data":');

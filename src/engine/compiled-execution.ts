@@ -274,7 +274,7 @@ export class CompiledExecution<TContext extends object> {
     // The page ran whole because parts were missing: they are computed now, for the next page that shows them.
     if (assembled?.fill) await assembled.fill();
     this.stats.direct += 1;
-    // Apollo's serialization of a result without errors or extensions, written in pieces (./answer-body.ts).
+    // Apollo's serialization of a result without errors or extensions; a large one written in pieces (./answer-body.ts).
     const body = answerBody(result.data);
     // The check compares the body sent, so that its writing is checked with the execution.
     if (this.options.check) await this.answered(readyRequest(ready, variables, contextValue), parsedForCheck(body));
@@ -422,8 +422,8 @@ function planKey(source: string, operationName: string | null): string {
 }
 
 /** Tests only: an assembled body as the check compares it; one that is not JSON compares as data that cannot match. */
-function parsedForCheck(body: Buffer): ExecutionResult {
-  const text = body.toString('utf8');
+function parsedForCheck(body: string | Buffer): ExecutionResult {
+  const text = typeof body === 'string' ? body : body.toString('utf8');
   try {
     return JSON.parse(text) as ExecutionResult;
   } catch {
