@@ -121,6 +121,42 @@ describe('query limits: the verdict memo key', () => {
     expect(verdictVariablesKey(operation, other)).to.not.equal(verdictVariablesKey(operation, one));
   });
 
+  it('counts nested input objects by their shape: every string as a string, every other leaf by its value', () => {
+    const operation = operationOf('mutation M($input: RegisterToolInput!) { __typename }');
+    const key = (variables: Record<string, unknown>) => verdictVariablesKey(operation, variables, schema);
+    const slot = { name: 'repo', resourceType: 'vcs', access: 'READ', binding: 'CONTEXTUAL', required: true };
+    const one = { input: { name: 'acme/tool-1', description: 'd', resourceSlots: [slot, { ...slot, name: 'db' }] } };
+    const other = {
+      input: {
+        name: 'other/tool-2',
+        description: 'another text',
+        resourceSlots: [
+          { ...slot, name: 'x', resourceType: 'database' },
+          { ...slot, name: 'y', resourceType: 'y' },
+        ],
+      },
+    };
+    expect(key(other)).to.equal(key(one));
+    const first = (change: Record<string, unknown>) => ({
+      input: { ...one.input, resourceSlots: [{ ...slot, ...change }, one.input.resourceSlots[1]] },
+    });
+    for (const changed of [
+      first({ access: 'WRITE' }), // an enum
+      first({ required: false }), // a boolean
+      first({ staticResource: 'acme/repo' }), // a field more
+      first({ staticResource: null }), // a null
+      first({ name: 7 }), // not a string
+      first({ unknown: 'x' }), // a field the type does not have
+      { input: { ...one.input, resourceSlots: [slot] } }, // one item fewer
+      { input: { ...one.input, description: null } },
+      { input: { name: 'acme/tool-1', resourceSlots: one.input.resourceSlots } }, // a field fewer
+      { input: { ...one.input, resourceSlots: slot } }, // one object where a list is declared
+      { input: null },
+    ]) {
+      expect(key(changed), JSON.stringify(changed)).to.not.equal(key(one));
+    }
+  });
+
   it('gives one key only to variables with one verdict: a params list over its limit is refused whatever its names', async () => {
     const operation = parse(
       'query R($params: [BindingParamInput!]) { resolveBindings(tool: "t", project: "p", params: $params) { slotName } }',

@@ -5,14 +5,17 @@
  */
 import {
   isInputObjectType,
+  isInputType,
+  isListType,
   isNonNullType,
   isScalarType,
   Kind,
+  typeFromAST,
   type DocumentNode,
   type GraphQLError,
+  type GraphQLInputType,
   type GraphQLSchema,
   type OperationDefinitionNode,
-  type TypeNode,
 } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import type { FieldProblem } from '../../core/errors';
@@ -96,10 +99,12 @@ export function verdictError(verdict: Verdict): GraphQLError | null {
  * say, `resolveBindings(tool: $tool, project: $project)` for every pair of
  * names, where keying by value made each pair an entry and a miss costs the
  * cost estimate and the argument check (about 60 µs; a fifth of an uncached resolve).
- * The same holds inside a list of strings, and inside input objects whose
- * fields are all strings (with `schema`): such a value counts by its shape
- * alone, the number of items and the fields each holds (see `stringShape`),
- * so `params: [{ slot, resource }]` too is one entry for every name in it.
+ * The same holds for strings anywhere in a list or an input object (with
+ * `schema`): such a value counts by its shape (see `inputShape`), every
+ * string in a `String` or `ID` place as "a string" and every other leaf by
+ * its value, so `params: [{ slot, resource }]` is one entry for every name in
+ * it, and `registerTool(input: $input)` one for every tool name and slot name
+ * with the same slots' types, access, binding and flags.
  */
 export function verdictVariablesKey(
   operation: OperationDefinitionNode | null | undefined,
@@ -118,7 +123,8 @@ export function verdictVariablesKey(
       strings.push(name);
       continue;
     }
-    const shape = schema ? stringShape(schema, type, value) : null;
+    const inputType = schema ? typeFromAST(schema, definition.type) : undefined;
+    const shape = inputType && isInputType(inputType) ? inputShape(inputType, value) : null;
     if (shape === null) declared[name] = value;
     else shapes.push(`${name}=${shape}`);
   }
@@ -129,64 +135,42 @@ export function verdictVariablesKey(
 const STRING_LIKE = new Set(['String', 'ID']);
 
 /**
- * The shape of a value whose strings no verdict reads, or null when it has
- * anything else (it is then keyed by its JSON, content and all): for a list
- * of `String` or `ID`, every item a string, `[n]`; for an input object
- * whose fields are all `String` or `ID` (not lists), holding only strings,
- * its field names in order, `{a|b}`; for a list of those, `[a|b;a|b]`. The
- * number of items and the fields present are kept: list lengths and
- * required fields are what a verdict, or the coercion before it, looks at.
+ * The shape of a value of an input type, or null when it does not fit the
+ * type's structure (it is then keyed by its JSON, content and all, and its
+ * coercion fails anyway): a string in a `String` or `ID` place is `$`; any
+ * other leaf (an enum, a number, a boolean, another scalar, null) is its
+ * JSON; a list is its items' shapes, `[a;b]`; an input object is its fields'
+ * names and shapes in the order given, `{name:a|other:b}`. So the number of
+ * items, the fields present and every value but a string's are kept: list
+ * lengths, page sizes and required fields are what a verdict, or the
+ * coercion before it, looks at. (Names are GraphQL names and leaves are
+ * whole JSON tokens, so no two different values' shapes can read the same.)
  */
-function stringShape(schema: GraphQLSchema, type: TypeNode, value: unknown): string | null {
-  if (type.kind === Kind.LIST_TYPE) {
-    const item = type.type.kind === Kind.NON_NULL_TYPE ? type.type.type : type.type;
-    if (!Array.isArray(value) || item.kind !== Kind.NAMED_TYPE) return null;
-    if (STRING_LIKE.has(item.name.value)) return value.every((v) => typeof v === 'string') ? `[${value.length}]` : null;
-    const fields = stringFieldsOf(schema, item.name.value);
-    if (!fields) return null;
+function inputShape(type: GraphQLInputType, value: unknown): string | null {
+  if (isNonNullType(type)) return value == null ? null : inputShape(type.ofType, value);
+  if (value === null) return 'null';
+  if (isListType(type)) {
+    if (!Array.isArray(value)) return null;
     const items: string[] = [];
-    for (const v of value as unknown[]) {
-      const fieldsHeld = fieldsShape(v, fields);
-      if (fieldsHeld === null) return null;
-      items.push(fieldsHeld);
+    for (const item of value as unknown[]) {
+      const shape = inputShape(type.ofType, item);
+      if (shape === null) return null;
+      items.push(shape);
     }
     return `[${items.join(';')}]`;
   }
-  if (type.kind !== Kind.NAMED_TYPE) return null;
-  const fields = stringFieldsOf(schema, type.name.value);
-  const held = fields ? fieldsShape(value, fields) : null;
-  return held === null ? null : `{${held}}`;
-}
-
-/** The field names an input object holds, `a|b`, when it holds only strings under names of `fields`; else null. */
-function fieldsShape(value: unknown, fields: ReadonlySet<string>): string | null {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
-  const names: string[] = [];
-  for (const [name, field] of Object.entries(value)) {
-    if (!fields.has(name) || typeof field !== 'string') return null;
-    names.push(name);
+  if (isInputObjectType(type)) {
+    if (typeof value !== 'object' || Array.isArray(value)) return null;
+    const fields = type.getFields();
+    const held: string[] = [];
+    for (const [name, field] of Object.entries(value as Record<string, unknown>)) {
+      const definition = Object.hasOwn(fields, name) ? fields[name] : undefined;
+      const shape = definition ? inputShape(definition.type, field) : null;
+      if (shape === null) return null;
+      held.push(`${name}:${shape}`);
+    }
+    return `{${held.join('|')}}`;
   }
-  return names.join('|');
-}
-
-/** Per schema: each input type's field names when every field is a `String` or an `ID` (not a list), else null. */
-const stringFieldsBySchema = new WeakMap<GraphQLSchema, Map<string, ReadonlySet<string> | null>>();
-
-function stringFieldsOf(schema: GraphQLSchema, typeName: string): ReadonlySet<string> | null {
-  let known = stringFieldsBySchema.get(schema);
-  if (!known) stringFieldsBySchema.set(schema, (known = new Map<string, ReadonlySet<string> | null>()));
-  let fields = known.get(typeName);
-  if (fields === undefined) {
-    const type = schema.getType(typeName);
-    const all = isInputObjectType(type) ? Object.values(type.getFields()) : [];
-    const flat =
-      all.length > 0 &&
-      all.every((f) => {
-        const inner = isNonNullType(f.type) ? f.type.ofType : f.type;
-        return isScalarType(inner) && STRING_LIKE.has(inner.name);
-      });
-    fields = flat ? new Set(all.map((f) => f.name)) : null;
-    known.set(typeName, fields);
-  }
-  return fields;
+  if (isScalarType(type) && STRING_LIKE.has(type.name) && typeof value === 'string') return '$';
+  return value === undefined ? null : (JSON.stringify(value) ?? null);
 }
