@@ -43,8 +43,10 @@ export class Database {
   readonly sql: SqlDialect;
   /** Runs a read statement outside any transaction. */
   readonly read: QueryFn;
-  /** SQLite's writes, one at a time, sharing commits (PostgreSQL's run side by side, each in a transaction of its own). */
-  private readonly sqliteWrites: GroupCommit;
+  /** The writes, one at a time, sharing commits (./group-commit.ts). */
+  private readonly writes: GroupCommit;
+  /** PostgreSQL: the connection of the group's transaction, while one is open. */
+  private groupRunner: QueryRunner | null = null;
 
   private constructor(
     private readonly writer: DataSource,
@@ -55,13 +57,51 @@ export class Database {
   ) {
     this.sql = new SqlDialect(writer.options.type === 'postgres' ? 'postgres' : 'sqlite');
     this.read = reads.query;
-    const connection = {
-      run: async (sql: string) => {
-        await writer.createQueryRunner().query(sql);
-      },
-    };
-    // In memory, reads go through the writer's connection: they must not run while a group is open.
-    this.sqliteWrites = new GroupCommit(connection, sqliteFile !== null);
+    if (this.sql.dialect === 'postgres') {
+      this.writes = new GroupCommit({ run: (sql) => this.runOnGroupConnection(sql) }, { begin: 'BEGIN' });
+    } else {
+      // TypeORM's SQLite driver has one connection, which every query runner shares.
+      const connection = {
+        run: async (sql: string) => {
+          await writer.createQueryRunner().query(sql);
+        },
+      };
+      // In memory, reads go through the writer's connection: they must not run while a group is open.
+      this.writes = new GroupCommit(connection, { waitForJoiners: sqliteFile !== null });
+    }
+  }
+
+  /**
+   * PostgreSQL: a group's statements, on one connection of TypeORM's pool, taken at BEGIN and given back after
+   * COMMIT or ROLLBACK (whether it succeeds or not).
+   */
+  private async runOnGroupConnection(sql: string): Promise<void> {
+    if (sql === 'BEGIN') {
+      const runner = this.writer.createQueryRunner();
+      try {
+        await runner.query(sql);
+      } catch (error) {
+        await runner.release();
+        throw error;
+      }
+      this.groupRunner = runner;
+      return;
+    }
+    const runner = this.groupRunner;
+    const ends = sql === 'COMMIT' || sql === 'ROLLBACK';
+    // (A rollback after a failed COMMIT: the connection is given back already, with nothing open on it.)
+    if (!runner) {
+      if (ends) return;
+      throw new Error(`${sql}: no transaction is open`);
+    }
+    try {
+      await runner.query(sql);
+    } finally {
+      if (ends) {
+        this.groupRunner = null;
+        await runner.release();
+      }
+    }
   }
 
   /**
@@ -121,29 +161,33 @@ export class Database {
   }
 
   /**
-   * Runs `work` in one transaction and commits it, or rolls it back when it
-   * throws; settles after the commit. On SQLite writes in this process run one
-   * at a time (TypeORM's SQLite driver shares one connection, so concurrent
-   * transactions would collide), and those that wait while one runs share its
+   * Runs `work` in a transaction and commits it, or rolls it back when it
+   * throws; settles after the commit. A server's writes run one at a time (on
+   * SQLite TypeORM's driver shares one connection; on PostgreSQL each write
+   * takes the version row's lock first, so they would wait for each other
+   * anyway), and those that wait while one runs share its transaction and
    * commit (./group-commit.ts), where `work` may run more than once before
    * its commit: it must read and write through `tx` only. `rollsBack`: the
    * work is expected to throw so as to roll itself back (a dry run). On
    * PostgreSQL a serialization failure or deadlock is retried.
    */
   write<T>(work: (tx: WriteTransaction) => Promise<T>, options: { rollsBack?: boolean } = {}): Promise<T> {
-    if (this.dialect === 'postgres') return this.withRetry(() => this.transaction(work));
-    return this.sqliteWrites.write(
-      () => work(this.transactionOn(this.writer.createQueryRunner())),
-      options.rollsBack ?? false,
-    );
+    const rollsBack = options.rollsBack ?? false;
+    if (this.dialect === 'postgres') {
+      return this.withRetry(() =>
+        this.writes.write(() => {
+          const runner = this.groupRunner;
+          if (!runner) throw new Error('no write transaction is open');
+          return work(this.transactionOn(runner));
+        }, rollsBack),
+      );
+    }
+    return this.writes.write(() => work(this.transactionOn(this.writer.createQueryRunner())), rollsBack);
   }
 
-  /**
-   * SQLite's commits so far, the writes they carried, and the writes run again because a write after them in
-   * their group failed (group commit); null on PostgreSQL.
-   */
-  groupCommits(): { commits: number; writes: number; rerun: number } | null {
-    return this.dialect === 'postgres' ? null : { ...this.sqliteWrites.figures };
+  /** The commits so far, the writes they carried, and the writes run again because a write after them in their group failed (group commit). */
+  groupCommits(): { commits: number; writes: number; rerun: number } {
+    return { ...this.writes.figures };
   }
 
   /** The connection pools' figures (PostgreSQL: the read path's pool and TypeORM's for writes); none on SQLite. */
@@ -227,28 +271,9 @@ export class Database {
 
   /** Waits for queued writes, then closes every connection. */
   async close(): Promise<void> {
-    await this.sqliteWrites.idle();
+    await this.writes.idle();
     await this.reads.close();
     if (this.writer.isInitialized) await this.writer.destroy();
-  }
-
-  /** PostgreSQL: `work` in a transaction of its own, on a connection of the pool. */
-  private async transaction<T>(work: (tx: WriteTransaction) => Promise<T>): Promise<T> {
-    const runner: QueryRunner = this.writer.createQueryRunner();
-    try {
-      await runner.startTransaction();
-      let result: T;
-      try {
-        result = await work(this.transactionOn(runner));
-      } catch (error) {
-        await runner.rollbackTransaction();
-        throw error;
-      }
-      await runner.commitTransaction();
-      return result;
-    } finally {
-      await runner.release();
-    }
   }
 
   /** What a write's work is given: the runner's connection, in the transaction open on it. */

@@ -22,14 +22,18 @@ function nextTurn(): Promise<void> {
 export const GROUP_COMMIT_MAX = 32;
 
 /**
- * Group commit, for SQLite: its writes run one at a time on one connection,
- * and each commit syncs the log to disk (`synchronous=FULL`), which costs
- * more than the rest of a simple write (about 2 ms of the thread a commit,
- * measured on a 50,000-resource registry). So the writes that queue up while
- * one runs share its transaction and its commit:
+ * Group commit. A server's writes run one at a time: on SQLite because one
+ * connection writes, on PostgreSQL because every write takes the registry
+ * version's row lock first (RegistryWriter.bumpVersion), which orders writers
+ * across instances and holds each one until its commit. Each commit syncs
+ * the log to disk, which costs more than the rest of a simple write (on
+ * SQLite about 2 ms of the thread a commit, measured on a 50,000-resource
+ * registry; on PostgreSQL a round trip and a WAL flush, with the lock held).
+ * So the writes that queue up while one runs share its transaction and its
+ * commit:
  *
- * - a write that finds none running starts a transaction (BEGIN IMMEDIATE)
- *   and runs alone, exactly as before;
+ * - a write that finds none running starts a transaction (on SQLite BEGIN
+ *   IMMEDIATE, on a connection of the pool on PostgreSQL) and runs alone;
  * - each write that was waiting when it finishes runs next in the same
  *   transaction. Writes rarely fail, so by default it runs without a
  *   savepoint of its own (which would cost two statements a write: SAVEPOINT
@@ -42,9 +46,9 @@ export const GROUP_COMMIT_MAX = 32;
  *   re-run each, not one each per group. A write that expects to roll itself
  *   back (a dry run) always gets a savepoint. The first write of a group,
  *   with no savepoint, rolls back the whole transaction, which holds only it;
- * - when none is waiting, the server takes one turn of its event loop (its
- *   statements are synchronous, so no request gets in while a write runs),
- *   and the writes that arrive in it join; when none did, or GROUP_COMMIT_MAX
+ * - when none is waiting, the server takes one turn of its event loop (on
+ *   SQLite its statements are synchronous, so no request gets in while a
+ *   write runs), and the writes that arrive in it join; when none did, or GROUP_COMMIT_MAX
  *   have run, the transaction commits, and then every write in it is
  *   answered, in order.
  *
@@ -64,14 +68,21 @@ export class GroupCommit {
   /** True after a write failed in a group: every write gets a savepoint until a group has no failure. */
   private careful = false;
 
+  private readonly waitForJoiners: boolean;
+  private readonly begin: string;
+
   /**
    * `waitForJoiners` false: no turn of the event loop before a commit, so that nothing runs while a transaction
-   * is open (for `sqlite::memory:`, whose reads share the writer's connection and would see it).
+   * is open (for `sqlite::memory:`, whose reads share the writer's connection and would see it). `begin`: the
+   * statement that opens a group's transaction.
    */
   constructor(
     private readonly connection: GroupConnection,
-    private readonly waitForJoiners = true,
-  ) {}
+    options: { readonly waitForJoiners?: boolean; readonly begin?: string } = {},
+  ) {
+    this.waitForJoiners = options.waitForJoiners ?? true;
+    this.begin = options.begin ?? 'BEGIN IMMEDIATE';
+  }
 
   /** Runs `work` in a transaction, shared with the writes queued beside it; settles after its commit. */
   write<T>(work: () => Promise<T>, rollsBack = false): Promise<T> {
@@ -113,8 +124,9 @@ export class GroupCommit {
         if (this.queue.length === 0) break;
         const member = (current = this.queue.shift()!);
         if (!open) {
-          // IMMEDIATE takes SQLite's write lock up front, so a read-then-write transaction never fails to upgrade.
-          await this.connection.run('BEGIN IMMEDIATE');
+          // On SQLite, BEGIN IMMEDIATE takes the write lock up front, so a read-then-write transaction never fails to
+          // upgrade.
+          await this.connection.run(this.begin);
           open = true;
         }
         const alone = done.length === 0;

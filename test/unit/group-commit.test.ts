@@ -40,6 +40,13 @@ describe('group commit (SQLite writes)', () => {
     expect(group.figures).to.deep.equal({ commits: 1, writes: 1, rerun: 0 });
   });
 
+  it('opens a transaction with the statement it is given (PostgreSQL: BEGIN)', async () => {
+    const { sent, connection } = recorder();
+    const group = new GroupCommit(connection, { begin: 'BEGIN' });
+    await Promise.all([group.write(async () => sent.push('work 1')), group.write(async () => sent.push('work 2'))]);
+    expect(sent).to.deep.equal(['BEGIN', 'work 1', 'work 2', 'COMMIT']);
+  });
+
   it('runs the writes that wait in the same transaction, with no savepoint, and answers them after the commit', async () => {
     const { sent, connection } = recorder();
     const group = new GroupCommit(connection);
@@ -86,7 +93,7 @@ describe('group commit (SQLite writes)', () => {
 
   it('commits at once, without a turn of the event loop, when told not to wait for writes to join', async () => {
     const { sent, connection } = recorder();
-    const group = new GroupCommit(connection, false);
+    const group = new GroupCommit(connection, { waitForJoiners: false });
     let late: Promise<number> | null = null;
     await group.write(async () => {
       setImmediate(() => {
