@@ -26,11 +26,15 @@ function heldDatabase() {
     get committed() {
       return committed;
     },
-    /** Answers the oldest read not answered yet, and lets the clock's callbacks run. */
+    /**
+     * Answers the oldest read not answered yet, and lets the clock's callbacks run: the answer's, then the next
+     * read's, sent at the end of that turn of the event loop.
+     */
     async answerOldest(error?: Error) {
       const read = reads.shift();
       if (!read) throw new Error('no read in flight');
       read.settle(error);
+      await settled();
       await settled();
     },
     get inFlight() {
@@ -39,7 +43,7 @@ function heldDatabase() {
   };
 }
 
-/** Lets every queued promise callback run. */
+/** Lets every queued promise callback run, and what they set for the end of the turn (the clock sends its reads then). */
 const settled = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 describe('the PostgreSQL registry clock (version reads shared by concurrent requests)', () => {
@@ -58,6 +62,23 @@ describe('the PostgreSQL registry clock (version reads shared by concurrent requ
     await Promise.all([...first, ...later]);
     expect(clock.reads, 'two reads for 100 requests, where each used to send its own').to.equal(2);
     expect(db.inFlight).to.equal(0);
+  });
+
+  it('sends one read for the requests that ask in the same turn of the event loop, each from its own callback', async () => {
+    // Requests whose bytes arrive together are parsed in callbacks of their own, one after another in one turn:
+    // the read waits for the end of that turn, so they share it.
+    const db = heldDatabase();
+    const clock = new SharedDatabaseClock(db.reader);
+    const answers: Promise<RegistryState>[] = [];
+    await new Promise<void>((resolve) => {
+      for (let i = 0; i < 5; i++) setImmediate(() => answers.push(clock.current()));
+      setImmediate(resolve);
+    });
+    await settled();
+    expect(answers).to.have.length(5);
+    expect(clock.reads).to.equal(1);
+    await db.answerOldest();
+    expect((await Promise.all(answers)).map((a) => a.version)).to.deep.equal([0, 0, 0, 0, 0]);
   });
 
   it('never answers a request with a read sent before it asked: a commit in between is seen', async () => {

@@ -27,12 +27,16 @@ interface Waiter {
  * Concurrent requests share those reads, with one rule: a caller is answered
  * only by a read sent after it asked. A read sees every write committed before
  * the read was sent, so a request that starts after a commit on any instance
- * still sees it. One read is in flight at a time, sent for everyone who asked
- * in the same turn of the event loop; callers that ask while it is in flight
- * wait for the next, sent as soon as it is back, for all of them (a read
- * already in flight may have been sent before a commit they must see, so they
- * never join it). Under N concurrent requests that is at most two reads per
- * round trip instead of N; a lone request still costs one.
+ * still sees it. One read is in flight at a time, sent at the end of the turn
+ * of the event loop in which someone asked, for everyone who asked in that
+ * turn (the requests whose bytes came in together are parsed in callbacks of
+ * their own, one after another: sent from the first one's promise callbacks,
+ * as before, a read was shared by the first alone); callers that ask while
+ * it is in flight wait for the next, sent at the end of the turn in which it
+ * comes back, for all of them (a read already in flight may have been sent
+ * before a commit they must see, so they never join it). Under N concurrent
+ * requests that is at most two reads per round trip instead of N; a lone
+ * request still costs one.
  */
 export class SharedDatabaseClock implements RegistryClock {
   /** A read is in flight, or about to be sent. */
@@ -55,9 +59,10 @@ export class SharedDatabaseClock implements RegistryClock {
     return new Promise<RegistryState>((resolve, reject) => {
       this.waiting.push({ resolve, reject });
       if (this.busy) return;
-      // Sent once this turn's callers have asked too (a read sent after they asked: one for all of them).
+      // Sent once the requests that are ready in this turn of the event loop have asked too (a read sent after
+      // they asked: one for all of them).
       this.busy = true;
-      queueMicrotask(() => this.send());
+      setImmediate(() => this.send());
     });
   }
 
@@ -79,7 +84,9 @@ export class SharedDatabaseClock implements RegistryClock {
 
   private settle(batch: readonly Waiter[], answer: (waiter: Waiter) => void): void {
     this.answering = 0;
-    if (this.waiting.length > 0) this.send();
+    // The next read, for those who asked while this one was in flight, and for the requests whose bytes came in
+    // with its answer (sent at the end of this turn of the event loop, once they have asked).
+    if (this.waiting.length > 0) setImmediate(() => this.send());
     else this.busy = false;
     for (const waiter of batch) answer(waiter);
   }
