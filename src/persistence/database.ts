@@ -172,17 +172,15 @@ export class Database {
    * PostgreSQL a serialization failure or deadlock is retried.
    */
   write<T>(work: (tx: WriteTransaction) => Promise<T>, options: { rollsBack?: boolean } = {}): Promise<T> {
-    const rollsBack = options.rollsBack ?? false;
-    if (this.dialect === 'postgres') {
-      return this.withRetry(() =>
-        this.writes.write(() => {
-          const runner = this.groupRunner;
-          if (!runner) throw new Error('no write transaction is open');
-          return work(this.transactionOn(runner));
-        }, rollsBack),
-      );
-    }
-    return this.writes.write(() => work(this.transactionOn(this.writer.createQueryRunner())), rollsBack);
+    const attempt = () => this.writes.write(() => work(this.transactionOn(this.groupConnection())), options.rollsBack);
+    return this.dialect === 'postgres' ? this.withRetry(attempt) : attempt();
+  }
+
+  /** The connection the open group's transaction runs on (TypeORM's SQLite driver has one, shared by every runner). */
+  private groupConnection(): QueryRunner {
+    if (this.dialect !== 'postgres') return this.writer.createQueryRunner();
+    if (!this.groupRunner) throw new Error('no write transaction is open');
+    return this.groupRunner;
   }
 
   /** The commits so far, the writes they carried, and the writes run again because a write after them in their group failed (group commit). */

@@ -48,9 +48,9 @@ export const GROUP_COMMIT_MAX = 32;
  *   with no savepoint, rolls back the whole transaction, which holds only it;
  * - when none is waiting, the server takes one turn of its event loop (on
  *   SQLite its statements are synchronous, so no request gets in while a
- *   write runs), and the writes that arrive in it join; when none did, or GROUP_COMMIT_MAX
- *   have run, the transaction commits, and then every write in it is
- *   answered, in order.
+ *   write runs), and the writes that arrive in it join; when none did, or
+ *   GROUP_COMMIT_MAX have run, the transaction commits, and then every write
+ *   in it is answered, in order.
  *
  * Nothing is acknowledged before its commit is on disk, so a crash still
  * loses no acknowledged write; a commit that fails refuses every write of its
@@ -63,7 +63,7 @@ export class GroupCommit {
   private running = false;
   /** Settles when the queue is empty again. */
   private drained: Promise<void> = Promise.resolve();
-  /** Commits so far, and the writes they carried (for the tests and the statistics). */
+  /** Commits so far, the writes they carried, and the writes run again after a failure in their group (for the tests and the statistics). */
   readonly figures = { commits: 0, writes: 0, rerun: 0 };
   /** True after a write failed in a group: every write gets a savepoint until a group has no failure. */
   private careful = false;
