@@ -4,6 +4,7 @@ import type { NamedItem, Page, PageRequest, ProjectRecord } from '../persistence
 import { newId } from './ids';
 import { insertedUnlessTaken, nameTakenMessage, requireFreeName } from './names';
 import {
+  EntryFailure,
   namedIn,
   requireWellFormedRef,
   type ChangeOutcome,
@@ -174,6 +175,58 @@ export class ProjectService {
       },
       onViolation: (violation) => this.linkViolation(violation.constraint, violation.kind, command, alias),
       named: namedIn(command.project),
+    };
+  }
+
+  /**
+   * linkResource for a run of consecutive batch entries that link to the same project (its ref, as written), as
+   * one run step: each entry checked as its own step would be (and seeing the links before it), the project,
+   * its links and the resources read once, the links inserted in one statement per hundred.
+   */
+  linkRunStep(commands: readonly LinkResourceCommand[]): ChangeStep<ProjectRecord[]> {
+    const ref = commands[0].project;
+    if (commands.some((command) => command.project !== ref)) throw new Error('a link run names one project');
+    for (const command of commands) {
+      requireWellFormedRef('input.project', command.project);
+      requireWellFormedRef('input.resource', command.resource);
+    }
+    return {
+      operation: 'linkResource',
+      entries: commands.map((command) => namedIn(command.project)),
+      named: namedIn(ref),
+      work: async ({ writer }) => {
+        const [[project], resources] = await Promise.all([
+          writer.reader.projectsByRefs([ref]),
+          writer.reader.resourcesByRefs([...new Set(commands.map((command) => command.resource))]),
+        ]);
+        if (!project) throw new EntryFailure(0, new NotFoundError('project', ref));
+        const byRef = new Map(
+          resources.flatMap((resource) => [[resource.id, resource] as const, [resource.name, resource] as const]),
+        );
+        const links: { alias: string | null; resource: { id: string; name: string } }[] =
+          await writer.reader.linksByProjectIds([project.id]);
+        const made: LinkState[] = [];
+        for (const [offset, command] of commands.entries()) {
+          const resource = byRef.get(command.resource);
+          if (!resource) throw new EntryFailure(offset, new NotFoundError('resource', command.resource));
+          const alias = command.alias ?? null;
+          if (links.some((l) => l.resource.id === resource.id)) {
+            const error = new ConflictError(
+              `resource '${resource.name}' is already linked to project '${project.name}'`,
+            );
+            throw new EntryFailure(offset, error);
+          }
+          try {
+            requireFreeAlias(links, project.name, alias, resource.id);
+          } catch (error) {
+            throw new EntryFailure(offset, error);
+          }
+          links.push({ alias, resource });
+          made.push({ project, resource, alias });
+        }
+        await writer.insertLinks(made);
+        return commands.map(() => project);
+      },
     };
   }
 

@@ -220,21 +220,54 @@ export class RegistryWrites {
     const stepScope = batch ? { ...scope, hierarchy: () => tracker.hierarchy() } : scope;
     const results: T[] = [];
     const operations: string[] = [];
-    for (const [index, step] of steps.entries()) {
+    // The batch entry each step starts at (a run step stands for several).
+    let entry = 0;
+    for (const step of steps) {
+      const first = entry;
+      entry += step.entries?.length ?? 1;
       // A batch shares the thread: a slice of its steps per turn of the event loop, and other requests
       // (reads, on their own connection) are served in between (on SQLite a statement does not yield).
-      const turn = batch ? this.batchTurns.take() : null;
+      const turn = batch ? this.batchTurns.take(unitsOf(step)) : null;
       if (turn) await turn;
       const from = scope.writer.edits.length;
       try {
-        authorizeChange(request.principal, step.operation, grants, step.named);
-        results.push(await step.work(stepScope));
-        // The one authorization of what the change did: every namespace its edits touch.
-        const made = scope.writer.edits.slice(from);
-        authorizeChange(request.principal, step.operation, grants, namespacesOfEdits(made));
+        if (step.entries) {
+          // A run step: each entry authorized as its own step would be, and a refusal names its entry. As step by
+          // step, the first entry that fails is the one reported: a refused one, or one before it whose work failed
+          // (the work runs either way, and is rolled back with the batch).
+          let refused: EntryFailure | null = null;
+          for (const [offset, named] of step.entries.entries()) {
+            try {
+              authorizeChange(request.principal, step.operation, grants, named);
+            } catch (error) {
+              refused = new EntryFailure(offset, error);
+              break;
+            }
+          }
+          let result: T;
+          try {
+            result = await step.work(stepScope);
+          } catch (error) {
+            throw refused && !(error instanceof EntryFailure && error.offset < refused.offset) ? refused : error;
+          }
+          if (refused) throw refused;
+          results.push(result);
+          const made = scope.writer.edits.slice(from);
+          for (const [offset, edit] of made.entries()) {
+            atOffset(offset, () =>
+              authorizeChange(request.principal, step.operation, grants, namespacesOfEdits([edit])),
+            );
+          }
+        } else {
+          authorizeChange(request.principal, step.operation, grants, step.named);
+          results.push(await step.work(stepScope));
+          // The one authorization of what the change did: every namespace its edits touch.
+          const made = scope.writer.edits.slice(from);
+          authorizeChange(request.principal, step.operation, grants, namespacesOfEdits(made));
+        }
       } catch (error) {
-        if (!batch) throw error;
-        throw asEntryError(error, step, index);
+        if (!batch) throw error instanceof EntryFailure ? error.error : error;
+        throw asEntryError(error, step, first);
       }
       for (let e = from; e < scope.writer.edits.length; e++) operations.push(step.operation);
     }
@@ -252,10 +285,46 @@ export interface ChangeStep<T> {
   readonly work: (scope: WriteScope) => Promise<T>;
   readonly onViolation?: (violation: ConstraintViolation) => DomainError;
   readonly named: readonly Touched[];
+  /**
+   * A run step: one step for several consecutive entries of a batch, all of the same mutation (a run of
+   * resources, or of links to one project), so that they cost one statement, not one each. What each entry
+   * names, in order; `named` is then their union. Its work makes one edit per entry, in order (each edit is
+   * authorized as its entry), gives one result for them all, and throws an EntryFailure to say which failed.
+   */
+  readonly entries?: readonly (readonly Touched[])[];
 }
 
+/** Thrown by a run step's work: which of its entries failed (its offset among them), and why. */
+export class EntryFailure extends Error {
+  constructor(
+    readonly offset: number,
+    readonly error: unknown,
+  ) {
+    super(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** Runs `check`; what it throws is the failure of the run step's entry at `offset`. */
+function atOffset(offset: number, check: () => void): void {
+  try {
+    check();
+  } catch (error) {
+    throw new EntryFailure(offset, error);
+  }
+}
+
+/** How much of a turn's budget a step takes: a run step's entries cost a quarter of a step each (one statement for all). */
+function unitsOf(step: ChangeStep<unknown>): number {
+  return step.entries ? Math.max(1, Math.ceil(step.entries.length / 4)) : 1;
+}
+
+/** The most entries one run step stands for: its cost in a turn's budget is then the whole budget. */
+export const RUN_STEP_ENTRIES = BATCH_STEPS_PER_TURN * 4;
+
 /** A batch's failing change: its domain error, marked with its index (a constraint violation read as the change reads it). */
-function asEntryError(error: unknown, step: ChangeStep<unknown>, index: number): unknown {
+function asEntryError(failure: unknown, step: ChangeStep<unknown>, first: number): unknown {
+  const index = failure instanceof EntryFailure ? first + failure.offset : first;
+  const error = failure instanceof EntryFailure ? failure.error : failure;
   const violation = asConstraintViolation(error);
   const domain =
     violation !== null

@@ -5,6 +5,7 @@ import type { NamedItem, Page, PageRequest, ProjectRecord, ResourceRecord, ToolR
 import { newId } from './ids';
 import { insertedUnlessTaken, nameTakenMessage, requireFreeName } from './names';
 import {
+  EntryFailure,
   namedIn,
   requireWellFormedRef,
   type ChangeOutcome,
@@ -128,6 +129,44 @@ export class ResourceService {
       },
       onViolation: () => new ConflictError(nameTakenMessage('resource', command.name)),
       named: namedIn(command.name),
+    };
+  }
+
+  /**
+   * registerResource for a run of consecutive batch entries, as one run step: each entry checked and
+   * registered as its own step would be (and seeing the ones before it), in one statement per hundred.
+   */
+  registerRunStep(commands: readonly RegisterResourceCommand[]): ChangeStep<ResourceRecord[]> {
+    return {
+      operation: 'registerResource',
+      entries: commands.map((command) => namedIn(command.name)),
+      named: commands.flatMap((command) => namedIn(command.name)),
+      work: async ({ writer, hierarchy }) => {
+        const types = await hierarchy();
+        // As step by step: the entries before the first of an unknown type are registered, then that one fails.
+        const typeIds = commands.map((command) => types.byRef(command.type)?.id);
+        const unknown = typeIds.indexOf(undefined);
+        const run = unknown < 0 ? commands : commands.slice(0, unknown);
+        const records = await writer.insertResources(
+          run.map((command, i) => ({
+            id: newId(),
+            name: command.name,
+            shortName: shortNameOf(command.name),
+            typeId: typeIds[i]!,
+            description: command.description ?? null,
+          })),
+        );
+        const taken = records.indexOf(null);
+        if (taken >= 0) {
+          // Its name was taken: by a stored resource, or by an entry before it.
+          const error = await insertedUnlessTaken(writer.reader, 'resource', run[taken].name, null).catch(
+            (e: unknown) => e,
+          );
+          throw new EntryFailure(taken, error);
+        }
+        if (unknown >= 0) throw new EntryFailure(unknown, new NotFoundError('resource type', commands[unknown].type));
+        return records as ResourceRecord[];
+      },
     };
   }
 

@@ -48,3 +48,30 @@ export async function insertIfNameFree<C extends Record<string, string> & { name
   );
   return inserted.length > 0;
 }
+
+/**
+ * insertIfNameFree for many rows, in statements of up to ROWS_PER_INSERT:
+ * each row is inserted unless its name is taken, by a row already stored or
+ * by an earlier row of the list. Gives the ids of the rows inserted.
+ */
+export async function insertManyIfNamesFree<C extends Record<string, string> & { nameKey: string; id: string }>(
+  tx: WriteTransaction,
+  table: TableDefinition<C>,
+  rows: readonly { readonly [K in keyof C]: unknown }[],
+): Promise<Set<string>> {
+  const keys = Object.keys(table.columns) as (keyof C & string)[];
+  const columns = columnList(table.columns);
+  const row = `(${keys.map(() => '?').join(', ')})`;
+  const inserted = new Set<string>();
+  for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
+    const chunk = rows.slice(start, start + ROWS_PER_INSERT);
+    const params = chunk.flatMap((r) => keys.map((key) => tx.sql.param(r[key])));
+    const found = await tx.query<Record<string, string>>(
+      `INSERT INTO ${table.name} (${columns}) VALUES ${chunk.map(() => row).join(', ')} ` +
+        `ON CONFLICT (${table.columns.nameKey}) DO NOTHING RETURNING ${table.columns.id}`,
+      params,
+    );
+    for (const r of found) inserted.add(r[table.columns.id]);
+  }
+  return inserted;
+}

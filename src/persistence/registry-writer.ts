@@ -24,7 +24,7 @@ import {
 } from './entities';
 import type { ChangeRecord, ProjectRecord, RegistryState, ResourceRecord, ToolRecord, TypeRecord } from './records';
 import { CHANGE_CHANNEL } from './change-listener';
-import { insertIfNameFree, insertRows } from './insert-rows';
+import { insertIfNameFree, insertManyIfNamesFree, insertRows } from './insert-rows';
 import { RegistryReader } from './registry-reader';
 import {
   API_TOKEN,
@@ -151,11 +151,21 @@ export class RegistryWriter {
 
   /** Adds a resource; null (nothing written) when its name, ignoring case, is taken. */
   async insertResource(resource: ResourceInfo): Promise<ResourceRecord | null> {
-    const record = { ...resource, createdAt: this.at, updatedAt: this.at };
-    const made = await this.edit({ kind: 'RESOURCE', before: null, after: record }, () =>
-      insertIfNameFree(this.tx, RESOURCE, { ...record, nameKey: nameKey(resource.name) }),
+    return (await this.insertResources([resource]))[0];
+  }
+
+  /** Adds resources, a hundred a statement, each unless its name (ignoring case) is taken: its record, or null. */
+  async insertResources(resources: readonly ResourceInfo[]): Promise<(ResourceRecord | null)[]> {
+    const records = resources.map((resource) => ({ ...resource, createdAt: this.at, updatedAt: this.at }));
+    const inserted = await this.editAll(
+      records.map((after) => ({ kind: 'RESOURCE', before: null, after })),
+      async () => {
+        const rows = records.map((record) => ({ ...record, nameKey: nameKey(record.name) }));
+        const ids = await insertManyIfNamesFree(this.tx, RESOURCE, rows);
+        return records.map((record) => ids.has(record.id));
+      },
     );
-    return made ? record : null;
+    return records.map((record, i) => (inserted[i] ? record : null));
   }
 
   /** Renames, describes or re-types a resource, keeping its id. */
@@ -223,12 +233,23 @@ export class RegistryWriter {
   }
 
   async insertLink(link: LinkState): Promise<void> {
-    await this.edit({ kind: 'LINK', before: null, after: link }, async () => {
-      await insertRows(this.tx, PROJECT_RESOURCE, [
-        { projectId: link.project.id, resourceId: link.resource.id, alias: link.alias },
-      ]);
-      await this.touchProject(link.project.id);
-    });
+    await this.insertLinks([link]);
+  }
+
+  /** Adds links, in one statement for up to a hundred. */
+  async insertLinks(links: readonly LinkState[]): Promise<void> {
+    await this.editAll(
+      links.map((after) => ({ kind: 'LINK', before: null, after })),
+      async () => {
+        await insertRows(
+          this.tx,
+          PROJECT_RESOURCE,
+          links.map((link) => ({ projectId: link.project.id, resourceId: link.resource.id, alias: link.alias })),
+        );
+        for (const projectId of new Set(links.map((link) => link.project.id))) await this.touchProject(projectId);
+        return links.map(() => true);
+      },
+    );
   }
 
   /** Sets or clears a link's alias. */
@@ -366,17 +387,21 @@ export class RegistryWriter {
   // --- helpers ------------------------------------------------------------------------
 
   /**
-   * Shows the edit to the observer, makes it, and records it; true when made.
-   * An update that changes nothing (core/registry-edit.ts's changesNothing)
-   * is not made: no row is written, and there is no edit to record.
+   * Shows the edit to the observer, makes it, and records it; true when made. An update that changes nothing
+   * (core/registry-edit.ts's changesNothing) is not made; `make` answering false made nothing (a name taken).
    */
-  /** Makes an edit and records it; `make` answering false made nothing (a name taken), and nothing is recorded. */
   private async edit(edit: RegistryEdit, make: () => Promise<unknown>): Promise<boolean> {
     if (changesNothing(edit)) return false;
-    await this.observer?.(edit);
-    if ((await make()) === false) return false;
-    this.recorded.push(edit);
-    return true;
+    const [made] = await this.editAll([edit], async () => [(await make()) !== false]);
+    return made;
+  }
+
+  /** `edit` for insertions made together: the observer sees each first; `make` says which it made, and those are recorded. */
+  private async editAll(edits: readonly RegistryEdit[], make: () => Promise<boolean[]>): Promise<boolean[]> {
+    for (const edit of edits) await this.observer?.(edit);
+    const made = await make();
+    for (const [i, edit] of edits.entries()) if (made[i]) this.recorded.push(edit);
+    return made;
   }
 
   private async insertParents(type: TypeNode): Promise<void> {

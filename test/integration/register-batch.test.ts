@@ -43,6 +43,20 @@ function entries(prefix = ''): Entry[] {
   ];
 }
 
+/** A type `<p>-t`, resources `<p>-r-<name>` of it, one after another, and a project `<p>-p`. */
+function run(prefix: string, names: string[]): Entry[] {
+  return [
+    { resourceType: { name: `${prefix}-t` } },
+    ...names.map((name) => ({ resource: { name: `${prefix}-r-${name}`, type: `${prefix}-t` } })),
+    { project: { name: `${prefix}-p` } },
+  ];
+}
+
+/** Links of run()'s resources to its project, one after another: [resource name, alias]. */
+function links(prefix: string, pairs: [string, string | null][]): Entry[] {
+  return pairs.map(([name, alias]) => ({ link: { project: `${prefix}-p`, resource: `${prefix}-r-${name}`, alias } }));
+}
+
 /** The change log in its order, without what differs between two runs (ids, times, versions). */
 async function logOf(server: TestServer) {
   const data = await server.data<{ changes: { edges: { node: Record<string, unknown> }[] } }>(
@@ -137,6 +151,87 @@ describeEachBackend('registerBatch', (backend) => {
       ],
       [[{ project: { name: 'g-p' } }, {}], 1, 'BAD_USER_INPUT', /exactly one/],
       [[{ link: { project: 'acme/app', resource: 'acme/orders-db' } }], 0, 'CONFLICT', /already linked/],
+      // Runs of resources and of links to one project (one step each, one statement for many entries) fail where
+      // step by step would, at the same entry: the first that fails.
+      [[...run('h', ['a', 'b', 'A'])], 3, 'CONFLICT', /h-r-A|h-r-a/],
+      [[...run('i', ['a', 'b', 'a']), { resource: { name: 'i-r-x', type: 'nope' } }], 3, 'CONFLICT', /i-r-a/],
+      [
+        [
+          ...run('j', ['a']),
+          { resource: { name: 'j-r-x', type: 'nope' } },
+          { resource: { name: 'j-r-a', type: 'j-t' } },
+        ],
+        3,
+        'NOT_FOUND',
+        /nope/,
+      ],
+      [
+        [{ resource: { name: 'acme/orders-db', type: 'store' } }, { resource: { name: 'k-r', type: 'store' } }],
+        0,
+        'CONFLICT',
+        /acme\/orders-db/,
+      ],
+      [
+        [
+          ...run('l', ['a', 'b']),
+          ...links('l', [
+            ['a', 'x'],
+            ['b', 'x'],
+          ]),
+        ],
+        5,
+        'CONFLICT',
+        /alias 'x'/,
+      ],
+      [
+        [
+          ...run('m', ['a', 'b']),
+          ...links('m', [
+            ['a', null],
+            ['b', null],
+            ['a', 'y'],
+          ]),
+        ],
+        6,
+        'CONFLICT',
+        /already linked/,
+      ],
+      [
+        [
+          ...run('n', ['a']),
+          ...links('n', [
+            ['a', null],
+            ['zz', null],
+          ]),
+        ],
+        4,
+        'NOT_FOUND',
+        /n-r-zz/,
+      ],
+      [
+        [
+          ...links('o', [
+            ['a', null],
+            ['b', null],
+          ]),
+        ],
+        0,
+        'NOT_FOUND',
+        /o-p/,
+      ],
+      [
+        [
+          ...run('p', ['a', 'b']),
+          ...links('p', [
+            ['a', 'orders'],
+            ['b', null],
+          ]),
+          { link: { project: 'acme/app', resource: 'p-r-b', alias: 'orders' } },
+        ],
+        6,
+        'CONFLICT',
+        /alias 'orders'/,
+      ],
     ];
     for (const [batch, index, code, message] of cases) {
       const digest = await databaseDigest(server);
@@ -207,6 +302,32 @@ describeEachBackend('registerBatch', (backend) => {
     // project’s time once for the whole batch.
     expect(perEntry).to.be.at.most(2.6);
   });
+
+  it('registers a run of resources, and a run of links to one project, in a few statements for all of them', async () => {
+    const count = 200;
+    const batch: Entry[] = [{ resourceType: { name: 'runs' } }, { project: { name: 'runs/p' } }];
+    for (let i = 0; i < count; i++) batch.push({ resource: { name: `runs/r${i}`, type: 'runs' } });
+    for (let i = 0; i < count; i++) batch.push({ link: { project: 'runs/p', resource: `runs/r${i}`, alias: `a${i}` } });
+    const before = server.statements();
+    const data = await server.data(BATCH, { i: { entries: batch } });
+    const statements = server.statements() - before;
+    expect(data.registerBatch.entries).to.have.length(batch.length);
+    // 200 resources in two inserts; 200 links in runs of at most 64 (each: the project, the resources and the
+    // project's links read, one insert), the project's time once; the change log in inserts of 100; the version,
+    // the type and the project. A step per entry took 1 for each resource and 4 for each link: about 1,000.
+    expect(statements).to.be.at.most(40);
+    const linked = await server.data<{ project: { resources: { alias: string; resource: { name: string } }[] } }>(
+      `{ project(ref: "runs/p") { resources { alias resource { name } } } }`,
+    );
+    expect(linked.project.resources).to.have.length(count);
+    expect(linked.project.resources.every((l) => l.alias === `a${l.resource.name.slice('runs/r'.length)}`)).to.equal(
+      true,
+    );
+    const log = await server.data<{ changes: { totalCount: number } }>(
+      `{ changes(first: 1, filter: { sinceVersion: ${data.registerBatch.registryVersion - 1} }) { totalCount } }`,
+    );
+    expect(log.changes.totalCount).to.be.at.least(2 * count);
+  });
 });
 
 describe('registerBatch and access', () => {
@@ -250,5 +371,43 @@ describe('registerBatch and access', () => {
       bearer(editor),
     );
     expect(data.registerBatch.entries).to.have.length(2);
+  });
+
+  it('in a run of entries, reports the first that fails: a refused one, or one before it that fails its checks', async () => {
+    for (const [batch, index, code] of [
+      [
+        [
+          { resource: { name: 'acme/run-a', type: 'db' } },
+          { resource: { name: 'ACME/run-a', type: 'db' } },
+          { resource: { name: 'globex/run', type: 'db' } },
+        ],
+        1,
+        'CONFLICT',
+      ],
+      [
+        [
+          { resource: { name: 'acme/run-b', type: 'db' } },
+          { resource: { name: 'globex/run', type: 'db' } },
+          { resource: { name: 'ACME/run-b', type: 'db' } },
+        ],
+        1,
+        'FORBIDDEN',
+      ],
+      [
+        [
+          { resource: { name: 'acme/run-c', type: 'db' } },
+          { resource: { name: 'globex/run', type: 'db' } },
+          { resource: { name: 'acme/run-d', type: 'nope' } },
+        ],
+        1,
+        'FORBIDDEN',
+      ],
+    ] as const) {
+      const digest = await databaseDigest(server);
+      const { body } = await server.gql(BATCH, { i: { entries: batch } }, bearer(editor));
+      expect(body.errors![0].extensions?.code, JSON.stringify(body)).to.equal(code);
+      expect(body.errors![0].extensions?.entry, JSON.stringify(body)).to.equal(index);
+      expect(await databaseDigest(server)).to.equal(digest);
+    }
   });
 });
