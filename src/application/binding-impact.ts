@@ -86,7 +86,8 @@ export class ImpactTracker {
   private readonly staticRead = new Map<string, ResourceInfo>();
   /** Each examined project's links as read before the edits, reused after them when no edit can have changed them. */
   private readonly linksRead = new Map<string, LinkedResource[]>();
-  private readonly toolsByTypes = new Map<string, Promise<{ id: string; name: string }[]>>();
+  /** By slot type: the tools with a CONTEXTUAL slot of it (toolsAccepting). */
+  private readonly toolsByType = new Map<string, Promise<{ id: string; name: string }[]>>();
   private edits = 0;
   private pairs = 0;
   /** The edits some of whose pairs were left unexamined at the cap. */
@@ -116,6 +117,22 @@ export class ImpactTracker {
       for (const scope of scopeOfEdit(edit, before, after)) await this.reach(scope, index, before, after);
     }
     this.current = after;
+  }
+
+  /**
+   * Before edits made together (each then still comes to beforeEdit): reads at once the tools their scopes
+   * reach, by type. Only edits that leave the hierarchy as it is (no type edit) are looked at.
+   */
+  async beforeEdits(edits: readonly RegistryEdit[]): Promise<void> {
+    if (edits.some((edit) => edit.kind === 'RESOURCE_TYPE')) return;
+    const hierarchy = await this.hierarchy();
+    const types = new Set<string>();
+    for (const edit of edits) {
+      for (const scope of scopeOfEdit(edit, hierarchy, hierarchy)) {
+        if ('slotTypes' in scope) for (const type of scope.slotTypes) types.add(type);
+      }
+    }
+    if (types.size > 0) await this.toolsAccepting([...types]);
   }
 
   /** After every edit: resolves the followed pairs again and lists what changed. */
@@ -237,11 +254,25 @@ export class ImpactTracker {
   }
 
   /** The tools with a contextual slot of one of the types (asked once per set of types in a mutation). */
-  private toolsAccepting(slotTypes: readonly string[]): Promise<{ id: string; name: string }[]> {
-    const key = [...slotTypes].sort().join(',');
-    let found = this.toolsByTypes.get(key);
-    if (!found) this.toolsByTypes.set(key, (found = this.reader.toolsWithContextualSlotsOf(slotTypes)));
-    return found;
+  private async toolsAccepting(slotTypes: readonly string[]): Promise<{ id: string; name: string }[]> {
+    // Read by type, and kept by type for the transaction: the edits of a batch reach the same few hundred types
+    // in many combinations, and each type is read once, with the others missing at that moment.
+    const missing = slotTypes.filter((type) => !this.toolsByType.has(type));
+    if (missing.length > 0) {
+      const read = this.reader.toolsWithContextualSlotsOf(missing).then((rows) => {
+        const byType = new Map<string, { id: string; name: string }[]>(missing.map((type) => [type, []]));
+        for (const { typeId, id, name } of rows) byType.get(typeId)?.push({ id, name });
+        return byType;
+      });
+      for (const type of missing)
+        this.toolsByType.set(
+          type,
+          read.then((byType) => byType.get(type)!),
+        );
+    }
+    const tools = new Map<string, { id: string; name: string }>();
+    for (const type of slotTypes) for (const tool of await this.toolsByType.get(type)!) tools.set(tool.id, tool);
+    return [...tools.values()];
   }
 
   /** The tools and projects a scope pairs. */

@@ -164,7 +164,7 @@ export class RegistryWrites {
           // What the principal holds, read in this transaction; what the input names is authorized before any work.
           const grants = await grantsInTransaction(request.principal, scope.writer.reader);
           const tracker = new ImpactTracker(scope.writer.reader, scope.hierarchy);
-          scope.writer.observe((edit) => tracker.beforeEdit(edit));
+          scope.writer.observe(tracker);
           const { results, operations } = await this.runSteps(request, steps, batch, scope, grants, tracker);
           const tracked = await tracker.finish(scope.writer.edits);
           const typeName = await typeNamer(tracker, scope, scope.writer.edits);

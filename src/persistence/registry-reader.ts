@@ -211,7 +211,7 @@ export class RegistryReader {
   // --- what a change can reach (binding impact) ----------------------------------
 
   /** The tools with a CONTEXTUAL slot of one of the types. */
-  toolsWithContextualSlotsOf(typeIds: readonly string[]): Promise<NamedItem[]> {
+  toolsWithContextualSlotsOf(typeIds: readonly string[]): Promise<(NamedItem & { typeId: string })[]> {
     return impact.toolsWithContextualSlotsOf(this.db, typeIds);
   }
 

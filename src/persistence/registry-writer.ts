@@ -42,8 +42,11 @@ import {
 const V = REGISTRY_STATE.columns;
 const L = PROJECT_RESOURCE.columns;
 
-/** Called with each edit just before the writer makes it (binding impact takes its "before" there). */
-export type EditObserver = (edit: RegistryEdit) => Promise<void>;
+/** Sees each edit just before the writer makes it (binding impact takes its "before" there); edits made together, first all at once. */
+export interface EditObserver {
+  beforeEdit(edit: RegistryEdit): Promise<void>;
+  beforeEdits(edits: readonly RegistryEdit[]): Promise<void>;
+}
 
 /**
  * Writes of the registry, inside one write transaction. Every write method
@@ -73,7 +76,6 @@ export class RegistryWriter {
     return this.recorded;
   }
 
-  /** Sees each edit just before it is made. */
   observe(observer: EditObserver): void {
     this.observer = observer;
   }
@@ -398,7 +400,8 @@ export class RegistryWriter {
 
   /** `edit` for insertions made together: the observer sees each first; `make` says which it made, and those are recorded. */
   private async editAll(edits: readonly RegistryEdit[], make: () => Promise<boolean[]>): Promise<boolean[]> {
-    for (const edit of edits) await this.observer?.(edit);
+    if (edits.length > 1) await this.observer?.beforeEdits(edits);
+    for (const edit of edits) await this.observer?.beforeEdit(edit);
     const made = await make();
     for (const [i, edit] of edits.entries()) if (made[i]) this.recorded.push(edit);
     return made;

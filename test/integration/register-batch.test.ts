@@ -303,6 +303,29 @@ describeEachBackend('registerBatch', (backend) => {
     expect(perEntry).to.be.at.most(2.6);
   });
 
+  it('reads the tools a run of links can reach once for the run, by type, however many types its resources have', async () => {
+    const types = 10;
+    const setup: Entry[] = [{ project: { name: 'reach/p' } }];
+    for (let t = 0; t < types; t++) {
+      setup.push({ resourceType: { name: `reach-t${t}` } });
+      setup.push({ tool: { name: `reach/tool${t}`, resourceSlots: [{ name: 'x', resourceType: `reach-t${t}` }] } });
+      for (let i = 0; i < 2; i++) setup.push({ resource: { name: `reach/r${t}-${i}`, type: `reach-t${t}` } });
+    }
+    await server.data(BATCH, { i: { entries: setup } });
+    const links: Entry[] = [];
+    for (let i = 0; i < 2; i++) {
+      for (let t = 0; t < types; t++) links.push({ link: { project: 'reach/p', resource: `reach/r${t}-${i}` } });
+    }
+    server.app.db.counter.startRecording();
+    const data = await server.data(BATCH, { i: { entries: links } });
+    const reads = server.app.db.counter
+      .stopRecording()
+      .filter((sql) => /CONTEXTUAL/.test(sql) && /resource_slot/.test(sql));
+    // Ten types, each link reaching the tools of one (a step per link read them once per type: ten reads).
+    expect(reads).to.have.length(1);
+    expect(data.registerBatch.impact.totalCount).to.equal(types);
+  });
+
   it('registers a run of resources, and a run of links to one project, in a few statements for all of them', async () => {
     const count = 200;
     const batch: Entry[] = [{ resourceType: { name: 'runs' } }, { project: { name: 'runs/p' } }];

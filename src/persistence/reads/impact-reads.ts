@@ -9,14 +9,19 @@ const L = PROJECT_RESOURCE.columns;
 const T = TOOL.columns;
 const P = PROJECT.columns;
 
-/** The tools with a CONTEXTUAL slot of one of the types. */
-export async function toolsWithContextualSlotsOf(db: ReadContext, typeIds: readonly string[]): Promise<NamedItem[]> {
+/** The tools with a CONTEXTUAL slot of one of the types, with each such type: a tool once per type. */
+export async function toolsWithContextualSlotsOf(
+  db: ReadContext,
+  typeIds: readonly string[],
+): Promise<(NamedItem & { typeId: string })[]> {
   if (typeIds.length === 0) return [];
-  return db.query<NamedItem>(
-    `SELECT t.${T.id}, t.${T.name} FROM ${TOOL.name} t WHERE t.${T.id} IN (SELECT s.${S.toolId} FROM ${RESOURCE_SLOT.name} s ` +
-      `WHERE s.${S.binding} = 'CONTEXTUAL' AND ${db.sql.inList(`s.${S.resourceTypeId}`)})`,
+  const rows = await db.query<{ type_id: string; id: string; name: string }>(
+    `SELECT DISTINCT s.${S.resourceTypeId} AS type_id, t.${T.id}, t.${T.name} FROM ${RESOURCE_SLOT.name} s ` +
+      `JOIN ${TOOL.name} t ON t.${T.id} = s.${S.toolId} ` +
+      `WHERE s.${S.binding} = 'CONTEXTUAL' AND ${db.sql.inList(`s.${S.resourceTypeId}`)}`,
     [db.sql.listParam(typeIds)],
   );
+  return rows.map((row) => ({ typeId: row.type_id, id: row.id, name: row.name }));
 }
 
 /** The projects that link a resource of one of the types. */
