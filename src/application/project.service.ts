@@ -99,6 +99,29 @@ export class ProjectService {
     };
   }
 
+  /** createProject for a run of consecutive batch entries, as one run step: a hundred projects a statement. */
+  createRunStep(commands: readonly CreateProjectCommand[]): ChangeStep<ProjectRecord[]> {
+    return {
+      operation: 'createProject',
+      entries: commands.map((command) => namedIn(command.name)),
+      named: commands.flatMap((command) => namedIn(command.name)),
+      work: async ({ writer }) => {
+        const records = await writer.insertProjects(
+          commands.map((command) => ({ id: newId(), name: command.name, description: command.description ?? null })),
+        );
+        const taken = records.indexOf(null);
+        if (taken >= 0) {
+          const name = commands[taken].name;
+          throw new EntryFailure(
+            taken,
+            await insertedUnlessTaken(writer.reader, 'project', name, null).catch((e: unknown) => e),
+          );
+        }
+        return records as ProjectRecord[];
+      },
+    };
+  }
+
   /** Renames or describes a project, keeping its id; a new name is unique, ignoring case. */
   update(command: UpdateProjectCommand, request: ChangeRequest): Promise<ChangeOutcome<ProjectRecord>> {
     requireWellFormedRef('input.ref', command.ref);
@@ -170,7 +193,7 @@ export class ProjectService {
           throw new ConflictError(`resource '${resource.name}' is already linked to project '${project.name}'`);
         }
         requireFreeAlias(links, project.name, alias, resource.id);
-        await writer.insertLink({ project, resource, alias });
+        await writer.insertLinks([{ project, resource, alias }]);
         return project;
       },
       onViolation: (violation) => this.linkViolation(violation.constraint, violation.kind, command, alias),

@@ -66,35 +66,25 @@ export class RegistrationBatchService {
         throw error instanceof DomainError ? error.atEntry(index) : error;
       }
     });
-    // A run of consecutive resources, or of links to one project, is one run step: one statement for each
-    // hundred of them, where a step each costs one or four.
+    // A run of consecutive resources, projects or tools, or of links to one project, is one run step: a statement
+    // or two for each hundred of them, where a step each costs one to four.
     const steps: ChangeStep<RegisteredEntry[]>[] = [];
     for (let index = 0; index < entries.length;) {
       const length = runLength(entries, index);
-      const run = entries.slice(index, index + length);
-      if (length > 1 && run[0].resource) steps.push(this.resourceRun(run.map((entry) => entry.resource!)));
-      else if (length > 1) steps.push(this.linkRun(run.map((entry) => entry.link!)));
-      else steps.push(alone(singles[index]));
+      steps.push(length > 1 ? this.runStep(entries.slice(index, index + length)) : alone(singles[index]));
       index += length;
     }
     const outcome = await this.writes.changeAll(request, steps);
     return { ...outcome, result: outcome.result.flat() };
   }
 
-  private resourceRun(commands: RegisterResourceCommand[]): ChangeStep<RegisteredEntry[]> {
-    const step = this.services.resources.registerRunStep(commands);
-    return {
-      ...step,
-      work: async (scope) => (await step.work(scope)).map(({ id, name }) => ({ kind: 'RESOURCE' as const, id, name })),
-    };
-  }
-
-  private linkRun(commands: LinkResourceCommand[]): ChangeStep<RegisteredEntry[]> {
-    const step = this.services.projects.linkRunStep(commands);
-    return {
-      ...step,
-      work: async (scope) => (await step.work(scope)).map(({ id, name }) => ({ kind: 'LINK' as const, id, name })),
-    };
+  /** The run step of entries of one kind (runLength's). */
+  private runStep(run: readonly BatchEntryCommand[]): ChangeStep<RegisteredEntry[]> {
+    const { resources, projects, tools } = this.services;
+    if (run[0].resource) return toldAll('RESOURCE', resources.registerRunStep(run.map((entry) => entry.resource!)));
+    if (run[0].project) return toldAll('PROJECT', projects.createRunStep(run.map((entry) => entry.project!)));
+    if (run[0].tool) return toldAll('TOOL', tools.registerRunStep(run.map((entry) => entry.tool!)));
+    return toldAll('LINK', projects.linkRunStep(run.map((entry) => entry.link!)));
   }
 
   private stepOf(entry: BatchEntryCommand, index: number): ChangeStep<RegisteredEntry> {
@@ -117,20 +107,26 @@ export class RegistrationBatchService {
 }
 
 /**
- * How many entries from `index` on one step takes: a run of resources, or of links naming the same project
- * (as written), up to RUN_STEP_ENTRIES; else one.
+ * How many entries from `index` on one step takes: a run of resources, projects or tools, or of links naming the
+ * same project (as written), up to RUN_STEP_ENTRIES; else one.
  */
 function runLength(entries: readonly BatchEntryCommand[], index: number): number {
   const first = entries[index];
-  const same = first.resource
-    ? (entry: BatchEntryCommand) => entry.resource != null
-    : first.link
-      ? (entry: BatchEntryCommand) => entry.link != null && entry.link.project === first.link!.project
-      : null;
-  if (same === null) return 1;
+  const field = RUN_FIELDS.find((f) => first[f] != null);
+  if (field === undefined) return 1;
+  const same = (entry: BatchEntryCommand) =>
+    entry[field] != null && (field !== 'link' || entry.link!.project === first.link!.project);
   let end = index + 1;
   while (end < entries.length && end - index < RUN_STEP_ENTRIES && same(entries[end])) end++;
   return end - index;
+}
+
+/** The kinds of entries whose consecutive runs are one step each (not types: each changes the hierarchy the next sees). */
+const RUN_FIELDS = ['resource', 'project', 'link', 'tool'] as const;
+
+/** A run step whose results are told as RegisteredEntries. */
+function toldAll(kind: ChangeKind, step: ChangeStep<{ id: string; name: string }[]>): ChangeStep<RegisteredEntry[]> {
+  return { ...step, work: async (scope) => (await step.work(scope)).map(({ id, name }) => ({ kind, id, name })) };
 }
 
 /** A step of one entry, as a step of a list of them. */

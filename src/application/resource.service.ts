@@ -118,13 +118,15 @@ export class ResourceService {
       work: async ({ writer, hierarchy }) => {
         const type = (await hierarchy()).byRef(command.type);
         if (!type) throw new NotFoundError('resource type', command.type);
-        const inserted = await writer.insertResource({
-          id: newId(),
-          name: command.name,
-          shortName: shortNameOf(command.name),
-          typeId: type.id,
-          description: command.description ?? null,
-        });
+        const [inserted] = await writer.insertResources([
+          {
+            id: newId(),
+            name: command.name,
+            shortName: shortNameOf(command.name),
+            typeId: type.id,
+            description: command.description ?? null,
+          },
+        ]);
         return insertedUnlessTaken(writer.reader, 'resource', command.name, inserted);
       },
       onViolation: () => new ConflictError(nameTakenMessage('resource', command.name)),

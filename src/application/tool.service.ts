@@ -8,6 +8,7 @@ import { newId } from './ids';
 import { loaded, type ReadSession } from './versioning';
 import { insertedUnlessTaken, nameTakenMessage, requireFreeName } from './names';
 import {
+  EntryFailure,
   namedIn,
   requireWellFormedRef,
   type ChangeOutcome,
@@ -82,6 +83,47 @@ export class ToolService {
       },
       onViolation: (violation) => this.violationError(command.name, violation.kind),
       named: namedIn(command.name),
+    };
+  }
+
+  /**
+   * registerTool for a run of consecutive batch entries, as one run step: each tool checked as its own step
+   * would check it, the static resources they name read once, the tools and their slots inserted a hundred rows
+   * a statement.
+   */
+  registerRunStep(commands: readonly RegisterToolCommand[]): ChangeStep<ToolRecord[]> {
+    return {
+      operation: 'registerTool',
+      entries: commands.map((command) => namedIn(command.name)),
+      named: commands.flatMap((command) => namedIn(command.name)),
+      work: async ({ writer, hierarchy }) => {
+        const types = await hierarchy();
+        const resources = await writer.reader.resourcesByRefs([...new Set(commands.flatMap(staticRefsOf))]);
+        const lookup = lookups(types, resources);
+        // As step by step: the tools before the first that fails its checks are registered, then that one fails.
+        const checked: { tool: { id: string; name: string; description: string | null }; slots: SlotDefinition[] }[] =
+          [];
+        let invalid: EntryFailure | null = null;
+        for (const [offset, command] of commands.entries()) {
+          const { problems, slots } = validateToolSlots(command.resourceSlots, lookup);
+          if (problems.length > 0) {
+            invalid = new EntryFailure(offset, new ToolValidationError(problems));
+            break;
+          }
+          checked.push({ tool: { id: newId(), name: command.name, description: command.description ?? null }, slots });
+        }
+        const records = await writer.insertTools(checked);
+        const taken = records.indexOf(null);
+        if (taken >= 0) {
+          const name = checked[taken].tool.name;
+          throw new EntryFailure(
+            taken,
+            await insertedUnlessTaken(writer.reader, 'tool', name, null).catch((e: unknown) => e),
+          );
+        }
+        if (invalid) throw invalid;
+        return records as ToolRecord[];
+      },
     };
   }
 
@@ -166,9 +208,11 @@ function staticRefsOf(command: RegisterToolCommand): string[] {
 
 /** Lookups for the core's static checks over already-loaded data. */
 function lookups(types: TypeHierarchy, resources: readonly ResourceInfo[]) {
+  const byId = new Map(resources.map((r) => [r.id, r]));
+  const byName = new Map(resources.map((r) => [r.name, r]));
   return {
     hierarchy: types,
     typeByRef: (ref: string) => types.byRef(ref),
-    resourceByRef: (ref: string) => resources.find((r) => (isIdRef(ref) ? r.id === ref : r.name === ref)),
+    resourceByRef: (ref: string) => (isIdRef(ref) ? byId : byName).get(ref),
   };
 }

@@ -1,6 +1,7 @@
 /** The INSERT statements of a write transaction, with every value a parameter. */
 import type { WriteTransaction } from './database';
-import { columnList, type TableDefinition } from './tables';
+import type { SlotDefinition } from '../core/model';
+import { columnList, RESOURCE_SLOT, type TableDefinition } from './tables';
 
 /** Rows per INSERT statement of `insertRows`: a longer list takes several statements. */
 const ROWS_PER_INSERT = 100;
@@ -30,29 +31,11 @@ export async function insertRows<C extends Record<string, string>>(
 }
 
 /**
- * Inserts a named thing's row unless its name (its name_key, unique) is
- * taken, in one statement: the check the unique constraint makes anyway,
- * without a read before it. Says whether it inserted; the caller reads who
- * holds the name only then (CONFLICT's message).
- */
-export async function insertIfNameFree<C extends Record<string, string> & { nameKey: string; id: string }>(
-  tx: WriteTransaction,
-  table: TableDefinition<C>,
-  row: { readonly [K in keyof C]: unknown },
-): Promise<boolean> {
-  const keys = Object.keys(table.columns) as (keyof C & string)[];
-  const inserted = await tx.query(
-    `INSERT INTO ${table.name} (${columnList(table.columns)}) VALUES (${keys.map(() => '?').join(', ')}) ` +
-      `ON CONFLICT (${table.columns.nameKey}) DO NOTHING RETURNING ${table.columns.id}`,
-    keys.map((key) => tx.sql.param(row[key])),
-  );
-  return inserted.length > 0;
-}
-
-/**
- * insertIfNameFree for many rows, in statements of up to ROWS_PER_INSERT:
- * each row is inserted unless its name is taken, by a row already stored or
- * by an earlier row of the list. Gives the ids of the rows inserted.
+ * Inserts named things' rows, each unless its name (its name_key, unique) is
+ * taken, by a row already stored or by an earlier row of the list, in
+ * statements of up to ROWS_PER_INSERT: the check the unique constraint makes
+ * anyway, without a read before it. Gives the ids of the rows inserted; the
+ * caller reads who holds a name only when one was not (CONFLICT's message).
  */
 export async function insertManyIfNamesFree<C extends Record<string, string> & { nameKey: string; id: string }>(
   tx: WriteTransaction,
@@ -74,4 +57,27 @@ export async function insertManyIfNamesFree<C extends Record<string, string> & {
     for (const r of found) inserted.add(r[table.columns.id]);
   }
   return inserted;
+}
+
+/** The slots of tools, in their order (a slot's ordinal is its place in its tool). */
+export async function insertSlots(
+  tx: WriteTransaction,
+  tools: readonly { readonly tool: { readonly id: string }; readonly slots: readonly SlotDefinition[] }[],
+): Promise<void> {
+  await insertRows(
+    tx,
+    RESOURCE_SLOT,
+    tools.flatMap(({ tool, slots }) =>
+      slots.map((slot, ordinal) => ({
+        toolId: tool.id,
+        ordinal,
+        name: slot.name,
+        resourceTypeId: slot.typeId,
+        access: slot.access,
+        binding: slot.binding,
+        staticResourceId: slot.staticResourceId,
+        required: slot.required,
+      })),
+    ),
+  );
 }

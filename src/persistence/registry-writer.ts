@@ -24,7 +24,7 @@ import {
 } from './entities';
 import type { ChangeRecord, ProjectRecord, RegistryState, ResourceRecord, ToolRecord, TypeRecord } from './records';
 import { CHANGE_CHANNEL } from './change-listener';
-import { insertIfNameFree, insertManyIfNamesFree, insertRows } from './insert-rows';
+import { insertManyIfNamesFree, insertRows, insertSlots } from './insert-rows';
 import { RegistryReader } from './registry-reader';
 import {
   API_TOKEN,
@@ -34,7 +34,6 @@ import {
   TOOL,
   REGISTRY_CHANGE,
   REGISTRY_STATE,
-  RESOURCE_SLOT,
   RESOURCE_TYPE_PARENT,
   type RegistryStateRow,
 } from './tables';
@@ -151,23 +150,9 @@ export class RegistryWriter {
 
   // --- resources ----------------------------------------------------------------------
 
-  /** Adds a resource; null (nothing written) when its name, ignoring case, is taken. */
-  async insertResource(resource: ResourceInfo): Promise<ResourceRecord | null> {
-    return (await this.insertResources([resource]))[0];
-  }
-
   /** Adds resources, a hundred a statement, each unless its name (ignoring case) is taken: its record, or null. */
-  async insertResources(resources: readonly ResourceInfo[]): Promise<(ResourceRecord | null)[]> {
-    const records = resources.map((resource) => ({ ...resource, createdAt: this.at, updatedAt: this.at }));
-    const inserted = await this.editAll(
-      records.map((after) => ({ kind: 'RESOURCE', before: null, after })),
-      async () => {
-        const rows = records.map((record) => ({ ...record, nameKey: nameKey(record.name) }));
-        const ids = await insertManyIfNamesFree(this.tx, RESOURCE, rows);
-        return records.map((record) => ids.has(record.id));
-      },
-    );
-    return records.map((record, i) => (inserted[i] ? record : null));
+  insertResources(resources: readonly ResourceInfo[]): Promise<(ResourceRecord | null)[]> {
+    return this.insertNamed(RESOURCE, resources, (after) => ({ kind: 'RESOURCE', before: null, after }));
   }
 
   /** Renames, describes or re-types a resource, keeping its id. */
@@ -204,11 +189,12 @@ export class RegistryWriter {
 
   /** Adds a project; null (nothing written) when its name, ignoring case, is taken. */
   async insertProject(project: EntityState): Promise<ProjectRecord | null> {
-    const record = { ...project, createdAt: this.at, updatedAt: this.at };
-    const made = await this.edit({ kind: 'PROJECT', before: null, after: record }, () =>
-      insertIfNameFree(this.tx, PROJECT, { ...record, nameKey: nameKey(project.name) }),
-    );
-    return made ? record : null;
+    return (await this.insertProjects([project]))[0];
+  }
+
+  /** Adds projects as insertResources adds resources. */
+  insertProjects(projects: readonly EntityState[]): Promise<(ProjectRecord | null)[]> {
+    return this.insertNamed(PROJECT, projects, (after) => ({ kind: 'PROJECT', before: null, after }));
   }
 
   /** Renames or describes a project, keeping its id. */
@@ -232,10 +218,6 @@ export class RegistryWriter {
     await this.edit({ kind: 'PROJECT', before: project, after: null }, () =>
       this.tx.manager.delete(ProjectEntity, { id: project.id }),
     );
-  }
-
-  async insertLink(link: LinkState): Promise<void> {
-    await this.insertLinks([link]);
   }
 
   /** Adds links, in one statement for up to a hundred. */
@@ -281,13 +263,23 @@ export class RegistryWriter {
 
   /** Adds a tool with its slots; null (nothing written) when its name, ignoring case, is taken. */
   async insertTool(tool: EntityState, slots: readonly SlotDefinition[]): Promise<ToolRecord | null> {
-    const record = { ...tool, createdAt: this.at, updatedAt: this.at };
-    const made = await this.edit({ kind: 'TOOL', before: null, after: { ...record, slots } }, async () => {
-      if (!(await insertIfNameFree(this.tx, TOOL, { ...record, nameKey: nameKey(tool.name) }))) return false;
-      await this.insertSlots(tool.id, slots);
-      return true;
-    });
-    return made ? record : null;
+    return (await this.insertTools([{ tool, slots }]))[0];
+  }
+
+  /** Adds tools with their slots as insertResources adds resources (the slots of those inserted, after them). */
+  insertTools(
+    tools: readonly { tool: EntityState; slots: readonly SlotDefinition[] }[],
+  ): Promise<(ToolRecord | null)[]> {
+    return this.insertNamed(
+      TOOL,
+      tools.map((t) => t.tool),
+      (after, i) => ({ kind: 'TOOL', before: null, after: { ...after, slots: tools[i].slots } }),
+      (made) =>
+        insertSlots(
+          this.tx,
+          tools.filter((_, i) => made[i]),
+        ),
+    );
   }
 
   /** Replaces a tool's name, description and all its slots, keeping its id. */
@@ -304,7 +296,7 @@ export class RegistryWriter {
         { name: after.name, nameKey: nameKey(after.name), description: after.description, updatedAt: this.at },
       );
       await this.tx.manager.delete(ResourceSlotEntity, { toolId: after.id });
-      await this.insertSlots(after.id, slots);
+      await insertSlots(this.tx, [{ tool: after, slots }]);
     });
     if (made) return record;
     return {
@@ -426,23 +418,30 @@ export class RegistryWriter {
     await this.tx.query(`UPDATE ${PROJECT.name} SET ${P.updatedAt} = ? WHERE ${P.id} = ?`, [this.at, projectId]);
   }
 
-  private async insertSlots(toolId: string, slots: readonly SlotDefinition[]): Promise<void> {
-    await insertRows(
-      this.tx,
-      RESOURCE_SLOT,
-      slots.map((slot, ordinal) => ({
-        toolId,
-        ordinal,
-        name: slot.name,
-        resourceTypeId: slot.typeId,
-        access: slot.access,
-        binding: slot.binding,
-        staticResourceId: slot.staticResourceId,
-        required: slot.required,
-      })),
-    );
+  /**
+   * Inserts named things (createdAt and updatedAt now) unless their names are taken, in statements of a hundred,
+   * each with its edit (`editOf`); `then` writes what goes with those made (tools' slots). Each one's record, or null.
+   */
+  private async insertNamed<T extends EntityState>(
+    table: typeof RESOURCE | typeof PROJECT | typeof TOOL,
+    items: readonly T[],
+    editOf: (record: T & Stamped, index: number) => RegistryEdit,
+    then?: (made: boolean[]) => Promise<void>,
+  ): Promise<((T & Stamped) | null)[]> {
+    const records = items.map((item) => ({ ...item, createdAt: this.at, updatedAt: this.at }));
+    const made = await this.editAll(records.map(editOf), async () => {
+      const rows = records.map((record) => ({ ...record, nameKey: nameKey(record.name) }));
+      const ids = await insertManyIfNamesFree(this.tx, table, rows);
+      const inserted = records.map((record) => ids.has(record.id));
+      await then?.(inserted);
+      return inserted;
+    });
+    return records.map((record, i) => (made[i] ? record : null));
   }
 }
+
+/** The times a new row gets. */
+type Stamped = { createdAt: string; updatedAt: string };
 
 /** A binding change as the change log stores it: without its id. */
 function withoutId({ id: _id, ...change }: IdentifiedChange): BindingChange {

@@ -57,6 +57,13 @@ function links(prefix: string, pairs: [string, string | null][]): Entry[] {
   return pairs.map(([name, alias]) => ({ link: { project: `${prefix}-p`, resource: `${prefix}-r-${name}`, alias } }));
 }
 
+/** A tool with one slot of a type: CONTEXTUAL, or STATIC without its resource (which fails its checks). */
+function tool(name: string, type: string, broken = false): Entry {
+  return {
+    tool: { name, resourceSlots: [{ name: 's', resourceType: type, ...(broken ? { binding: 'STATIC' } : {}) }] },
+  };
+}
+
 /** The change log in its order, without what differs between two runs (ids, times, versions). */
 async function logOf(server: TestServer) {
   const data = await server.data<{ changes: { edges: { node: Record<string, unknown> }[] } }>(
@@ -209,6 +216,24 @@ describeEachBackend('registerBatch', (backend) => {
         /n-r-zz/,
       ],
       [
+        [{ project: { name: 'q-p1' } }, { project: { name: 'q-p2' } }, { project: { name: 'Q-P1' } }],
+        2,
+        'CONFLICT',
+        /q-p1|Q-P1/,
+      ],
+      [
+        [{ resourceType: { name: 'r-t' } }, tool('r-a', 'r-t'), tool('r-b', 'r-t', true), tool('R-A', 'r-t')],
+        2,
+        'TOOL_VALIDATION_FAILED',
+        /staticResource/,
+      ],
+      [
+        [{ resourceType: { name: 's-t' } }, tool('s-a', 's-t'), tool('S-A', 's-t'), tool('s-c', 's-t', true)],
+        2,
+        'CONFLICT',
+        /s-a|S-A/,
+      ],
+      [
         [
           ...links('o', [
             ['a', null],
@@ -281,7 +306,7 @@ describeEachBackend('registerBatch', (backend) => {
     const before = server.statements();
     const running = server.data(BATCH, { i: { entries: batch } }).then(() => order.push('batch'));
     // The server runs in this process: once the batch has started writing, ask for something trivial.
-    while (server.statements() - before < 50) await new Promise((resolve) => setImmediate(resolve));
+    while (server.statements() - before < 3) await new Promise((resolve) => setImmediate(resolve));
     await server.data('{ __typename }', {}, { 'cache-control': 'no-cache' });
     order.push('query');
     await running;
@@ -326,19 +351,33 @@ describeEachBackend('registerBatch', (backend) => {
     expect(data.registerBatch.impact.totalCount).to.equal(types);
   });
 
-  it('registers a run of resources, and a run of links to one project, in a few statements for all of them', async () => {
+  it('registers runs of resources, links to one project, projects and tools in a few statements for all of them', async () => {
     const count = 200;
     const batch: Entry[] = [{ resourceType: { name: 'runs' } }, { project: { name: 'runs/p' } }];
     for (let i = 0; i < count; i++) batch.push({ resource: { name: `runs/r${i}`, type: 'runs' } });
     for (let i = 0; i < count; i++) batch.push({ link: { project: 'runs/p', resource: `runs/r${i}`, alias: `a${i}` } });
+    for (let i = 0; i < count; i++) batch.push({ project: { name: `runs/p${i}` } });
+    for (let i = 0; i < count; i++) {
+      batch.push({
+        tool: {
+          name: `runs/t${i}`,
+          resourceSlots: [
+            { name: 'in', resourceType: 'runs' },
+            { name: 'fixed', resourceType: 'runs', binding: 'STATIC', staticResource: `runs/r${i}` },
+          ],
+        },
+      });
+    }
     const before = server.statements();
     const data = await server.data(BATCH, { i: { entries: batch } });
     const statements = server.statements() - before;
     expect(data.registerBatch.entries).to.have.length(batch.length);
     // 200 resources in two inserts; 200 links in runs of at most 64 (each: the project, the resources and the
-    // project's links read, one insert), the project's time once; the change log in inserts of 100; the version,
-    // the type and the project. A step per entry took 1 for each resource and 4 for each link: about 1,000.
-    expect(statements).to.be.at.most(40);
+    // project's links read, one insert), the project's time once; 200 projects in inserts of 64; 200 tools in
+    // runs of 64 (each: the static resources read, the tools and their slots inserted); the change log in inserts
+    // of 100; the version, the type and the project. A step per entry took 1 for each resource and project, 4
+    // for each link and 3 for each tool: about 1,800.
+    expect(statements).to.be.at.most(60);
     const linked = await server.data<{ project: { resources: { alias: string; resource: { name: string } }[] } }>(
       `{ project(ref: "runs/p") { resources { alias resource { name } } } }`,
     );
@@ -349,7 +388,14 @@ describeEachBackend('registerBatch', (backend) => {
     const log = await server.data<{ changes: { totalCount: number } }>(
       `{ changes(first: 1, filter: { sinceVersion: ${data.registerBatch.registryVersion - 1} }) { totalCount } }`,
     );
-    expect(log.changes.totalCount).to.be.at.least(2 * count);
+    expect(log.changes.totalCount).to.equal(batch.length);
+    const made = await server.data<{
+      tool: { resourceSlots: { name: string; staticResource: { name: string } | null }[] };
+    }>(`{ tool(ref: "runs/t7") { resourceSlots { name staticResource { name } } } }`);
+    expect(made.tool.resourceSlots).to.deep.equal([
+      { name: 'in', staticResource: null },
+      { name: 'fixed', staticResource: { name: 'runs/r7' } },
+    ]);
   });
 });
 
