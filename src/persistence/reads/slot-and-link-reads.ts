@@ -74,7 +74,7 @@ export async function toolsWithSlotsByRefs(
   refs: readonly string[],
 ): Promise<{ tools: ToolRecord[]; slots: SlotRecord[]; staticResources: ResourceRecord[] }> {
   if (refs.length === 0) return { tools: [], slots: [], staticResources: [] };
-  const where = refCondition(db, { id: `t.${T.id}`, name: `t.${T.name}` }, refs);
+  const where = refCondition(db, { id: `t.${T.id}`, name: `t.${T.name}`, nameKey: `t.${T.nameKey}` }, refs);
   const rows = await db.query<ToolRowAs & Nullable<ResourceSlotRow> & StaticResourceRowAs>(
     `SELECT ${TOOL_COLUMNS}, ${columnList(S, 's')}, ${STATIC_RESOURCE_COLUMNS} FROM ${TOOL.name} t ` +
       `LEFT JOIN ${RESOURCE_SLOT.name} s ON s.${S.toolId} = t.${T.id} ` +
