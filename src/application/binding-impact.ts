@@ -253,7 +253,7 @@ export class ImpactTracker {
     }
   }
 
-  /** The tools with a contextual slot of one of the types (asked once per set of types in a mutation). */
+  /** The tools with a contextual slot of one of the types (each type read once in a mutation). */
   private async toolsAccepting(slotTypes: readonly string[]): Promise<{ id: string; name: string }[]> {
     // Read by type, and kept by type for the transaction: the edits of a batch reach the same few hundred types
     // in many combinations, and each type is read once, with the others missing at that moment.

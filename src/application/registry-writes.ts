@@ -287,9 +287,10 @@ export interface ChangeStep<T> {
   readonly named: readonly Touched[];
   /**
    * A run step: one step for several consecutive entries of a batch, all of the same mutation (a run of
-   * resources, or of links to one project), so that they cost one statement, not one each. What each entry
-   * names, in order; `named` is then their union. Its work makes one edit per entry, in order (each edit is
-   * authorized as its entry), gives one result for them all, and throws an EntryFailure to say which failed.
+   * resources, projects or tools, or of links to one project), so that they cost a statement or two, not one or
+   * more each. What each entry names, in order; `named` is then their union. Its work makes one edit per entry,
+   * in order (each edit is authorized as its entry), gives one result for them all, and throws an EntryFailure to
+   * say which failed (anything else it throws, a constraint violation say, is its first entry's failure).
    */
   readonly entries?: readonly (readonly Touched[])[];
 }
