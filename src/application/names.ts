@@ -1,6 +1,6 @@
 import { ConflictError } from '../core/errors';
 import { nameKey } from '../core/names';
-import type { WriteReader } from './registry-writes';
+import { EntryFailure, type WriteReader } from './registry-writes';
 
 /** The kinds of named thing whose names are unique ignoring case, by their table. */
 const TABLES = { resource: 'resource', project: 'project', tool: 'tool' } as const;
@@ -45,4 +45,19 @@ export async function insertedUnlessTaken<T>(
   if (inserted !== null) return inserted;
   await requireFreeName(reader, kind, name);
   throw new ConflictError(nameTakenMessage(kind, name));
+}
+
+/**
+ * insertedUnlessTaken for the records a run step inserted, in its entries' order (null: that name was taken):
+ * all of them, or the EntryFailure of the first taken, its CONFLICT saying who holds the name.
+ */
+export async function allInsertedUnlessTaken<T>(
+  reader: WriteReader,
+  kind: keyof typeof TABLES,
+  names: readonly string[],
+  inserted: readonly (T | null)[],
+): Promise<T[]> {
+  const taken = inserted.indexOf(null);
+  if (taken < 0) return inserted as T[];
+  throw new EntryFailure(taken, await insertedUnlessTaken(reader, kind, names[taken], null).catch((e: unknown) => e));
 }

@@ -2,9 +2,10 @@ import { ConflictError, NotFoundError } from '../core/errors';
 import type { LinkState } from '../core/registry-edit';
 import type { NamedItem, Page, PageRequest, ProjectRecord } from '../persistence/records';
 import { newId } from './ids';
-import { insertedUnlessTaken, nameTakenMessage, requireFreeName } from './names';
+import { allInsertedUnlessTaken, insertedUnlessTaken, nameTakenMessage, requireFreeName } from './names';
 import {
   EntryFailure,
+  namedEach,
   namedIn,
   requireWellFormedRef,
   type ChangeOutcome,
@@ -103,21 +104,17 @@ export class ProjectService {
   createRunStep(commands: readonly CreateProjectCommand[]): ChangeStep<ProjectRecord[]> {
     return {
       operation: 'createProject',
-      entries: commands.map((command) => namedIn(command.name)),
-      named: commands.flatMap((command) => namedIn(command.name)),
+      ...namedEach(commands.map((command) => command.name)),
       work: async ({ writer }) => {
         const records = await writer.insertProjects(
           commands.map((command) => ({ id: newId(), name: command.name, description: command.description ?? null })),
         );
-        const taken = records.indexOf(null);
-        if (taken >= 0) {
-          const name = commands[taken].name;
-          throw new EntryFailure(
-            taken,
-            await insertedUnlessTaken(writer.reader, 'project', name, null).catch((e: unknown) => e),
-          );
-        }
-        return records as ProjectRecord[];
+        return allInsertedUnlessTaken(
+          writer.reader,
+          'project',
+          commands.map((command) => command.name),
+          records,
+        );
       },
     };
   }
@@ -215,8 +212,7 @@ export class ProjectService {
     }
     return {
       operation: 'linkResource',
-      entries: commands.map((command) => namedIn(command.project)),
-      named: namedIn(ref),
+      ...namedEach(commands.map((command) => command.project)),
       work: async ({ writer }) => {
         const [[project], resources] = await Promise.all([
           writer.reader.projectsByRefs([ref]),

@@ -435,6 +435,12 @@ export function namedIn(...refs: (string | null | undefined)[]): Touched[] {
   return refs.flatMap((ref) => (ref == null || isIdRef(ref) ? [] : [{ namespace: namespaceOf(ref), role: null }]));
 }
 
+/** What a run step's entries name, each by one ref (namedIn), and all of them: its `entries` and `named`. */
+export function namedEach(refs: readonly string[]): Pick<ChangeStep<unknown>, 'entries' | 'named'> {
+  const entries = refs.map((ref) => namedIn(ref));
+  return { entries, named: entries.flat() };
+}
+
 /** Refuses a malformed ref argument (empty, too long, control characters) before any lookup. */
 export function requireWellFormedRef(field: string, ref: string): void {
   const problem = checkRef(ref);

@@ -3,9 +3,10 @@ import { shortNameOf } from '../core/grammar';
 import type { ResourceInfo } from '../core/model';
 import type { NamedItem, Page, PageRequest, ProjectRecord, ResourceRecord, ToolRecord } from '../persistence/records';
 import { newId } from './ids';
-import { insertedUnlessTaken, nameTakenMessage, requireFreeName } from './names';
+import { allInsertedUnlessTaken, insertedUnlessTaken, nameTakenMessage, requireFreeName } from './names';
 import {
   EntryFailure,
+  namedEach,
   namedIn,
   requireWellFormedRef,
   type ChangeOutcome,
@@ -141,8 +142,7 @@ export class ResourceService {
   registerRunStep(commands: readonly RegisterResourceCommand[]): ChangeStep<ResourceRecord[]> {
     return {
       operation: 'registerResource',
-      entries: commands.map((command) => namedIn(command.name)),
-      named: commands.flatMap((command) => namedIn(command.name)),
+      ...namedEach(commands.map((command) => command.name)),
       work: async ({ writer, hierarchy }) => {
         const types = await hierarchy();
         // As step by step: the entries before the first of an unknown type are registered, then that one fails.
@@ -158,16 +158,15 @@ export class ResourceService {
             description: command.description ?? null,
           })),
         );
-        const taken = records.indexOf(null);
-        if (taken >= 0) {
-          // Its name was taken: by a stored resource, or by an entry before it.
-          const error = await insertedUnlessTaken(writer.reader, 'resource', run[taken].name, null).catch(
-            (e: unknown) => e,
-          );
-          throw new EntryFailure(taken, error);
-        }
+        // A name taken by a stored resource, or by an entry before it, fails first (it comes before `unknown`).
+        const made = await allInsertedUnlessTaken(
+          writer.reader,
+          'resource',
+          run.map((command) => command.name),
+          records,
+        );
         if (unknown >= 0) throw new EntryFailure(unknown, new NotFoundError('resource type', commands[unknown].type));
-        return records as ResourceRecord[];
+        return made;
       },
     };
   }

@@ -6,9 +6,10 @@ import type { TypeHierarchy } from '../core/type-hierarchy';
 import type { NamedItem, Page, PageRequest, ToolRecord } from '../persistence/records';
 import { newId } from './ids';
 import { loaded, type ReadSession } from './versioning';
-import { insertedUnlessTaken, nameTakenMessage, requireFreeName } from './names';
+import { allInsertedUnlessTaken, insertedUnlessTaken, nameTakenMessage, requireFreeName } from './names';
 import {
   EntryFailure,
+  namedEach,
   namedIn,
   requireWellFormedRef,
   type ChangeOutcome,
@@ -94,8 +95,7 @@ export class ToolService {
   registerRunStep(commands: readonly RegisterToolCommand[]): ChangeStep<ToolRecord[]> {
     return {
       operation: 'registerTool',
-      entries: commands.map((command) => namedIn(command.name)),
-      named: commands.flatMap((command) => namedIn(command.name)),
+      ...namedEach(commands.map((command) => command.name)),
       work: async ({ writer, hierarchy }) => {
         const types = await hierarchy();
         const resources = await writer.reader.resourcesByRefs([...new Set(commands.flatMap(staticRefsOf))]);
@@ -113,16 +113,15 @@ export class ToolService {
           checked.push({ tool: { id: newId(), name: command.name, description: command.description ?? null }, slots });
         }
         const records = await writer.insertTools(checked);
-        const taken = records.indexOf(null);
-        if (taken >= 0) {
-          const name = checked[taken].tool.name;
-          throw new EntryFailure(
-            taken,
-            await insertedUnlessTaken(writer.reader, 'tool', name, null).catch((e: unknown) => e),
-          );
-        }
+        // A name taken (by a stored tool, or by an entry before it) comes before the tool that fails its checks.
+        const made = await allInsertedUnlessTaken(
+          writer.reader,
+          'tool',
+          checked.map((c) => c.tool.name),
+          records,
+        );
         if (invalid) throw invalid;
-        return records as ToolRecord[];
+        return made;
       },
     };
   }
