@@ -199,13 +199,11 @@ export class ProjectService {
   }
 
   /**
-   * linkResource for a run of consecutive batch entries that link to the same project (its ref, as written), as
-   * one run step: each entry checked as its own step would be (and seeing the links before it), the project,
-   * its links and the resources read once, the links inserted in one statement per hundred.
+   * linkResource for a run of consecutive batch entries, as one run step: each entry checked as its own step would
+   * be (and seeing the links before it), the projects, their links and the resources read once each, the links
+   * inserted in one statement per hundred.
    */
   linkRunStep(commands: readonly LinkResourceCommand[]): ChangeStep<ProjectRecord[]> {
-    const ref = commands[0].project;
-    if (commands.some((command) => command.project !== ref)) throw new Error('a link run names one project');
     for (const command of commands) {
       requireWellFormedRef('input.project', command.project);
       requireWellFormedRef('input.resource', command.resource);
@@ -214,21 +212,29 @@ export class ProjectService {
       operation: 'linkResource',
       ...namedEach(commands.map((command) => command.project)),
       work: async ({ writer }) => {
-        const [[project], resources] = await Promise.all([
-          writer.reader.projectsByRefs([ref]),
+        const [projects, resources] = await Promise.all([
+          writer.reader.projectsByRefs([...new Set(commands.map((command) => command.project))]),
           writer.reader.resourcesByRefs([...new Set(commands.map((command) => command.resource))]),
         ]);
-        if (!project) throw new EntryFailure(0, new NotFoundError('project', ref));
-        const byRef = new Map(
-          resources.flatMap((resource) => [[resource.id, resource] as const, [resource.name, resource] as const]),
+        const byRef = <T extends { id: string; name: string }>(records: readonly T[]) =>
+          new Map(records.flatMap((record) => [[record.id, record] as const, [record.name, record] as const]));
+        const [projectByRef, resourceByRef] = [byRef(projects), byRef(resources)];
+        // Each project's links, those the run makes included as it goes.
+        const linksOf = new Map<string, { alias: string | null; resource: { id: string; name: string } }[]>(
+          projects.map((project) => [project.id, []]),
         );
-        const links: { alias: string | null; resource: { id: string; name: string } }[] =
-          await writer.reader.linksByProjectIds([project.id]);
+        for (const link of await writer.reader.linksByProjectIds(projects.map((project) => project.id)))
+          linksOf.get(link.projectId)?.push(link);
         const made: LinkState[] = [];
+        const linkedTo: ProjectRecord[] = [];
         for (const [offset, command] of commands.entries()) {
-          const resource = byRef.get(command.resource);
+          // In the order findBoth checks them: the project, then the resource.
+          const project = projectByRef.get(command.project);
+          if (!project) throw new EntryFailure(offset, new NotFoundError('project', command.project));
+          const resource = resourceByRef.get(command.resource);
           if (!resource) throw new EntryFailure(offset, new NotFoundError('resource', command.resource));
           const alias = command.alias ?? null;
+          const links = linksOf.get(project.id)!;
           if (links.some((l) => l.resource.id === resource.id)) {
             const error = new ConflictError(
               `resource '${resource.name}' is already linked to project '${project.name}'`,
@@ -242,9 +248,10 @@ export class ProjectService {
           }
           links.push({ alias, resource });
           made.push({ project, resource, alias });
+          linkedTo.push(project);
         }
         await writer.insertLinks(made);
-        return commands.map(() => project);
+        return linkedTo;
       },
     };
   }

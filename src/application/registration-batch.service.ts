@@ -66,7 +66,7 @@ export class RegistrationBatchService {
         throw error instanceof DomainError ? error.atEntry(index) : error;
       }
     });
-    // A run of consecutive resources, projects or tools, or of links to one project, is one run step: a statement
+    // A run of consecutive resources, projects, links or tools is one run step: a statement
     // or two for each hundred of them, where a step each costs one to four.
     const steps: ChangeStep<RegisteredEntry[]>[] = [];
     for (let index = 0; index < entries.length;) {
@@ -106,18 +106,13 @@ export class RegistrationBatchService {
   }
 }
 
-/**
- * How many entries from `index` on one step takes: a run of resources, projects or tools, or of links naming the
- * same project (as written), up to RUN_STEP_ENTRIES; else one.
- */
+/** How many entries from `index` on one step takes: a run of resources, projects, links or tools, up to RUN_STEP_ENTRIES; else one. */
 function runLength(entries: readonly BatchEntryCommand[], index: number): number {
   const first = entries[index];
   const field = RUN_FIELDS.find((f) => first[f] != null);
   if (field === undefined) return 1;
-  const same = (entry: BatchEntryCommand) =>
-    entry[field] != null && (field !== 'link' || entry.link!.project === first.link!.project);
   let end = index + 1;
-  while (end < entries.length && end - index < RUN_STEP_ENTRIES && same(entries[end])) end++;
+  while (end < entries.length && end - index < RUN_STEP_ENTRIES && entries[end][field] != null) end++;
   return end - index;
 }
 

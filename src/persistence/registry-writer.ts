@@ -59,7 +59,7 @@ export class RegistryWriter {
   readonly reader: RegistryReader;
   private readonly recorded: RegistryEdit[] = [];
   private observer: EditObserver | null = null;
-  /** Projects whose time this transaction has set already (touchProject). */
+  /** Projects whose time this transaction has set already (touchProjects). */
   private readonly touchedProjects = new Set<string>();
 
   /** `at` stamps every row this transaction creates or updates. */
@@ -230,7 +230,7 @@ export class RegistryWriter {
           PROJECT_RESOURCE,
           links.map((link) => ({ projectId: link.project.id, resourceId: link.resource.id, alias: link.alias })),
         );
-        for (const projectId of new Set(links.map((link) => link.project.id))) await this.touchProject(projectId);
+        await this.touchProjects(links.map((link) => link.project.id));
         return links.map(() => true);
       },
     );
@@ -244,7 +244,7 @@ export class RegistryWriter {
         { projectId: before.project.id, resourceId: before.resource.id },
         { alias },
       );
-      await this.touchProject(before.project.id);
+      await this.touchProjects([before.project.id]);
     });
   }
 
@@ -255,7 +255,7 @@ export class RegistryWriter {
         link.project.id,
         link.resource.id,
       ]);
-      await this.touchProject(link.project.id);
+      await this.touchProjects([link.project.id]);
     });
   }
 
@@ -407,15 +407,13 @@ export class RegistryWriter {
     );
   }
 
-  /**
-   * A project's links are part of it: changing them updates the project. Once per project a transaction: every
-   * row it writes has the same time (a batch linking 25 resources to one project updates it once).
-   */
-  private async touchProject(projectId: string): Promise<void> {
-    if (this.touchedProjects.has(projectId)) return;
-    this.touchedProjects.add(projectId);
-    const P = PROJECT.columns;
-    await this.tx.query(`UPDATE ${PROJECT.name} SET ${P.updatedAt} = ? WHERE ${P.id} = ?`, [this.at, projectId]);
+  /** Links are part of their project: a link write updates it, once a transaction (all its rows have one time). */
+  private async touchProjects(projectIds: readonly string[]): Promise<void> {
+    const ids = [...new Set(projectIds)].filter((id) => !this.touchedProjects.has(id));
+    if (ids.length === 0) return;
+    ids.forEach((id) => this.touchedProjects.add(id));
+    const sql = `UPDATE ${PROJECT.name} SET ${PROJECT.columns.updatedAt} = ? WHERE ${this.tx.sql.inList(PROJECT.columns.id)}`;
+    await this.tx.query(sql, [this.at, this.tx.sql.listParam(ids)]);
   }
 
   /**
