@@ -36,7 +36,11 @@ function* insertStatements<C extends Record<string, string>>(
     const chunk = rows.slice(start, start + size);
     if (dialect === 'postgres') {
       // Each row as a JSON object keyed by column name, typed by the table's own row type.
-      const json = chunk.map((r) => Object.fromEntries(keys.map((key) => [table.columns[key], r[key]])));
+      const json = chunk.map((r) => {
+        const object: Record<string, unknown> = {};
+        for (const key of keys) object[table.columns[key]] = r[key];
+        return object;
+      });
       yield {
         sql:
           `INSERT INTO ${table.name} (${columns}) SELECT ${columns} ` +
