@@ -8,6 +8,7 @@ import {
   type ChangeOutcome,
   type ChangeRequest,
   type ChangeStep,
+  type BatchOrder,
 } from './registry-writes';
 import type { RegisterResourceTypeCommand, ResourceTypeService } from './resource-type.service';
 import type { RegisterResourceCommand, ResourceService } from './resource.service';
@@ -56,6 +57,7 @@ export class RegistrationBatchService {
   async register(
     entries: readonly BatchEntryCommand[],
     request: ChangeRequest,
+    order: BatchOrder = {},
   ): Promise<ChangeOutcome<RegisteredEntry[]>> {
     const sizeProblem = checkListSize(entries.length, LIMITS.batchEntries);
     if (sizeProblem) throw new BadInputError([{ field: 'input.entries', message: `input.entries ${sizeProblem}` }]);
@@ -74,7 +76,7 @@ export class RegistrationBatchService {
       steps.push(length > 1 ? this.runStep(entries.slice(index, index + length)) : alone(singles[index]));
       index += length;
     }
-    const outcome = await this.writes.changeAll(request, steps);
+    const outcome = await this.writes.changeAll(request, steps, order);
     return { ...outcome, result: outcome.result.flat() };
   }
 

@@ -11,7 +11,14 @@ import {
   type Principal,
   type Touched,
 } from '../core/access';
-import { BadInputError, ConflictError, DomainError, ForbiddenError, UnauthenticatedError } from '../core/errors';
+import {
+  BadInputError,
+  ConflictError,
+  DomainError,
+  ForbiddenError,
+  PreconditionFailedError,
+  UnauthenticatedError,
+} from '../core/errors';
 import { checkRef, isIdRef } from '../core/grammar';
 import {
   describeEdit,
@@ -137,14 +144,19 @@ export class RegistryWrites {
    * that fails rolls everything back, and its error says which it was
    * (DomainError.entry, its index). One version, one binding impact over all.
    */
-  changeAll<T>(request: ChangeRequest, steps: readonly ChangeStep<T>[]): Promise<ChangeOutcome<T[]>> {
-    return this.run(request, steps, true);
+  changeAll<T>(
+    request: ChangeRequest,
+    steps: readonly ChangeStep<T>[],
+    order: BatchOrder = {},
+  ): Promise<ChangeOutcome<T[]>> {
+    return this.run(request, steps, true, order);
   }
 
   private async run<T>(
     request: ChangeRequest,
     steps: readonly ChangeStep<T>[],
     batch: boolean,
+    order: BatchOrder = {},
   ): Promise<ChangeOutcome<T[]>> {
     // While the pacer is active (someone subscribes), one write at a time in this process, each after the one
     // before it was settled by the pacer: a write's fan-out to live subscribers is over before the next write
@@ -161,6 +173,13 @@ export class RegistryWrites {
     try {
       const outcome = await this.versioning.write(
         async (scope) => {
+          // The version row is locked now (the bump came first): the write before this one is the last committed.
+          if (order.after !== undefined && !scope.writer.state.followsBatch(order.after, scope.version)) {
+            throw new PreconditionFailedError(
+              `the batch '${order.after}' is not the last write committed (it failed, or another write came ` +
+                `between): nothing was registered; send this batch again without after`,
+            );
+          }
           // What the principal holds, read in this transaction; what the input names is authorized before any work.
           const grants = await grantsInTransaction(request.principal, scope.writer.reader);
           const tracker = new ImpactTracker(scope.writer.reader, scope.hierarchy);
@@ -170,6 +189,7 @@ export class RegistryWrites {
           const typeName = await typeNamer(tracker, scope, scope.writer.edits);
           const entries = changeEntries(scope.writer.edits, tracked, request, operations, scope, typeName);
           if (!request.dryRun) await scope.writer.appendChanges(entries);
+          if (!request.dryRun && order.key !== undefined) await scope.writer.state.keyBatch(order.key, scope.version);
           const impact = impactOf(tracked, entries, request.dryRun ? scope.before.version : null);
           return { results, impact, entries };
         },
@@ -287,12 +307,23 @@ export interface ChangeStep<T> {
   readonly named: readonly Touched[];
   /**
    * A run step: one step for several consecutive entries of a batch, all of the same mutation (a run of
-   * resources, projects or tools, or of links to one project), so that they cost a statement or two, not one or
+   * resources, projects, links or tools), so that they cost a statement or two, not one or
    * more each. What each entry names, in order; `named` is then their union. Its work makes one edit per entry,
    * in order (each edit is authorized as its entry), gives one result for them all, and throws an EntryFailure to
    * say which failed (anything else it throws, a constraint violation say, is its first entry's failure).
    */
   readonly entries?: readonly (readonly Touched[])[];
+}
+
+/**
+ * Where a batch stands among a client's batches (registerBatch's `key` and `after`): `key` names it, once
+ * committed, as the registry's last keyed batch; `after` runs it only when the registry's last committed write is
+ * the batch of that key (else PRECONDITION_FAILED, nothing stored). So a client may send a batch before the one
+ * it follows has answered, and it is never applied after that one failed.
+ */
+export interface BatchOrder {
+  readonly key?: string;
+  readonly after?: string;
 }
 
 /** Thrown by a run step's work: which of its entries failed (its offset among them), and why. */

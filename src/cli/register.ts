@@ -5,6 +5,7 @@
  * or with --update is updated; --dry-run sends every change with dryRun and
  * prints its binding impact. See docs/registry-files.md.
  */
+import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import {
   compareEntry,
@@ -247,6 +248,14 @@ class Run {
    * A batch is all or none: when one entry fails, the entries before it are
    * sent again as a batch of their own, and those after it are sent on (or,
    * with `stopsAtFailure`, skipped).
+   *
+   * The next batch is sent while one is on its way (so that the server checks
+   * one while it stores the other), keyed to follow it (registerBatch's
+   * `after`): the server registers it only if the one before it committed,
+   * and nothing came between. When that one failed, the batch sent ahead was
+   * refused (PRECONDITION_FAILED) and is dropped: what follows is decided as
+   * above. When it was refused because another write came between, it is sent
+   * again on its own.
    */
   private async registerAll(entries: readonly Entry[], stopsAtFailure: boolean): Promise<EntryResult[]> {
     const results = new Map<Entry, EntryResult>();
@@ -254,16 +263,27 @@ class Run {
       for (const entry of rest) results.set(entry, { entry, status: 'skipped', note });
     };
     let queue = [...entries];
+    // The batch sent ahead: the entries at the head of the queue once the one before it has answered.
+    let ahead: SentBatch | null = null;
     while (queue.length > 0) {
       if (this.unreachable !== null) {
         skip(queue, NOT_SENT_UNREACHABLE);
         break;
       }
-      const chunk = takeBatch(queue);
+      let sent: SentBatch = ahead ?? this.send(takeBatch(queue));
+      const rest = queue.slice(sent.chunk.length);
+      ahead = rest.length > 0 ? this.send(takeBatch(rest), sent.key) : null;
+      const { chunk } = sent;
       let outcome;
       try {
-        outcome = await registerBatch(this.client, chunk);
+        outcome = await sent.outcome;
+        // Sent to follow a batch that committed, and refused: another write came between. Again, on its own.
+        if ('error' in outcome && outcome.error.extensions?.code === PRECONDITION_FAILED && sent.after) {
+          sent = this.send(chunk, undefined, sent.key);
+          outcome = await sent.outcome;
+        }
       } catch (error) {
+        await ahead?.outcome.catch(() => undefined);
         results.set(chunk[0], this.lost(chunk[0], error));
         skip(queue.slice(1), NOT_SENT_UNREACHABLE);
         break;
@@ -276,16 +296,19 @@ class Run {
             ...(i === chunk.length - 1 ? { impact: outcome.payload.impact, registeredWith: chunk.length } : {}),
           }),
         );
-        queue = queue.slice(chunk.length);
+        queue = rest;
         continue;
       }
+      // This batch failed: the one sent ahead to follow it was refused, and registered nothing.
+      await ahead?.outcome.catch(() => undefined);
+      ahead = null;
       // The entry is named where it is reported: the message need not say "entry N: " too.
       const error = { ...outcome.error, message: outcome.error.message.replace(/^entry \d+: /, '') };
       const index = outcome.error.extensions?.entry;
       if (typeof index !== 'number' || index < 0 || index >= chunk.length) {
         // Not one entry's failure (e.g. the credential): none of the batch was registered.
         for (const entry of chunk) results.set(entry, { entry, status: 'failed', error });
-        queue = queue.slice(chunk.length);
+        queue = rest;
         if (stopsAtFailure) skip(queue.splice(0), NOT_SENT_EARLIER_FAILED);
         continue;
       }
@@ -297,6 +320,14 @@ class Run {
       queue = [...chunk.slice(0, index), ...(stopsAtFailure ? [] : after)];
     }
     return entries.map((entry) => results.get(entry)!);
+  }
+
+  /** Sends a batch under a new key (or `key`), to follow the batch of `after` when given; does not wait. */
+  private send(chunk: Entry[], after?: string, key: string = randomUUID()): SentBatch {
+    const outcome = registerBatch(this.client, chunk, { key, after });
+    // Awaited later (or dropped once its predecessor failed): never an unhandled rejection meanwhile.
+    outcome.catch(() => undefined);
+    return { chunk, key, after, outcome };
   }
 
   /** An entry that exists: unchanged when it is the same, else (without --update) a CONFLICT saying what differs. */
@@ -395,3 +426,14 @@ class Run {
     return { entry, status: 'failed', error: { message: error.message, extensions: { code: 'UNREACHABLE' } } };
   }
 }
+
+/** A registerBatch on its way: its entries, its key, the key of the batch it follows, and its answer to come. */
+interface SentBatch {
+  readonly chunk: Entry[];
+  readonly key: string;
+  readonly after: string | undefined;
+  readonly outcome: ReturnType<typeof registerBatch>;
+}
+
+/** The code a batch sent to follow another gets when that one is not the last write (see registerAll). */
+const PRECONDITION_FAILED = 'PRECONDITION_FAILED';

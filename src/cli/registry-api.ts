@@ -268,15 +268,17 @@ export const BATCH_ENTRIES = 1_000;
 
 /**
  * Registers entries in one transaction (registerBatch), all or none. A
- * failing entry's error carries its index (`extensions.entry`).
+ * failing entry's error carries its index (`extensions.entry`). `key` names
+ * the batch; with `after`, it runs only right after the batch of that key.
  */
 export async function registerBatch(
   client: GraphQLClient,
   entries: readonly Entry[],
+  order: { readonly key?: string; readonly after?: string } = {},
 ): Promise<{ payload: BatchPayload } | { error: GraphQLError }> {
   const { data, errors } = await client.request<{ registerBatch: BatchPayload | null }>(
     `mutation Batch($i: RegisterBatchInput!) { registerBatch(input: $i) { registryVersion impact { totalCount truncated complete changes { toolName projectName slotName before { ${OUTCOME} } after { ${OUTCOME} } } } } }`,
-    { i: { entries: entries.map((entry) => ({ [entry.kind]: entry.input })) } },
+    { i: { entries: entries.map((entry) => ({ [entry.kind]: entry.input })), ...order } },
   );
   const payload = data?.registerBatch;
   if (errors || !payload) return { error: errors?.[0] ?? { message: 'no data in the response' } };

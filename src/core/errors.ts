@@ -101,6 +101,14 @@ export class ConflictError extends DomainError {
   }
 }
 
+/**
+ * A batch sent to follow another (registerBatch's `after`) when the registry's last committed write is not that
+ * one: it failed, or another write came between. Nothing is stored; the client sends it again once it knows.
+ */
+export class PreconditionFailedError extends DomainError {
+  readonly code = 'PRECONDITION_FAILED';
+}
+
 /** A tool definition that fails the static checks. */
 export class ToolValidationError extends DomainError {
   readonly code = 'TOOL_VALIDATION_FAILED';

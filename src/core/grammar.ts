@@ -95,6 +95,11 @@ export function checkSearchText(text: string): string | null {
   return null;
 }
 
+/** A batch's key (registerBatch's `key` and `after`): 1 to 64 letters, digits, ".", "_", ":" or "-" (a UUID fits). */
+export function checkBatchKey(key: string): string | null {
+  return /^[A-Za-z0-9._:-]{1,64}$/.test(key) ? null : 'must be 1 to 64 letters, digits, ".", "_", ":" or "-"';
+}
+
 /** A list of at most `max` entries. */
 export function checkListSize(length: number, max: number): string | null {
   return length > max ? `must have at most ${max} entries` : null;

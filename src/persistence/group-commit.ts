@@ -24,7 +24,7 @@ export const GROUP_COMMIT_MAX = 32;
 /**
  * Group commit. A server's writes run one at a time: on SQLite because one
  * connection writes, on PostgreSQL because every write takes the registry
- * version's row lock first (RegistryWriter.bumpVersion), which orders writers
+ * version's row lock first (VersionRow.bump), which orders writers
  * across instances and holds each one until its commit. Each commit syncs
  * the log to disk, which costs more than the rest of a simple write (on
  * SQLite about 2 ms of the thread a commit, measured on a 50,000-resource

@@ -22,23 +22,12 @@ import {
   RoleGrantEntity,
   ToolEntity,
 } from './entities';
-import type { ChangeRecord, ProjectRecord, RegistryState, ResourceRecord, ToolRecord, TypeRecord } from './records';
-import { CHANGE_CHANNEL } from './change-listener';
+import type { ChangeRecord, ProjectRecord, ResourceRecord, ToolRecord, TypeRecord } from './records';
 import { insertManyIfNamesFree, insertRows, insertSlots } from './insert-rows';
 import { RegistryReader } from './registry-reader';
-import {
-  API_TOKEN,
-  PROJECT,
-  PROJECT_RESOURCE,
-  RESOURCE,
-  TOOL,
-  REGISTRY_CHANGE,
-  REGISTRY_STATE,
-  RESOURCE_TYPE_PARENT,
-  type RegistryStateRow,
-} from './tables';
+import { VersionRow } from './version-row';
+import { API_TOKEN, PROJECT, PROJECT_RESOURCE, RESOURCE, TOOL, REGISTRY_CHANGE, RESOURCE_TYPE_PARENT } from './tables';
 
-const V = REGISTRY_STATE.columns;
 const L = PROJECT_RESOURCE.columns;
 
 /** Sees each edit just before the writer makes it (binding impact takes its "before" there); edits made together, first all at once. */
@@ -57,6 +46,8 @@ export interface EditObserver {
 export class RegistryWriter {
   /** Reads that see this transaction's own writes. */
   readonly reader: RegistryReader;
+  /** The counters: bumped first in every write transaction (see VersionRow.bump). */
+  readonly state: VersionRow;
   private readonly recorded: RegistryEdit[] = [];
   private observer: EditObserver | null = null;
   /** Projects whose time this transaction has set already (touchProjects). */
@@ -68,6 +59,7 @@ export class RegistryWriter {
     readonly at: string,
   ) {
     this.reader = new RegistryReader(tx.query, tx.sql);
+    this.state = new VersionRow(tx);
   }
 
   /** What this transaction has changed so far, in order. */
@@ -77,34 +69,6 @@ export class RegistryWriter {
 
   observe(observer: EditObserver): void {
     this.observer = observer;
-  }
-
-  /**
-   * Bumps the registry version. Run first in every write transaction: on
-   * PostgreSQL the row lock it takes orders writers across instances.
-   * Returns the counters with the new version and the types version as it
-   * stood before this transaction.
-   */
-  async bumpVersion(): Promise<RegistryState> {
-    // On PostgreSQL the same statement tells every server instance that this version committed: NOTIFY is
-    // delivered only if the transaction commits (a dry run, or a write that made no edit, rolls back and tells
-    // no one), in commit order; the payload is just the version, far below NOTIFY's 8,000-byte cap. SQLite has
-    // one server per file, which learns of its own commits directly.
-    const announce =
-      this.tx.sql.dialect === 'postgres' ? `, pg_notify(?, CAST(${V.version} AS text)) IS NULL AS announced` : '';
-    const [row] = await this.tx.query<RegistryStateRow>(
-      `UPDATE ${REGISTRY_STATE.name} SET ${V.version} = ${V.version} + 1 WHERE ${V.id} = 1 ` +
-        `RETURNING ${V.version}, ${V.typesVersion}${announce}`,
-      announce ? [CHANGE_CHANNEL] : [],
-    );
-    return { version: Number(row.version), typesVersion: Number(row.types_version) };
-  }
-
-  /** Bumps the counter that moves only when resource types change. */
-  async bumpTypesVersion(): Promise<void> {
-    await this.tx.query(
-      `UPDATE ${REGISTRY_STATE.name} SET ${V.typesVersion} = ${V.typesVersion} + 1 WHERE ${V.id} = 1`,
-    );
   }
 
   // --- resource types ---------------------------------------------------------------

@@ -90,7 +90,7 @@ export const RESOURCE_SLOT = table(
 
 export const REGISTRY_STATE = table(
   'registry_state',
-  { id: 'id', version: 'version', typesVersion: 'types_version' },
+  { id: 'id', version: 'version', typesVersion: 'types_version', batchKey: 'batch_key', batchVersion: 'batch_version' },
   { pk_registry_state: ['id'] },
 );
 
@@ -258,6 +258,9 @@ export interface ProjectResourceRow {
 export interface RegistryStateRow {
   version: number | string;
   types_version: number | string;
+  /** The last keyed batch's key and version (registerBatch's `key`); read only by the writer. */
+  batch_key?: string | null;
+  batch_version?: number | string | null;
 }
 
 /** A row of registry_change. */

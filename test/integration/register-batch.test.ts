@@ -387,6 +387,48 @@ describeEachBackend('registerBatch', (backend) => {
     expect(data.registerBatch.impact.totalCount).to.equal(types);
   });
 
+  it('runs a batch sent with after only right after the keyed batch it names: never after that one failed, nor after another write', async () => {
+    const make = (prefix: string, order: Record<string, string>) => ({
+      entries: [{ resourceType: { name: `${prefix}-t` } }, { resource: { name: `${prefix}-r`, type: `${prefix}-t` } }],
+      ...order,
+    });
+    const refused = async (input: Record<string, unknown>, code: string) => {
+      const digest = await databaseDigest(server);
+      const version = (await server.app.versioning.current()).version;
+      const { body } = await server.gql(BATCH, { i: input });
+      const error = body.errors?.[0];
+      expect(error?.extensions?.code, JSON.stringify(body)).to.equal(code);
+      expect(error?.extensions?.entry, 'not one entry’s failure').to.equal(undefined);
+      expect(body.data, 'no data').to.equal(null);
+      expect(await databaseDigest(server), 'nothing stored').to.equal(digest);
+      expect((await server.app.versioning.current()).version).to.equal(version);
+      return error!.message;
+    };
+    // A chain: each batch follows the one before it.
+    await server.data(BATCH, { i: make('ka', { key: 'ka' }) });
+    await server.data(BATCH, { i: make('kb', { key: 'kb', after: 'ka' }) });
+    await server.data(BATCH, { i: make('kc', { after: 'kb' }) });
+    // kc had no key: the last write is not kb any more.
+    expect(await refused(make('kd', { after: 'kb' }), 'PRECONDITION_FAILED')).to.match(/'kb' is not the last write/);
+    // A keyed batch that fails is not the last write: the one sent after it is refused, not applied.
+    await server.data(BATCH, { i: make('ke', { key: 'ke' }) });
+    const failing = { entries: [{ resource: { name: 'kf-r', type: 'nope' } }], key: 'kf', after: 'ke' };
+    const { body } = await server.gql(BATCH, { i: failing });
+    expect(body.errors?.[0]?.extensions?.code).to.equal('NOT_FOUND');
+    await refused(make('kg', { after: 'kf' }), 'PRECONDITION_FAILED');
+    // ke is still the last write: what followed it failed, or was refused, and committed nothing.
+    await server.data(BATCH, { i: make('kh', { key: 'kh', after: 'ke' }) });
+    // Another write in between (here a single mutation) breaks the chain.
+    await server.data(`mutation { registerResource(input: { name: "ki-r", type: "kh-t" }) { registryVersion } }`);
+    await refused(make('kj', { after: 'kh' }), 'PRECONDITION_FAILED');
+    // A dry run records no key.
+    await server.data(BATCH, { i: make('kk', { key: 'kk' }), d: true });
+    await refused(make('kl', { after: 'kk' }), 'PRECONDITION_FAILED');
+    // A malformed key is BAD_USER_INPUT.
+    expect(await refused(make('km', { key: 'a b' }), 'BAD_USER_INPUT')).to.match(/key must be 1 to 64/);
+    await refused(make('kn', { after: 'x'.repeat(65) }), 'BAD_USER_INPUT');
+  });
+
   it('registers runs of resources, links (to one project or many), projects and tools in a few statements for all of them', async () => {
     const count = 150;
     const batch: Entry[] = [{ resourceType: { name: 'runs' } }, { project: { name: 'runs/p' } }];

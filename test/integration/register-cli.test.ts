@@ -573,6 +573,70 @@ describe('register CLI (npm run register) against a real server', function () {
     expect(run.code).to.equal(1);
   });
 
+  it('sends each batch before the one it follows has answered, and never applies one after a failure before it', async () => {
+    server = await startServer(sqlite);
+    // A type and 2,500 resources: batches of 1,000, 1,000 and 501 entries. Entry `failing` has an unknown type.
+    const registryWith = (folder: string, failing: number) =>
+      write(
+        `${folder}/registry.yaml`,
+        lines(
+          'resource_types:',
+          `  - { name: ${folder} }`,
+          'resources:',
+          ...Array.from(
+            { length: 2500 },
+            (_, i) => `  - { name: ${folder}/r${i + 1}, type: ${i + 1 === failing ? 'missing' : folder} }`,
+          ),
+        ),
+      );
+    const count = async (folder: string) =>
+      (await server.data(`{ resources(filter: { nameContains: "${folder}/" }) { totalCount } }`)).resources.totalCount;
+    // The failing entry in the second batch: the first committed; the third, sent to follow the second, was refused.
+    const second = await runCli(['--url', server.url, '--no-progress', registryWith('later', 1500)]);
+    expect(second.stdout).to.contain('1500 registered, 0 updated, 0 unchanged, 1 failed, 1000 skipped (1 file)');
+    expect(second.code).to.equal(1);
+    expect(await count('later')).to.equal(1499);
+    // In the first: the second batch, sent to follow it, registered nothing, nor did the third.
+    const first = await runCli(['--url', server.url, '--no-progress', registryWith('early', 500)]);
+    expect(first.stdout).to.contain('500 registered, 0 updated, 0 unchanged, 1 failed, 2000 skipped (1 file)');
+    expect(await count('early')).to.equal(499);
+    const log = await server.data(`{ changes(first: 1) { totalCount } }`);
+    expect(log.changes.totalCount, 'one change-log entry per entity registered').to.equal(2 + 1499 + 499);
+  });
+
+  it('sends a batch again on its own when another write came between it and the one it follows', async () => {
+    server = await startServer(sqlite);
+    const file = write(
+      'busy/registry.yaml',
+      lines(
+        'resource_types:',
+        '  - { name: busy }',
+        'resources:',
+        ...Array.from({ length: 4000 }, (_, i) => `  - { name: busy/r${i}, type: busy }`),
+      ),
+    );
+    await server.data(`mutation { registerResourceType(input: { name: "other" }) { registryVersion } }`);
+    // Another writer, all along: batches sent ahead keep finding its writes between them and the one they follow.
+    let writing = true;
+    let written = 0;
+    const writer = (async () => {
+      while (writing) {
+        await server.data(
+          `mutation { registerResource(input: { name: "other/w${written}", type: "other" }) { registryVersion } }`,
+        );
+        written++;
+      }
+    })();
+    const run = await runCli(['--url', server.url, '--no-progress', file]);
+    writing = false;
+    await writer;
+    expect(run.stdout).to.contain('4001 registered, 0 updated, 0 unchanged, 0 failed, 0 skipped (1 file)');
+    expect(run.code).to.equal(0);
+    const data = await server.data(`{ resources(filter: { nameContains: "busy/" }) { totalCount } }`);
+    expect(data.resources.totalCount).to.equal(4000);
+    expect(written, 'the other writer wrote while the command ran').to.be.greaterThan(0);
+  });
+
   it('registers what comes before a failing entry of a batch, and the tool files after a failing one', async () => {
     server = await startServer(sqlite);
     const registry = write(

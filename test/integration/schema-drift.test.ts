@@ -34,6 +34,7 @@ describeEachBackend('migrations', (backend) => {
         'PageIds1764662400000',
         'ImpactComplete1764748800000',
         'Access1764835200000',
+        'BatchKeys1764921600000',
       ]);
       expect(await db.isMigrated()).to.equal(true);
       expect(await db.migrate(), 'a second run applies nothing').to.deep.equal([]);

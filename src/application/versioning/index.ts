@@ -210,7 +210,7 @@ export class RegistryVersioning {
       outcome = await this.db.write(
         async (tx) => {
           const writer = new RegistryWriter(tx, new Date().toISOString());
-          const committed = await writer.bumpVersion();
+          const committed = await writer.state.bump();
           const before = { version: committed.version - 1, typesVersion: committed.typesVersion };
           let hierarchy: Promise<TypeHierarchy> | null = null;
           const result = await work({
@@ -220,7 +220,7 @@ export class RegistryVersioning {
             hierarchy: () => (hierarchy ??= this.writeHierarchy(before.typesVersion, writer)),
           });
           const typesMoved = changesTypes(writer.edits);
-          if (typesMoved) await writer.bumpTypesVersion();
+          if (typesMoved) await writer.state.bumpTypes();
           const state = { version: committed.version, typesVersion: committed.typesVersion + (typesMoved ? 1 : 0) };
           if (dryRun || writer.edits.length === 0) {
             throw new Rollback({ result, state: before, edits: writer.edits, dryRun, committed: false });

@@ -1,6 +1,6 @@
 import { IsOptional, ValidateNested } from 'class-validator';
 import { Field, InputType } from 'type-graphql';
-import { checkListSize, LIMITS } from '../../core/grammar';
+import { checkBatchKey, checkListSize, LIMITS } from '../../core/grammar';
 import { Satisfies } from '../validation';
 import { CreateProjectInput } from './create-project.input';
 import { LinkResourceInput } from './link-resource.input';
@@ -49,4 +49,22 @@ export class RegisterBatchInput {
   @Satisfies(checkEntryCount)
   @ValidateNested()
   entries!: BatchEntryInput[];
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'Names this batch (1 to 64 letters, digits, ".", "_", ":" or "-"; a new one for each batch, a UUID say): once it commits, it is the last keyed batch, which a batch sent with `after` can follow.',
+  })
+  @IsOptional()
+  @Satisfies(checkBatchKey)
+  key?: string | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'Registers this batch only if the last write the registry committed is the batch of this `key`: otherwise PRECONDITION_FAILED (that batch failed, or another write came between), and nothing is stored. So a client can send a batch before the one it follows has answered, and it is never applied after that one failed.',
+  })
+  @IsOptional()
+  @Satisfies(checkBatchKey)
+  after?: string | null;
 }

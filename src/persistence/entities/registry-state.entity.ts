@@ -17,4 +17,11 @@ export class RegistryStateEntity {
 
   @Column({ name: REGISTRY_STATE.columns.typesVersion, type: 'integer' })
   typesVersion!: number;
+
+  /** The key of the last registerBatch sent with one, and the version it committed (see the BatchKeys migration). */
+  @Column({ name: REGISTRY_STATE.columns.batchKey, type: 'varchar', length: 64, nullable: true })
+  batchKey!: string | null;
+
+  @Column({ name: REGISTRY_STATE.columns.batchVersion, type: 'integer', nullable: true })
+  batchVersion!: number | null;
 }
