@@ -249,13 +249,13 @@ class Run {
    * sent again as a batch of their own, and those after it are sent on (or,
    * with `stopsAtFailure`, skipped).
    *
-   * The next batch is sent while one is on its way (so that the server checks
-   * one while it stores the other), keyed to follow it (registerBatch's
-   * `after`): the server registers it only if the one before it committed,
-   * and nothing came between. When that one failed, the batch sent ahead was
-   * refused (PRECONDITION_FAILED) and is dropped: what follows is decided as
-   * above. When it was refused because another write came between, it is sent
-   * again on its own.
+   * The next batches (BATCHES_AHEAD) are sent while one is on its way (so
+   * that the server checks them while it stores the one before), each keyed
+   * to follow the one before it (registerBatch's `after`): the server
+   * registers one only if the one before it committed, and nothing came
+   * between. When a batch failed, those sent ahead were refused
+   * (PRECONDITION_FAILED) and are dropped: what follows is decided as above.
+   * One refused because another write came between is sent again on its own.
    */
   private async registerAll(entries: readonly Entry[], stopsAtFailure: boolean): Promise<EntryResult[]> {
     const results = new Map<Entry, EntryResult>();
@@ -263,16 +263,24 @@ class Run {
       for (const entry of rest) results.set(entry, { entry, status: 'skipped', note });
     };
     let queue = [...entries];
-    // The batch sent ahead: the entries at the head of the queue once the one before it has answered.
-    let ahead: SentBatch | null = null;
+    // The batches sent ahead, in order: each follows the one before it, the first the one being answered.
+    const ahead: SentBatch[] = [];
+    const dropAhead = async () => {
+      for (const batch of ahead.splice(0)) await batch.outcome.catch(() => undefined);
+    };
     while (queue.length > 0) {
       if (this.unreachable !== null) {
         skip(queue, NOT_SENT_UNREACHABLE);
         break;
       }
-      let sent: SentBatch = ahead ?? this.send(takeBatch(queue));
+      let sent: SentBatch = ahead.shift() ?? this.send(takeBatch(queue));
       const rest = queue.slice(sent.chunk.length);
-      ahead = rest.length > 0 ? this.send(takeBatch(rest), sent.key) : null;
+      let covered = ahead.reduce((n, batch) => n + batch.chunk.length, sent.chunk.length);
+      while (ahead.length < BATCHES_AHEAD && covered < queue.length) {
+        const next = this.send(takeBatch(queue.slice(covered)), (ahead.at(-1) ?? sent).key);
+        ahead.push(next);
+        covered += next.chunk.length;
+      }
       const { chunk } = sent;
       let outcome;
       try {
@@ -283,7 +291,7 @@ class Run {
           outcome = await sent.outcome;
         }
       } catch (error) {
-        await ahead?.outcome.catch(() => undefined);
+        await dropAhead();
         results.set(chunk[0], this.lost(chunk[0], error));
         skip(queue.slice(1), NOT_SENT_UNREACHABLE);
         break;
@@ -299,9 +307,8 @@ class Run {
         queue = rest;
         continue;
       }
-      // This batch failed: the one sent ahead to follow it was refused, and registered nothing.
-      await ahead?.outcome.catch(() => undefined);
-      ahead = null;
+      // This batch failed: those sent ahead to follow it were refused, and registered nothing.
+      await dropAhead();
       // The entry is named where it is reported: the message need not say "entry N: " too.
       const error = { ...outcome.error, message: outcome.error.message.replace(/^entry \d+: /, '') };
       const index = outcome.error.extensions?.entry;
@@ -437,3 +444,6 @@ interface SentBatch {
 
 /** The code a batch sent to follow another gets when that one is not the last write (see registerAll). */
 const PRECONDITION_FAILED = 'PRECONDITION_FAILED';
+
+/** How many batches are on their way behind the one being answered (see registerAll). */
+const BATCHES_AHEAD = 2;
