@@ -24,11 +24,12 @@ export class VersionRow {
 
   /**
    * Moves the version by one: run first in every write transaction. It returns the counters with the new version
-   * and the types version as it stood before this transaction. It takes the row's lock (on PostgreSQL it orders writers across instances, and what
-   * the row says is then the latest committed). On PostgreSQL the same statement tells every server instance that
-   * this version committed: NOTIFY is delivered only if the transaction commits (a dry run, or a write that made
-   * no edit, rolls back and tells no one), in commit order; the payload is just the version, far below NOTIFY's
-   * 8,000-byte cap. SQLite has one server per file, which learns of its own commits directly.
+   * and the types version as it stood before this transaction. It takes the row's lock: on PostgreSQL that orders
+   * writers across instances, and what the row says is then the latest commit (so is the last keyed batch it
+   * returns). On PostgreSQL the same statement tells every server instance that this version committed: NOTIFY is
+   * delivered only if the transaction commits (a dry run, or a write that made no edit, rolls back and tells no
+   * one), in commit order; the payload is just the version, far below NOTIFY's 8,000-byte cap. SQLite has one
+   * server per file, which learns of its own commits directly.
    */
   async bump(): Promise<RegistryState> {
     const announce =
