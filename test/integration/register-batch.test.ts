@@ -2,8 +2,16 @@
 // mutation would be (the same registry and the same change log as one mutation per entry), the first failing entry
 // rolls everything back and is named by its index, and the statements grow with the entries, not with round trips.
 import { expect } from 'chai';
-import { describeEachBackend, sqlite } from '../support/backends';
+import {
+  describeEachBackend,
+  postgres,
+  postgresAvailable,
+  POSTGRES_ADMIN_URL,
+  POSTGRES_REQUIRED,
+  sqlite,
+} from '../support/backends';
 import { databaseDigest } from '../support/digest';
+import { gqlAt, spawnServer, type ServerProcess } from '../support/process-server';
 import { startServer, type TestServer } from '../support/server';
 
 const BATCH = `mutation($i: RegisterBatchInput!, $d: Boolean) {
@@ -564,5 +572,105 @@ describe('registerBatch and access', () => {
       expect(body.errors![0].extensions?.entry, JSON.stringify(body)).to.equal(index);
       expect(await databaseDigest(server)).to.equal(digest);
     }
+  });
+});
+
+describe('registerBatch after: across two instances on one PostgreSQL (real processes)', function () {
+  this.timeout(120_000);
+  let a: ServerProcess;
+  let b: ServerProcess;
+  const MUTATION = `mutation($i: RegisterBatchInput!) { registerBatch(input: $i) { registryVersion } }`;
+  const batch = (name: string, order: { key?: string; after?: string }) => ({
+    entries: [{ resource: { name, type: 't' } }],
+    ...order,
+  });
+
+  before(async function () {
+    if (!(await postgresAvailable())) {
+      if (POSTGRES_REQUIRED) throw new Error(`PostgreSQL is required but does not answer at ${POSTGRES_ADMIN_URL}`);
+      this.skip();
+    }
+    const database = await postgres.freshDatabase();
+    if (database.kind !== 'postgres') throw new Error('expected PostgreSQL');
+    [a, b] = await Promise.all([
+      spawnServer({ DATABASE_URL: database.url }),
+      spawnServer({ DATABASE_URL: database.url }),
+    ]);
+    await gqlAt(a.url, `mutation { registerResourceType(input: { name: "t" }) { dryRun } }`);
+  });
+  after(async () => {
+    await a?.stop();
+    await b?.stop();
+  });
+
+  it('follows a batch committed on the other instance, and never one with a write of either instance between', async () => {
+    // A chain sent one after another, each to the other instance: every batch follows the one before it.
+    let after: string | undefined;
+    for (let i = 0; i < 6; i++) {
+      const { body } = await gqlAt((i % 2 ? b : a).url, MUTATION, { i: batch(`seq/${i}`, { key: `seq-${i}`, after }) });
+      expect(body.errors, JSON.stringify(body)).to.equal(undefined);
+      after = `seq-${i}`;
+    }
+    // Another write on the other instance comes between: refused.
+    await gqlAt(b.url, `mutation { registerResource(input: { name: "between", type: "t" }) { registryVersion } }`);
+    const refused = (await gqlAt(a.url, MUTATION, { i: batch('seq/late', { after }) })).body;
+    expect(refused.errors?.[0]?.extensions?.code).to.equal('PRECONDITION_FAILED');
+
+    // Two chains of 20 batches, beside writes on both instances. Each batch is sent while the one it follows is
+    // still on its way, to the other instance, as tool-registry register sends them (one refused is sent again on
+    // its own, and the next follows that): whichever commit with an `after`, each committed right after its batch.
+    const sent: { key: string; after?: string; name: string; answer: Promise<{ body: any }> }[] = [];
+    const send = (c: number, i: number, after?: string, key = `c${c}-${i}`) => {
+      const name = `chain/${c}/${i}`;
+      const answer = gqlAt(((c + i) % 2 ? a : b).url, MUTATION, { i: batch(name, { key, after }) });
+      sent.push({ key, after, name, answer });
+      return { key, answer };
+    };
+    const chain = async (c: number) => {
+      let current = send(c, 0);
+      for (let i = 0; i < 20; i++) {
+        const next = i < 19 ? send(c, i + 1, current.key) : null;
+        const { body } = await current.answer;
+        // Refused (another write came between): again on its own, under the same key, which `next` follows.
+        if (!body.data?.registerBatch) await send(c, i, undefined, current.key).answer;
+        if (!next) break;
+        current = next;
+      }
+    };
+    const others = Array.from({ length: 10 }, (_, i) =>
+      gqlAt(
+        (i % 2 ? a : b).url,
+        `mutation { registerResource(input: { name: "other/${i}", type: "t" }) { registryVersion } }`,
+      ),
+    );
+    await Promise.all([...others, chain(0), chain(1)]);
+    // The version each key committed (a key commits at most once), and each request's own answer.
+    const versionOf = new Map<string, number>();
+    const answers = await Promise.all(sent.map(async (request) => ({ ...request, body: (await request.answer).body })));
+    for (const { key, body } of answers) {
+      if (body.data?.registerBatch) versionOf.set(key, body.data.registerBatch.registryVersion);
+    }
+    let followed = 0;
+    let alone = 0;
+    let refusals = 0;
+    for (const { key, after, body } of answers) {
+      if (!body.data?.registerBatch) {
+        expect(body.errors?.[0]?.extensions?.code, JSON.stringify(body)).to.equal('PRECONDITION_FAILED');
+        refusals++;
+      } else if (after === undefined) alone++;
+      else {
+        expect(versionOf.get(after), `${key} committed right after ${after}`).to.equal(versionOf.get(key)! - 1);
+        followed++;
+      }
+    }
+    expect(followed + alone + refusals, 'every batch committed or was refused').to.equal(sent.length);
+    // Every batch of both chains was registered once in the end; what was refused stored nothing.
+    const stored = (
+      await gqlAt(b.url, `{ resources(first: 100, filter: { nameContains: "chain/" }) { edges { node { name } } } }`)
+    ).body.data.resources.edges.map((e: { node: { name: string } }) => e.node.name);
+    expect([...stored].sort()).to.deep.equal(
+      [0, 1].flatMap((c) => Array.from({ length: 20 }, (_, i) => `chain/${c}/${i}`)).sort(),
+    );
+    expect(followed, 'some batches committed right after the one they follow').to.be.greaterThan(0);
   });
 });
