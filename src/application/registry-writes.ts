@@ -1,7 +1,6 @@
 import {
   authorize,
   describeRefusal,
-  entryNamespace,
   grantHolders,
   namespaceOf,
   ownsEverything,
@@ -20,19 +19,11 @@ import {
   UnauthenticatedError,
 } from '../core/errors';
 import { checkRef, isIdRef } from '../core/grammar';
-import {
-  describeEdit,
-  isAccessEdit,
-  namespacesOfEdit,
-  namespacesOfEdits,
-  subjectOf,
-  type RegistryEdit,
-} from '../core/registry-edit';
+import { namespacesOfEdits } from '../core/registry-edit';
 import type { ChangeRecord } from '../persistence/records';
 import { asConstraintViolation, type ConstraintViolation } from '../persistence/sql-errors';
-import { loggedChangeId, type IdentifiedChange } from '../core/binding-impact';
-import { IMPACT_LIMITS, ImpactTracker, type BindingImpact, type TrackedImpact } from './binding-impact';
-import { newId, previewChangeId } from './ids';
+import { ImpactTracker, type BindingImpact } from './binding-impact';
+import { changeEntries, impactOf, typeNamer } from './change-entries';
 import { TurnBudget } from './turn-budget';
 import type { ReadSession, RegistryVersioning, WriteScope } from './versioning';
 
@@ -187,7 +178,7 @@ export class RegistryWrites {
           const { results, operations } = await this.runSteps(request, steps, batch, scope, grants, tracker);
           const tracked = await tracker.finish(scope.writer.edits);
           const typeName = await typeNamer(tracker, scope, scope.writer.edits);
-          const entries = changeEntries(scope.writer.edits, tracked, request, operations, scope, typeName);
+          const entries = changeEntries(scope.writer.edits, tracked, request.principal.id, operations, scope, typeName);
           if (!request.dryRun) await scope.writer.appendChanges(entries);
           if (!request.dryRun && order.key !== undefined) await scope.writer.state.keyBatch(order.key, scope.version);
           const impact = impactOf(tracked, entries, request.dryRun ? scope.before.version : null);
@@ -395,66 +386,6 @@ async function grantsInTransaction(principal: Principal, reader: WriteReader): P
     }
   }
   return [...principal.builtIn, ...(await reader.grantsOf(grantHolders(principal)))];
-}
-
-/** Names a type id from the hierarchy after the change, or before it (a deleted type); only types and resources need it. */
-async function typeNamer(
-  tracker: ImpactTracker,
-  scope: WriteScope,
-  edits: readonly RegistryEdit[],
-): Promise<(id: string) => string> {
-  if (!edits.some((e) => e.kind === 'RESOURCE_TYPE' || e.kind === 'RESOURCE')) return (id) => id;
-  const [after, before] = await Promise.all([tracker.hierarchy(), scope.hierarchy()]);
-  return (id) => after.byId(id)?.name ?? before.byId(id)?.name ?? id;
-}
-
-/** One change-log entry per edit, in order, each with the binding changes it caused and the mutation that made it. */
-function changeEntries(
-  edits: readonly RegistryEdit[],
-  tracked: TrackedImpact,
-  request: ChangeRequest,
-  operations: readonly string[],
-  { version, writer: { at } }: WriteScope,
-  typeName: (id: string) => string,
-): ChangeRecord[] {
-  return edits.map((edit, seq) => {
-    const subject = subjectOf(edit);
-    const id = newId();
-    return {
-      id,
-      version,
-      seq,
-      at,
-      actor: request.principal.id,
-      operation: operations[seq],
-      kind: edit.kind,
-      entityId: subject.id,
-      entityName: subject.name,
-      previousName: subject.previousName,
-      relatedId: subject.related?.id ?? null,
-      relatedName: subject.related?.name ?? null,
-      summary: describeEdit(edit, typeName),
-      impactCount: tracked.countByEdit[seq] ?? 0,
-      impactComplete: tracked.completeByEdit[seq] ?? true,
-      bindingChanges: tracked.kept
-        .filter((k) => k.edit === seq)
-        .map((k) => ({ ...k.change, id: loggedChangeId(id, k.change) })),
-      namespace: isAccessEdit(edit) ? entryNamespace(namespacesOfEdit(edit).map((n) => n.namespace)) : null,
-    };
-  });
-}
-
-/**
- * The impact a payload reports: the summary, and the first changes, each
- * with its entry's id for it (the same as in the change log and the live
- * feed); a dry run's, which no entry records, get preview ids at `previewAt`.
- */
-function impactOf(tracked: TrackedImpact, entries: readonly ChangeRecord[], previewAt: number | null): BindingImpact {
-  const changes: IdentifiedChange[] = tracked.kept.slice(0, IMPACT_LIMITS.listed).map(({ change, edit }) => ({
-    ...change,
-    id: previewAt === null ? loggedChangeId(entries[edit].id, change) : previewChangeId(previewAt, change),
-  }));
-  return { ...tracked.impact, changes };
 }
 
 /**
