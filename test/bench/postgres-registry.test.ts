@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { generateRegistry } from '../../scripts/bench/generate';
 import { databaseUrl, postgresTemplate, workingDatabase } from '../../scripts/bench/postgres-registry';
-import { postgresAvailable, POSTGRES_ADMIN_URL, POSTGRES_REQUIRED } from '../support/backends';
+import { POSTGRES_ADMIN_URL, requirePostgres } from '../support/backends';
 
 const TABLES = [
   'resource_type',
@@ -26,10 +26,7 @@ describe('benchmark: the registry on PostgreSQL (--backend postgres)', function 
   let template: string | null = null;
 
   before(async function () {
-    if (!(await postgresAvailable())) {
-      if (POSTGRES_REQUIRED) throw new Error(`PostgreSQL is required but does not answer at ${POSTGRES_ADMIN_URL}`);
-      this.skip();
-    }
+    await requirePostgres(this);
     dir = mkdtempSync(join(tmpdir(), 'bench-pg-'));
     // Named after this process: the template's name comes from the file's.
     file = join(dir, `registry-test-${process.pid}.sqlite`);

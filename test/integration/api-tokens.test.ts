@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import { Client } from 'pg';
-import { postgres, postgresAvailable, POSTGRES_ADMIN_URL, POSTGRES_REQUIRED } from '../support/backends';
+import { postgres, requirePostgres } from '../support/backends';
 import { gqlAt, spawnServer, type ServerProcess } from '../support/process-server';
 
 const ADMIN = 'admin-token-0123456789';
@@ -56,10 +56,7 @@ describe('API tokens on two instances (PostgreSQL, real processes)', function ()
   };
 
   before(async function () {
-    if (!(await postgresAvailable())) {
-      if (POSTGRES_REQUIRED) throw new Error(`PostgreSQL is required but does not answer at ${POSTGRES_ADMIN_URL}`);
-      this.skip();
-    }
+    await requirePostgres(this);
     const database = await postgres.freshDatabase();
     if (database.kind !== 'postgres') throw new Error('expected PostgreSQL');
     databaseUrl = database.url;

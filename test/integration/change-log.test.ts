@@ -1,12 +1,5 @@
 import { expect } from 'chai';
-import {
-  describeEachBackend,
-  postgres,
-  postgresAvailable,
-  POSTGRES_ADMIN_URL,
-  POSTGRES_REQUIRED,
-  sqlite,
-} from '../support/backends';
+import { describeEachBackend, postgres, requirePostgres, sqlite } from '../support/backends';
 import { captureLogs } from '../support/logs';
 import { gqlAt, spawnServer, type ServerProcess } from '../support/process-server';
 import { startServer, type TestServer } from '../support/server';
@@ -157,10 +150,7 @@ describe('the change log under 100 concurrent writers on two instances (PostgreS
   let b: ServerProcess;
 
   before(async function () {
-    if (!(await postgresAvailable())) {
-      if (POSTGRES_REQUIRED) throw new Error(`PostgreSQL is required but does not answer at ${POSTGRES_ADMIN_URL}`);
-      this.skip();
-    }
+    await requirePostgres(this);
     const database = await postgres.freshDatabase();
     if (database.kind !== 'postgres') throw new Error('expected PostgreSQL');
     [a, b] = await Promise.all([

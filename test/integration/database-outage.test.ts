@@ -1,6 +1,6 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { expect } from 'chai';
-import { postgres, postgresAvailable, POSTGRES_ADMIN_URL, POSTGRES_REQUIRED, sqlite } from '../support/backends';
+import { postgres, requirePostgres, sqlite } from '../support/backends';
 import { startServer, type TestServer } from '../support/server';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
 
@@ -36,11 +36,7 @@ describe('a database outage [postgres, through a proxy that can be cut]', functi
   let server: TestServer;
 
   before(async function () {
-    if (!(await postgresAvailable())) {
-      if (POSTGRES_REQUIRED)
-        throw new Error(`PostgreSQL is required (REQUIRE_POSTGRES=1) but does not answer at ${POSTGRES_ADMIN_URL}`);
-      this.skip();
-    }
+    await requirePostgres(this);
     const database = await postgres.freshDatabase();
     if (database.kind !== 'postgres') throw new Error('expected PostgreSQL');
     const url = new URL(database.url);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { postgres, postgresAvailable, POSTGRES_ADMIN_URL, POSTGRES_REQUIRED } from '../support/backends';
+import { postgres, requirePostgres } from '../support/backends';
 import { gqlAt, spawnServer, type ServerProcess } from '../support/process-server';
 import { honouringBackpressure } from '../support/backpressure';
 
@@ -21,10 +21,7 @@ describe('two instances on one PostgreSQL (real processes)', function () {
   };
 
   before(async function () {
-    if (!(await postgresAvailable())) {
-      if (POSTGRES_REQUIRED) throw new Error(`PostgreSQL is required but does not answer at ${POSTGRES_ADMIN_URL}`);
-      this.skip();
-    }
+    await requirePostgres(this);
     const database = await postgres.freshDatabase();
     if (database.kind !== 'postgres') throw new Error('expected PostgreSQL');
     // Both start at once on the empty database: one migrates, the other waits for it.

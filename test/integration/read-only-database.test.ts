@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { bootstrap } from '../../src/main';
-import { postgres, postgresAvailable, POSTGRES_ADMIN_URL, POSTGRES_REQUIRED, sqlite } from '../support/backends';
+import { postgres, POSTGRES_ADMIN_URL, requirePostgres, sqlite } from '../support/backends';
 import { runToExit, spawnServer } from '../support/process-server';
 import { startServer, type TestServer } from '../support/server';
 import pino from 'pino';
@@ -107,11 +107,7 @@ describe('a database that refuses writes [postgres]', () => {
   let admin: Client;
 
   before(async function () {
-    if (!(await postgresAvailable())) {
-      if (POSTGRES_REQUIRED)
-        throw new Error(`PostgreSQL is required (REQUIRE_POSTGRES=1) but does not answer at ${POSTGRES_ADMIN_URL}`);
-      this.skip();
-    }
+    await requirePostgres(this);
     admin = new Client({ connectionString: POSTGRES_ADMIN_URL });
     await admin.connect();
   });

@@ -2,14 +2,7 @@
 // mutation would be (the same registry and the same change log as one mutation per entry), the first failing entry
 // rolls everything back and is named by its index, and the statements grow with the entries, not with round trips.
 import { expect } from 'chai';
-import {
-  describeEachBackend,
-  postgres,
-  postgresAvailable,
-  POSTGRES_ADMIN_URL,
-  POSTGRES_REQUIRED,
-  sqlite,
-} from '../support/backends';
+import { describeEachBackend, postgres, requirePostgres, sqlite } from '../support/backends';
 import { databaseDigest } from '../support/digest';
 import { gqlAt, spawnServer, type ServerProcess } from '../support/process-server';
 import { startServer, type TestServer } from '../support/server';
@@ -586,10 +579,7 @@ describe('registerBatch after: across two instances on one PostgreSQL (real proc
   });
 
   before(async function () {
-    if (!(await postgresAvailable())) {
-      if (POSTGRES_REQUIRED) throw new Error(`PostgreSQL is required but does not answer at ${POSTGRES_ADMIN_URL}`);
-      this.skip();
-    }
+    await requirePostgres(this);
     const database = await postgres.freshDatabase();
     if (database.kind !== 'postgres') throw new Error('expected PostgreSQL');
     [a, b] = await Promise.all([

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Client } from 'pg';
 import { LISTENER_APPLICATION_NAME } from '../../src/persistence/change-listener';
-import { postgres, postgresAvailable, POSTGRES_ADMIN_URL, POSTGRES_REQUIRED, sqlite } from '../support/backends';
+import { postgres, POSTGRES_ADMIN_URL, requirePostgres, sqlite } from '../support/backends';
 import { gqlAt, spawnServer, type ServerProcess } from '../support/process-server';
 import { collect, subscriptionClient } from '../support/subscriptions';
 
@@ -15,10 +15,7 @@ describe('subscriptions across two instances on one PostgreSQL (real processes)'
   let database: string;
 
   before(async function () {
-    if (!(await postgresAvailable())) {
-      if (POSTGRES_REQUIRED) throw new Error(`PostgreSQL is required but does not answer at ${POSTGRES_ADMIN_URL}`);
-      this.skip();
-    }
+    await requirePostgres(this);
     const config = await postgres.freshDatabase();
     if (config.kind !== 'postgres') throw new Error('expected PostgreSQL');
     database = new URL(config.url).pathname.slice(1);

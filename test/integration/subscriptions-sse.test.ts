@@ -9,14 +9,7 @@ import { ApolloClient, ApolloLink, HttpLink, InMemoryCache, gql } from '@apollo/
 import { expect } from 'chai';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { createClient, type Client as SseClient } from 'graphql-sse';
-import {
-  describeEachBackend,
-  postgres,
-  postgresAvailable,
-  POSTGRES_ADMIN_URL,
-  POSTGRES_REQUIRED,
-  sqlite,
-} from '../support/backends';
+import { describeEachBackend, postgres, requirePostgres, sqlite } from '../support/backends';
 import { capturedLogger } from '../support/logs';
 import { gqlAt, spawnServer, type ServerProcess } from '../support/process-server';
 import { registryOf } from '../support/registry-fixtures';
@@ -316,10 +309,7 @@ describe('subscriptions over Server-Sent Events across two instances on one Post
   let b: ServerProcess;
 
   before(async function () {
-    if (!(await postgresAvailable())) {
-      if (POSTGRES_REQUIRED) throw new Error(`PostgreSQL is required but does not answer at ${POSTGRES_ADMIN_URL}`);
-      this.skip();
-    }
+    await requirePostgres(this);
     const config = await postgres.freshDatabase();
     if (config.kind !== 'postgres') throw new Error('expected PostgreSQL');
     [a, b] = await Promise.all([spawnServer({ DATABASE_URL: config.url }), spawnServer({ DATABASE_URL: config.url })]);

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Client } from 'pg';
-import { postgres, postgresAvailable, POSTGRES_ADMIN_URL, POSTGRES_REQUIRED } from '../support/backends';
+import { postgres, requirePostgres } from '../support/backends';
 import { registryOf } from '../support/registry-fixtures';
 import { startServer, type TestServer } from '../support/server';
 
@@ -22,10 +22,7 @@ describe('registry version reads under concurrent requests [postgres]', function
   let url: string;
 
   before(async function () {
-    if (!(await postgresAvailable())) {
-      if (POSTGRES_REQUIRED) throw new Error(`PostgreSQL is required but does not answer at ${POSTGRES_ADMIN_URL}`);
-      this.skip();
-    }
+    await requirePostgres(this);
     server = await startServer(postgres);
     if (server.config.database.kind !== 'postgres') throw new Error('expected PostgreSQL');
     url = server.config.database.url;

@@ -108,6 +108,17 @@ async function dropDatabases(names: readonly string[]): Promise<void> {
 export const POSTGRES_REQUIRED = process.env.REQUIRE_POSTGRES === '1';
 
 /**
+ * In a `before` hook of a suite that needs PostgreSQL: skips the suite, and
+ * says so, when no PostgreSQL answers, unless REQUIRE_POSTGRES=1, where it fails.
+ */
+export async function requirePostgres(context: Mocha.Context): Promise<void> {
+  if (await postgresAvailable()) return;
+  if (POSTGRES_REQUIRED)
+    throw new Error(`PostgreSQL is required (REQUIRE_POSTGRES=1) but does not answer at ${POSTGRES_ADMIN_URL}`);
+  context.skip();
+}
+
+/**
  * Defines `suite` once per backend. The PostgreSQL copy is skipped, and says
  * so, when no PostgreSQL answers, unless REQUIRE_POSTGRES=1, where it fails.
  */
@@ -116,10 +127,7 @@ export function describeEachBackend(title: string, suite: (backend: Backend) => 
     describe(`${title} [${backend.name}]`, function () {
       if (backend === postgres) {
         before(async function () {
-          if (await postgresAvailable()) return;
-          if (POSTGRES_REQUIRED)
-            throw new Error(`PostgreSQL is required (REQUIRE_POSTGRES=1) but does not answer at ${POSTGRES_ADMIN_URL}`);
-          this.skip();
+          await requirePostgres(this);
         });
       }
       suite(backend);
