@@ -84,7 +84,8 @@ function write(value: unknown, depth: number, pieces: Pieces): void {
       // "[a,b" + ",c,d" + … + "]": each batch's text without its brackets.
       for (let from = 0; from < items.length; from += BATCH) {
         const text = JSON.stringify(items.slice(from, from + BATCH));
-        pieces.add(from === 0 ? text.slice(0, -1) : `,${text.slice(1, -1)}`);
+        if (from > 0) pieces.add(',');
+        pieces.add(from === 0 ? text.slice(0, -1) : text.slice(1, -1));
       }
       pieces.add(']');
       return;
@@ -111,12 +112,24 @@ function write(value: unknown, depth: number, pieces: Pieces): void {
   pieces.add('}');
 }
 
-/** Short strings, joined a few kilobytes at a time, then written into one Buffer. */
+/**
+ * Short strings, joined a few kilobytes at a time, then written into one
+ * Buffer. A piece that is long already (a batch of a list's items) is set
+ * aside as it is: joined, it would be copied once more when the joined string
+ * is flattened to be written (in an allocation profile of the 20 × 50 matrix
+ * load, that copy was 5 % of everything the server allocated).
+ */
 class Pieces {
   private readonly done: string[] = [];
   private current = '';
 
   add(text: string): void {
+    if (text.length >= PIECE_CHARS / 4) {
+      if (this.current !== '') this.done.push(this.current);
+      this.current = '';
+      this.done.push(text);
+      return;
+    }
     this.current += text;
     if (this.current.length >= PIECE_CHARS) {
       this.done.push(this.current);
