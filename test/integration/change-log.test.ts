@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { describeEachBackend, postgres, requirePostgres, sqlite } from '../support/backends';
+import { describeEachBackend, requirePostgres, sqlite } from '../support/backends';
 import { captureLogs } from '../support/logs';
-import { gqlAt, spawnServer, type ServerProcess } from '../support/process-server';
+import { gqlAt, twoServersOnOnePostgres, type ServerProcess } from '../support/process-server';
 import { startServer, type TestServer } from '../support/server';
 
 const ENTRIES = `query($f: ChangeFilter, $first: Int, $after: String) { changes(filter: $f, first: $first, after: $after) {
@@ -151,12 +151,7 @@ describe('the change log under 100 concurrent writers on two instances (PostgreS
 
   before(async function () {
     await requirePostgres(this);
-    const database = await postgres.freshDatabase();
-    if (database.kind !== 'postgres') throw new Error('expected PostgreSQL');
-    [a, b] = await Promise.all([
-      spawnServer({ DATABASE_URL: database.url }),
-      spawnServer({ DATABASE_URL: database.url }),
-    ]);
+    [a, b] = await twoServersOnOnePostgres();
     await gqlAt(a.url, `mutation { registerResourceType(input: { name: "vcs" }) { dryRun } }`);
     await gqlAt(a.url, `mutation { createProject(input: { name: "shop" }) { dryRun } }`);
   });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { postgres, requirePostgres } from '../support/backends';
-import { gqlAt, spawnServer, type ServerProcess } from '../support/process-server';
+import { requirePostgres } from '../support/backends';
+import { gqlAt, twoServersOnOnePostgres, type ServerProcess } from '../support/process-server';
 import { honouringBackpressure } from '../support/backpressure';
 
 const REGISTER = `mutation($i: RegisterToolInput!) { registerTool(input: $i) { tool { id } } }`;
@@ -22,13 +22,7 @@ describe('two instances on one PostgreSQL (real processes)', function () {
 
   before(async function () {
     await requirePostgres(this);
-    const database = await postgres.freshDatabase();
-    if (database.kind !== 'postgres') throw new Error('expected PostgreSQL');
-    // Both start at once on the empty database: one migrates, the other waits for it.
-    [a, b] = await Promise.all([
-      spawnServer({ DATABASE_URL: database.url }),
-      spawnServer({ DATABASE_URL: database.url }),
-    ]);
+    [a, b] = await twoServersOnOnePostgres();
     await ok(a, `mutation { registerResourceType(input: { name: "git-checkout" }) { resourceType { id } } }`);
     await ok(
       b,

@@ -2,9 +2,9 @@
 // mutation would be (the same registry and the same change log as one mutation per entry), the first failing entry
 // rolls everything back and is named by its index, and the statements grow with the entries, not with round trips.
 import { expect } from 'chai';
-import { describeEachBackend, postgres, requirePostgres, sqlite } from '../support/backends';
+import { describeEachBackend, requirePostgres, sqlite } from '../support/backends';
 import { databaseDigest } from '../support/digest';
-import { gqlAt, spawnServer, type ServerProcess } from '../support/process-server';
+import { gqlAt, twoServersOnOnePostgres, type ServerProcess } from '../support/process-server';
 import { startServer, type TestServer } from '../support/server';
 
 const BATCH = `mutation($i: RegisterBatchInput!, $d: Boolean) {
@@ -580,12 +580,7 @@ describe('registerBatch after: across two instances on one PostgreSQL (real proc
 
   before(async function () {
     await requirePostgres(this);
-    const database = await postgres.freshDatabase();
-    if (database.kind !== 'postgres') throw new Error('expected PostgreSQL');
-    [a, b] = await Promise.all([
-      spawnServer({ DATABASE_URL: database.url }),
-      spawnServer({ DATABASE_URL: database.url }),
-    ]);
+    [a, b] = await twoServersOnOnePostgres();
     await gqlAt(a.url, `mutation { registerResourceType(input: { name: "t" }) { dryRun } }`);
   });
   after(async () => {

@@ -1,6 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { postgres } from './backends';
 import { withBuildLockSync } from './build-lock';
 
 const ROOT = join(__dirname, '..', '..');
@@ -20,6 +21,18 @@ export interface ServerProcess {
 }
 
 const running = new Set<ServerProcess>();
+
+/**
+ * Two server processes on one fresh PostgreSQL database, started at once (on the empty database one migrates, the
+ * other waits for it): the setup of the multi-instance suites, which call requirePostgres first.
+ */
+export async function twoServersOnOnePostgres(): Promise<[ServerProcess, ServerProcess]> {
+  const database = await postgres.freshDatabase();
+  if (database.kind !== 'postgres') throw new Error('expected PostgreSQL');
+  const env = { DATABASE_URL: database.url };
+  const [a, b] = await Promise.all([spawnServer(env), spawnServer(env)]);
+  return [a, b];
+}
 
 /**
  * Runs the server entry point with the given environment (optionally as another user, or with node flags such as
