@@ -3,7 +3,7 @@
 // after the one commit. The statements sent, and when each write is answered, are checked here on
 // a connection that records them; test/integration/group-commit.test.ts runs the same on a real database.
 import { expect } from 'chai';
-import { GROUP_COMMIT_MAX, GroupCommit } from '../../src/persistence/group-commit';
+import { GROUP_COMMIT_MAX, GroupCommit, JOIN_TURNS_MAX } from '../../src/persistence/group-commit';
 
 /**
  * A connection that records each statement, and fails the ones `failing` names; a rollback is recorded a turn of
@@ -89,6 +89,44 @@ describe('group commit (SQLite writes)', () => {
     expect(await late!).to.equal('late');
     expect(sent.filter((s) => s === 'COMMIT')).to.have.length(1);
     expect(sent.indexOf('work 2')).to.be.below(sent.indexOf('COMMIT'));
+  });
+
+  /** Resolves after `turns` turns of the event loop. */
+  async function turns(count: number): Promise<void> {
+    for (let i = 0; i < count; i++) await new Promise((resolve) => setImmediate(resolve));
+  }
+
+  /**
+   * A group of `before` writes at once; then a write, and another `lateBy` turns of the event loop after the first
+   * started its work. Returns the commits of the second pair.
+   */
+  async function commitsOfLatePair(group: GroupCommit, sent: string[], before: number, lateBy: number) {
+    await Promise.all(Array.from({ length: before }, (_, i) => group.write(async () => sent.push(`before ${i}`))));
+    const commitsBefore = sent.filter((s) => s === 'COMMIT').length;
+    let late: Promise<unknown> | null = null;
+    await group.write(async () => {
+      sent.push('first');
+      late = turns(lateBy).then(() => group.write(async () => sent.push('late')));
+    });
+    await late!;
+    return sent.filter((s) => s === 'COMMIT').length - commitsBefore;
+  }
+
+  it('waits more turns of the event loop for writes while its group is smaller than the one before it', async () => {
+    const { sent, connection } = recorder();
+    // The group before held 3 writes: the next waits for a write that comes 4 turns after the first.
+    const commits = await commitsOfLatePair(new GroupCommit(connection), sent, 3, 4);
+    expect(commits).to.equal(1);
+    expect(sent.indexOf('late')).to.be.below(sent.lastIndexOf('COMMIT'));
+  });
+
+  it('waits one turn only after a lone write, and at most JOIN_TURNS_MAX turns', async () => {
+    // After a lone write, a write 4 turns late commits on its own.
+    const lone = recorder();
+    expect(await commitsOfLatePair(new GroupCommit(lone.connection), lone.sent, 1, 4)).to.equal(2);
+    // After a group of 3, a write later than JOIN_TURNS_MAX turns commits on its own too.
+    const big = recorder();
+    expect(await commitsOfLatePair(new GroupCommit(big.connection), big.sent, 3, JOIN_TURNS_MAX + 2)).to.equal(2);
   });
 
   it('commits at once, without a turn of the event loop, when told not to wait for writes to join', async () => {
