@@ -64,8 +64,8 @@ export const JOIN_TURNS_MAX = 8;
  *   that waited in vain expects only as many as came. When none came, or
  *   GROUP_COMMIT_MAX have run, the transaction commits, and then every write
  *   in it is answered, in order. (Under 10 connections of registerTool on
- *   SQLite, groups went from about 6 writes to 10, and the rate up by about
- *   a tenth.)
+ *   SQLite, groups went from about 6 writes to 10, and the rate up by 23 to
+ *   33 % in alternating runs: docs/benchmark.md.)
  *
  * Nothing is acknowledged before its commit is on disk, so a crash still
  * loses no acknowledged write; a commit that fails refuses every write of its
