@@ -92,32 +92,60 @@ function addRule(target: object, rule: Rule): void {
   rulesOf.set(target, rules);
 }
 
-/** Per input class: its rules, when they are all class-validator has for it (then they alone decide); else null. */
-const onlyOwnRules = new WeakMap<object, readonly Rule[] | null>();
+/**
+ * Per input class, when its rules and nested inputs are all class-validator has for it (then they alone decide):
+ * its rules, and the properties it validates as nested inputs (`@ValidateNested`); else null.
+ */
+const onlyOwnRules = new WeakMap<object, OwnRules | null>();
+
+interface OwnRules {
+  readonly rules: readonly Rule[];
+  readonly nested: readonly string[];
+}
 
 /**
  * Whether `item` passes every rule of its class, judged without
  * class-validator, when those rules are all the class has (its own and its
- * parents'). A valid argument then skips class-validator's run, which costs a
- * few percent of a small query (its metadata lookup, its promises); anything
- * that fails, or a class with any other rule, is validated by class-validator
- * for its exact messages.
+ * parents'), besides nested inputs that pass the same way. A valid argument
+ * then skips class-validator's run, which costs a few percent of a small
+ * query (its metadata lookup, its promises) and about 3.5 % of a
+ * `registerTool` (whose slots are nested inputs); anything that fails, a
+ * nested input that is not an object of such a class, or a class with any
+ * other rule, is validated by class-validator for its exact messages.
  */
 export function passesOwnRules(item: object): boolean {
-  const type = item.constructor;
-  let rules = onlyOwnRules.get(type);
-  if (rules === undefined) {
-    const own: Rule[] = [];
-    for (let at: object | null = type; at && at !== Function.prototype; at = Object.getPrototypeOf(at) as object | null)
-      own.push(...(rulesOf.get(at) ?? []));
-    const all = getMetadataStorage().getTargetValidationMetadatas(type, '', false, false);
-    rules = own.length > 0 && all.length === own.length && all.every((m) => m.type === 'customValidation') ? own : null;
-    onlyOwnRules.set(type, rules);
-  }
-  if (rules === null) return false;
+  const own = ownRulesOf(item.constructor);
+  if (own === null) return false;
   const record = item as Record<string | symbol, unknown>;
-  for (const rule of rules) if (!rule.passes(record[rule.property])) return false;
+  for (const rule of own.rules) if (!rule.passes(record[rule.property])) return false;
+  for (const property of own.nested) {
+    const value = record[property];
+    // class-validator refuses a nested null and a list item that is not an object: left to it, for its message.
+    const items: unknown[] = Array.isArray(value) ? value : [value];
+    for (const nested of items) if (!isObject(nested) || !passesOwnRules(nested)) return false;
+  }
   return true;
+}
+
+function ownRulesOf(type: object): OwnRules | null {
+  let own = onlyOwnRules.get(type);
+  if (own !== undefined) return own;
+  const rules: Rule[] = [];
+  for (let at: object | null = type; at && at !== Function.prototype; at = Object.getPrototypeOf(at) as object | null)
+    rules.push(...(rulesOf.get(at) ?? []));
+  const all = getMetadataStorage().getTargetValidationMetadatas(type as new () => object, '', false, false);
+  const custom = all.filter((m) => m.type === 'customValidation');
+  const nested = all.filter((m) => m.type === 'nestedValidation' && !m.each && !m.always && !m.groups?.length);
+  own =
+    rules.length > 0 && custom.length === rules.length && custom.length + nested.length === all.length
+      ? { rules, nested: nested.map((m) => m.propertyName) }
+      : null;
+  onlyOwnRules.set(type, own);
+  return own;
+}
+
+function isObject(value: unknown): value is object {
+  return typeof value === 'object' && value !== null;
 }
 
 /** The name of the field argument whose type is `type`; empty for an @ArgsType class, whose fields are the arguments themselves. */

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { MinLength } from 'class-validator';
+import { MinLength, ValidateNested } from 'class-validator';
 import { GraphQLObjectType, GraphQLString, type GraphQLResolveInfo } from 'graphql';
 import { BadInputError } from '../../src/core/errors';
-import { EachSatisfies, Satisfies, validateArgument } from '../../src/graphql/validation';
+import { EachSatisfies, passesOwnRules, Satisfies, validateArgument } from '../../src/graphql/validation';
 
 const lowercase = (value: string) => (/^[a-z]+$/.test(value) ? null : 'must be lowercase letters');
 
@@ -25,6 +25,22 @@ class WithAnotherRule {
 class Inherited extends OnlyOwnRules {
   @Satisfies(lowercase)
   extra!: string;
+}
+
+class WithNested {
+  @Satisfies(lowercase)
+  name!: string;
+
+  @ValidateNested()
+  items!: object[];
+}
+
+class WithNestedOther {
+  @Satisfies(lowercase)
+  name!: string;
+
+  @ValidateNested()
+  items!: WithAnotherRule[];
 }
 
 /** The resolver data type-graphql hands validateArgument: a field whose argument `arg` has the named type. */
@@ -82,5 +98,30 @@ describe('argument validation', () => {
   it('validates each item of a list argument, naming it by index', async () => {
     const items = [make(OnlyOwnRules, { name: 'ok', tags: [] }), make(OnlyOwnRules, { name: 'No', tags: [] })];
     expect(await problemsOf(items, OnlyOwnRules)).to.deep.equal(['arg[1].name: arg[1].name must be lowercase letters']);
+  });
+
+  it('judges nested inputs the same way, and leaves to class-validator any it cannot', async () => {
+    const valid = make(WithNested, { name: 'abc', items: [make(OnlyOwnRules, { name: 'x', tags: [] })] });
+    expect(passesOwnRules(valid)).to.equal(true);
+    expect(await problemsOf(valid, WithNested)).to.deep.equal([]);
+    // A bad nested item: class-validator runs, for its path and message.
+    const bad = make(WithNested, {
+      name: 'abc',
+      items: [make(OnlyOwnRules, { name: 'x', tags: [] }), make(OnlyOwnRules, { name: 'Y', tags: [] })],
+    });
+    expect(passesOwnRules(bad)).to.equal(false);
+    expect(await problemsOf(bad, WithNested)).to.deep.equal([
+      'arg.items[1].name: arg.items[1].name must be lowercase letters',
+    ]);
+    // A bad rule of the outer input fails as before.
+    expect(passesOwnRules(make(WithNested, { name: 'A', items: [] }))).to.equal(false);
+    // An item that is not an input object of such a class, or a nested class with another rule: class-validator decides.
+    expect(passesOwnRules(make(WithNested, { name: 'abc', items: [{ name: 'x' }] }))).to.equal(false);
+    expect(passesOwnRules(make(WithNested, { name: 'abc', items: ['x' as never] }))).to.equal(false);
+    const other = make(WithNestedOther, { name: 'abc', items: [make(WithAnotherRule, { name: 'abc', label: 'ab' })] });
+    expect(passesOwnRules(other)).to.equal(false);
+    expect(await problemsOf(other, WithNestedOther)).to.deep.equal([
+      'arg.items[0].label: arg.items[0].label must be longer than or equal to 3 characters',
+    ]);
   });
 });
